@@ -1,0 +1,83 @@
+# Research Mind — `make run` serves the app with a demo session, `make test`
+# runs the whole suite. Both install what they need, idempotently.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+# A Python >= 3.12, found explicitly (the machine's default python3 may be older).
+PYTHON ?= $(shell for c in python3.13 python3.12 \
+	$$HOME/.pyenv/versions/3.13*/bin/python3.13 /root/.pyenv/versions/3.13*/bin/python3.13 \
+	$$HOME/.pyenv/versions/3.12*/bin/python3.12 /usr/local/bin/python3.13 /usr/bin/python3.13 python3; do \
+	p=$$(command -v $$c 2>/dev/null) || continue; \
+	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
+	done)
+
+.PHONY: help install install-test tools browser run test test-fast test-postgres lint format check-python clean
+
+help:
+	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
+	@echo "make test   install test dependencies and run the whole suite"
+	@echo "make lint   ruff"
+
+check-python:
+	@if [ -z "$(PYTHON)" ]; then echo "Research Mind needs Python 3.12 or newer; none was found (tried python3.13, python3.12, pyenv)." >&2; exit 1; fi
+
+$(VENV)/.created: | check-python
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+	@touch $@
+
+$(VENV)/.installed: requirements.txt $(VENV)/.created
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	@touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
+
+# The real Claude Code and claude-mpm CLIs, installed under .tools/ (not global).
+tools:
+	@PYTHON=$(PYTHON) bash tools/install-cli.sh
+
+# Debian's chromium for the browser suite (skipped when present).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests…"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	@echo ""
+	@echo "Serving Research Mind on http://$(HOST):$(PORT)/ (Ctrl-C stops it)."
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-test tools browser
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: install-test
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+test-postgres: install-test tools browser
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-test
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .tools data artifacts

@@ -1,0 +1,51 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from progress.routing import websocket_urlpatterns  # noqa: E402
+from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
+
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
+    }
+)
+
+
+class ResearchMindASGI:
+    """Remembers the server's event loop (the embedded executor runs
+    questions on it, beside the consumers of the in-memory channel layer) and
+    starts the sweeper that marks runs of dead processes interrupted."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self._started = False
+
+    async def __call__(self, scope, receive, send):
+        if not self._started:
+            self._started = True
+            import asyncio
+
+            from researchmind import runs
+
+            loop = asyncio.get_running_loop()
+            runs.remember_server_loop(loop)
+            runs.keep_task(loop.create_task(runs.sweeper()))
+        return await self.inner(scope, receive, send)
+
+
+application = ResearchMindASGI(router)

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from researchmind.models import ResearchSession
+
+
+def engine_choices() -> list[tuple[str, str]]:
+    from researchmind.engines.registry import list_engines
+
+    choices = []
+    for name, label, availability in list_engines():
+        if name == "replay":
+            continue
+        choices.append((name, label if availability.available else f"{label} — unavailable: {availability.reason}"))
+    return choices
+
+
+class EngineField(forms.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=engine_choices, **kwargs)
+
+    def validate(self, value):
+        super().validate(value)
+        from researchmind.engines.registry import list_engines
+
+        for name, _label, availability in list_engines():
+            if name == value and not availability.available:
+                raise forms.ValidationError(f"That engine is unavailable: {availability.reason}")
+
+
+class SessionForm(forms.ModelForm):
+    engine = EngineField(label="Default engine", initial=lambda: settings.DEFAULT_ENGINE)
+
+    class Meta:
+        model = ResearchSession
+        fields = ["title", "engine"]
+
+
+class TextContentForm(forms.Form):
+    title = forms.CharField(max_length=300)
+    markdown = forms.CharField(label="Text (Markdown)", widget=forms.Textarea(attrs={"rows": 8}), max_length=5_000_000)
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        files = data if isinstance(data, list | tuple) else [data]
+        cleaned = [single(item, initial) for item in files if item]
+        if not cleaned:
+            raise forms.ValidationError("Choose at least one file.")
+        total = sum(f.size for f in cleaned)
+        if total > settings.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(
+                f"The files are too large together ({total:,} bytes; the limit is {settings.MAX_UPLOAD_BYTES:,})."
+            )
+        return cleaned
+
+
+class FilesContentForm(forms.Form):
+    title = forms.CharField(max_length=300, required=False)
+    files = MultipleFileField()
+
+
+class ZipContentForm(forms.Form):
+    title = forms.CharField(max_length=300, required=False)
+    archive = forms.FileField(label="Zip archive")
+
+    def clean_archive(self):
+        archive = self.cleaned_data["archive"]
+        if archive.size > settings.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(f"The archive is too large (limit {settings.MAX_UPLOAD_BYTES:,} bytes).")
+        return archive
+
+
+class GitContentForm(forms.Form):
+    title = forms.CharField(max_length=300, required=False)
+    repository = forms.CharField(max_length=2000, help_text="An https:// URL of a public repository.")
+
+    def clean_repository(self):
+        value = self.cleaned_data["repository"].strip()
+        if value.startswith("-"):
+            raise forms.ValidationError("That is not a repository URL.")
+        return value
+
+
+class UrlContentForm(forms.Form):
+    url = forms.URLField(max_length=2000, assume_scheme="https", label="Web page URL")
+
+
+class AskForm(forms.Form):
+    text = forms.CharField(label="Question", widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000)
+    engine = EngineField(required=False)

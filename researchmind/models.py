@@ -1,0 +1,166 @@
+"""Core domain: research sessions, their content and the questions asked."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import models
+
+
+class ResearchSessionQuerySet(models.QuerySet):
+    def owned_by(self, user) -> ResearchSessionQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(owner=user)
+
+
+class ResearchSession(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="research_sessions")
+    title = models.CharField(max_length=200)
+    engine = models.CharField(max_length=40, default="builtin", help_text="Default engine for new questions.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ResearchSessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def sandbox_path(self) -> Path:
+        return Path(settings.SANDBOX_ROOT) / str(self.id)
+
+
+class ContentItem(models.Model):
+    class Kind(models.TextChoices):
+        TEXT = "text", "Pasted text"
+        FILE = "file", "Uploaded files"
+        ARCHIVE = "archive", "Zip archive"
+        GIT_REPO = "git_repo", "Git repository"
+        URL_SCRAPE = "url_scrape", "Web page"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    session = models.ForeignKey(ResearchSession, on_delete=models.CASCADE, related_name="content_items")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    title = models.CharField(max_length=300, blank=True)
+    source_url = models.CharField(max_length=2000, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True)
+    progress_done = models.BigIntegerField(default=0)
+    progress_total = models.BigIntegerField(null=True, blank=True)
+    progress_message = models.CharField(max_length=200, blank=True)
+    file_count = models.PositiveIntegerField(default=0)
+    byte_size = models.BigIntegerField(default=0)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["added_at"]
+        indexes = [models.Index(fields=["session", "status"])]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.get_kind_display()} {str(self.id)[:8]}"
+
+    @property
+    def folder(self) -> Path:
+        return self.session.sandbox_path / str(self.id)
+
+
+class Question(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        COMPLETE = "complete", "Complete"
+        PARTIAL = "partial", "Partial"
+        ERROR = "error", "Error"
+        CANCELLED = "cancelled", "Cancelled"
+        INTERRUPTED = "interrupted", "Interrupted"
+
+    FINISHED = frozenset({"complete", "partial", "error", "cancelled", "interrupted"})
+
+    class ResultStatus(models.TextChoices):
+        CLEAN = "CLEAN"
+        FINDINGS = "FINDINGS"
+        PARTIAL = "PARTIAL"
+        ERROR = "ERROR"
+
+    class Confidence(models.TextChoices):
+        HIGH = "HIGH"
+        MEDIUM = "MEDIUM"
+        LOW = "LOW"
+        NONE = "NONE"
+
+    session = models.ForeignKey(ResearchSession, on_delete=models.CASCADE, related_name="questions")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="sub_runs",
+        help_text="The fan-out question this sub-run belongs to.",
+    )
+    text = models.TextField()
+    engine = models.CharField(max_length=40, default="builtin")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    answer = models.TextField(blank=True, help_text="The answer as shown: markers and the citations block removed.")
+    answer_raw = models.TextField(blank=True, help_text="The answer exactly as the engine wrote it.")
+    thinking = models.TextField(blank=True)
+    result_status = models.CharField(max_length=10, choices=ResultStatus.choices, blank=True)
+    confidence = models.CharField(max_length=6, choices=Confidence.choices, blank=True)
+    error = models.TextField(blank=True)
+    stderr_tail = models.TextField(blank=True)
+    raw_output = models.TextField(blank=True, help_text="Every line the engine printed, kept verbatim.")
+    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, null=True, blank=True)
+    usage = models.JSONField(default=dict, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    num_turns = models.PositiveIntegerField(null=True, blank=True)
+    protocol = models.JSONField(default=dict, blank=True, help_text="Parsed envelope / result protocol data.")
+    cancel_requested = models.BooleanField(default=False)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    html_cache = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def active(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A per-user API token. Only its SHA-256 is stored; the token is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, help_text="The token's first characters, to recognise it.")
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -1,0 +1,172 @@
+"""The research session's sandbox folder: layout, manifest, agent instructions
+and the one resolver for user-supplied paths.
+
+Pure Python: no Django imports, so the resolver can be property-tested and
+used by the engines' CLI processes.
+
+Every path a person or an engine hands us (viewer URLs, citation paths,
+archive member names, git tree entries) goes through ``resolve_in_sandbox``.
+Django's ``safe_join`` is not enough: it does not resolve symlinks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import unquote
+
+PRIVATE_DIR = ".researchmind"
+MANIFEST_NAME = "_content_manifest.json"
+INSTRUCTIONS_NAME = "CLAUDE.md"
+MAX_PATH_LENGTH = 1024
+MAX_COMPONENT_LENGTH = 255
+
+
+class SandboxError(ValueError):
+    """A path was refused: it would leave the sandbox or is not a valid name."""
+
+
+def _check_relative(user_path: str) -> list[str]:
+    """Return the path's components, refusing anything that is not a plain
+    relative path made of ordinary names."""
+    if not isinstance(user_path, str):
+        raise SandboxError("The path must be text.")
+    if len(user_path) > MAX_PATH_LENGTH:
+        raise SandboxError("The path is too long.")
+    if "\x00" in user_path:
+        raise SandboxError("The path contains a NUL byte.")
+    if "\\" in user_path:
+        raise SandboxError("The path contains a backslash.")
+    # A percent-encoded path is decoded once by the URL layer; a second level
+    # of encoding left in the name is an attempt to smuggle separators.
+    if unquote(user_path) != user_path and any(
+        token in unquote(user_path) for token in ("/", "\\", "..", "\x00")
+    ):
+        raise SandboxError("The path contains encoded separators.")
+    # Unicode look-alikes (fullwidth dots and solidus, one-dot leaders …) fold
+    # into "." and "/" under NFKC; refuse rather than guess what was meant.
+    folded = unicodedata.normalize("NFKC", user_path)
+    if folded != user_path and (folded.count("/") != user_path.count("/") or ".." in folded.split("/")):
+        raise SandboxError("The path contains characters that look like separators.")
+    if user_path.startswith("/") or (len(user_path) > 1 and user_path[1] == ":"):
+        raise SandboxError("The path must be relative to the sandbox.")
+    parts = [part for part in user_path.split("/") if part not in ("", ".")]
+    if not parts:
+        raise SandboxError("The path is empty.")
+    for part in parts:
+        if part == "..":
+            raise SandboxError("The path leaves its folder ('..').")
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_LENGTH:
+            raise SandboxError("A path component is too long.")
+        if any(ord(ch) < 32 for ch in part):
+            raise SandboxError("The path contains control characters.")
+    return parts
+
+
+def resolve_in_sandbox(root: str | os.PathLike[str], user_path: str) -> Path:
+    """Turn ``user_path`` (relative to the sandbox ``root``) into a real path
+    inside the sandbox, or raise ``SandboxError``.
+
+    The returned path is fully resolved (symlinks followed) and is ``root``
+    itself or below it. It may not exist; callers check existence.
+    """
+    parts = _check_relative(user_path)
+    real_root = os.path.realpath(root)
+    candidate = os.path.realpath(os.path.join(real_root, *parts))
+    try:
+        inside = os.path.commonpath([real_root, candidate]) == real_root
+    except ValueError:
+        inside = False
+    if not inside:
+        raise SandboxError("The path leads outside the sandbox.")
+    return Path(candidate)
+
+
+def is_private(relative: str) -> bool:
+    """Files under the sandbox's private folder are never shown or cited."""
+    first = relative.split("/", 1)[0]
+    return first == PRIVATE_DIR
+
+
+def ensure_layout(root: str | os.PathLike[str]) -> Path:
+    """Create the sandbox folder and its private folder."""
+    path = Path(root)
+    (path / PRIVATE_DIR).mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_manifest(root: str | os.PathLike[str], items: Mapping[str, Mapping[str, object]]) -> Path:
+    """Write ``_content_manifest.json``: ``{content_id: {title, source_url,
+    kind, added_at}}`` for every ready content item."""
+    path = ensure_layout(root) / MANIFEST_NAME
+    _atomic_write(path, json.dumps(dict(items), indent=2, sort_keys=True, default=str) + "\n")
+    return path
+
+
+def read_manifest(root: str | os.PathLike[str]) -> dict[str, dict[str, object]]:
+    """Read the manifest; a missing or broken manifest reads as empty."""
+    try:
+        data = json.loads((Path(root) / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): dict(v) for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+
+INSTRUCTIONS = """\
+# Research sandbox: how to answer
+
+You are answering questions about the content in this folder. Each content
+item lives in its own folder named by its id; `_content_manifest.json` maps
+each id to its title and original source URL.
+
+## Contents
+
+{contents}
+
+## Rules
+- Answer only from the files here. Read them; do not guess.
+- Cite every claim inline with `[c1]`, `[c2]` … (several as `[c1][c2]`).
+- Cite files as `` `<content_id>/<path>` `` with line ranges, e.g.
+  `` `{example_id}/notes.md` `` lines 45-52.
+- End the answer with one citations block (JSON, one object per citation):
+
+<!-- CITATIONS: [
+  {{"id": "c1", "source_file": "<content_id>/<path>", "source_type": "file",
+   "location": {{"line_start": 45, "line_end": 52, "section": null, "page": null}},
+   "excerpt": "the exact text you relied on (200 characters at most)",
+   "relevance": "direct", "confidence": 0.9}}
+] -->
+
+  `source_type` is one of file, url, memory, inference; `relevance` one of
+  direct, supporting, contextual; `confidence` from 0 to 1.
+- Report progress at each phase change with a marker on its own line:
+  `<!-- PROGRESS: {{"phase": "searching", "step": 2, "total": 5, "detail": "Searching for JWT"}} -->`
+  Phases: planning, searching, analyzing, synthesizing, capturing.
+- If the content does not answer the question, say so plainly
+  ("⚠️ No Definitive Answer Found", Confidence: NONE) and suggest next steps.
+"""
+
+
+def write_instructions(root: str | os.PathLike[str], items: Mapping[str, Mapping[str, object]]) -> Path:
+    """Write ``CLAUDE.md`` listing the content items."""
+    lines = [
+        f"- `{cid}/` — {meta.get('title') or 'Untitled'} ({meta.get('kind', 'content')})"
+        + (f", from {meta['source_url']}" if meta.get("source_url") else "")
+        for cid, meta in items.items()
+    ]
+    text = INSTRUCTIONS.format(
+        contents="\n".join(lines) or "(no content yet)",
+        example_id=next(iter(items), "3f2a9c1e-0000-0000-0000-000000000000"),
+    )
+    path = ensure_layout(root) / INSTRUCTIONS_NAME
+    _atomic_write(path, text)
+    return path

@@ -1,0 +1,198 @@
+"""Writes with side effects: sessions, their sandbox, content ingestion and questions.
+
+Views and management commands call these; nothing here renders."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from researchmind import sandbox
+from researchmind.models import ContentItem, Question, ResearchSession
+
+log = logging.getLogger(__name__)
+
+
+# Sessions and their sandbox ---------------------------------------------
+
+def session_create(*, owner, title: str, engine: str | None = None) -> ResearchSession:
+    session = ResearchSession.objects.create(
+        owner=owner, title=title.strip()[:200] or "Untitled research", engine=engine or settings.DEFAULT_ENGINE
+    )
+    sandbox_refresh(session)
+    return session
+
+
+def session_delete(session: ResearchSession) -> None:
+    folder = session.sandbox_path
+    session.delete()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def sandbox_refresh(session: ResearchSession) -> None:
+    """Rewrite ``_content_manifest.json`` and ``CLAUDE.md`` from the ready
+    content items; called whenever content changes."""
+    items = {
+        str(item.id): {
+            "title": item.title,
+            "source_url": item.source_url,
+            "kind": item.kind,
+            "added_at": item.added_at.isoformat(),
+        }
+        for item in session.content_items.filter(status=ContentItem.Status.READY).order_by("added_at")
+    }
+    sandbox.ensure_layout(session.sandbox_path)
+    sandbox.write_manifest(session.sandbox_path, items)
+    sandbox.write_instructions(session.sandbox_path, items)
+
+
+# Content ----------------------------------------------------------------
+
+def _limits():
+    from researchmind.ingest import Limits
+
+    return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES)
+
+
+def _progress_saver(item_id) -> Callable[[int, int | None, str], None]:
+    last = [0.0]
+
+    def report(done: int, total: int | None, message: str) -> None:
+        now = timezone.now().timestamp()
+        if now - last[0] < 0.3 and (total is None or done < total):
+            return  # at most a few writes a second
+        last[0] = now
+        ContentItem.objects.filter(pk=item_id).update(
+            progress_done=done, progress_total=total, progress_message=message[:200]
+        )
+
+    return report
+
+
+def content_start(*, session: ResearchSession, kind: str, title: str = "", source_url: str = "") -> ContentItem:
+    return ContentItem.objects.create(session=session, kind=kind, title=title[:300], source_url=source_url[:2000])
+
+
+def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
+    """Run one ingest into the item's folder and record the outcome. The
+    ingest writes into a staging folder and renames it into place, so a
+    failure leaves nothing behind."""
+    from researchmind.ingest import IngestError
+
+    dest = item.session.sandbox_path / str(item.id)
+    sandbox.ensure_layout(item.session.sandbox_path)
+    try:
+        result = work(dest, progress=_progress_saver(item.pk))
+    except IngestError as exc:
+        _content_failed(item, str(exc))
+    except Exception as exc:  # a bug must still leave a clear, failed item
+        log.exception("Ingest of content %s failed", item.pk)
+        _content_failed(item, f"The content could not be added: {exc.__class__.__name__}: {exc}")
+    else:
+        item.title = (item.title or getattr(result, "title", "") or "Untitled")[:300]
+        item.source_url = item.source_url or getattr(result, "source_url", "") or ""
+        item.file_count = result.file_count
+        item.byte_size = result.byte_size
+        item.status = ContentItem.Status.READY
+        item.error = ""
+        item.progress_done = item.progress_total or item.progress_done
+        item.progress_message = "Done"
+        item.save()
+        sandbox_refresh(item.session)
+    item.refresh_from_db()
+    return item
+
+
+def _content_failed(item: ContentItem, message: str) -> None:
+    shutil.rmtree(item.session.sandbox_path / str(item.id), ignore_errors=True)
+    item.status = ContentItem.Status.FAILED
+    item.error = message
+    item.save(update_fields=["status", "error"])
+
+
+def content_run_async(item: ContentItem, work: Callable[..., object], *, cleanup: Path | None = None) -> None:
+    """Run the ingest in a background thread (after commit) so the page can
+    show its progress; ``INGEST_SYNC`` runs it inline (tests, commands)."""
+
+    def target() -> None:
+        try:
+            content_run(ContentItem.objects.select_related("session").get(pk=item.pk), work)
+        finally:
+            if cleanup is not None:
+                shutil.rmtree(cleanup, ignore_errors=True)
+            close_old_connections()
+
+    if getattr(settings, "INGEST_SYNC", False):
+        target()
+    else:
+        transaction.on_commit(lambda: threading.Thread(target=target, daemon=True).start())
+
+
+def content_delete(item: ContentItem) -> None:
+    session = item.session
+    shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
+    item.delete()
+    sandbox_refresh(session)
+
+
+def spool_uploads(session: ResearchSession, uploads) -> Path:
+    """Copy uploaded files out of the request into a private folder, so the
+    background ingest can read them after the request ends."""
+    import uuid
+
+    from researchmind.sandbox import PRIVATE_DIR
+
+    folder = session.sandbox_path / PRIVATE_DIR / "uploads" / uuid.uuid4().hex
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, upload in enumerate(uploads):
+        with (folder / f"{index:05d}").open("wb") as out:
+            for chunk in upload.chunks():
+                out.write(chunk)
+        (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
+    return folder
+
+
+def spooled_files(folder: Path):
+    """Yield ``(original name, open file)`` pairs from ``spool_uploads``."""
+    for data in sorted(p for p in folder.iterdir() if not p.name.endswith(".name")):
+        name = (folder / f"{data.name}.name").read_text(encoding="utf-8")
+        with data.open("rb") as handle:
+            yield name, handle
+
+
+# Questions --------------------------------------------------------------
+
+def question_ask(*, session: ResearchSession, text: str, engine: str | None = None) -> Question:
+    from researchmind import runs
+
+    question = Question.objects.create(session=session, text=text.strip(), engine=engine or session.engine)
+    ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
+    runs.dispatch(question.pk)
+    return question
+
+
+def question_cancel(question: Question) -> None:
+    """Ask the run to stop; the runner (in whatever process) sees the flag.
+    A question still queued is cancelled at once."""
+    Question.objects.filter(pk=question.pk).update(cancel_requested=True)
+    with transaction.atomic():
+        cancelled_now = Question.objects.filter(pk=question.pk, status=Question.Status.QUEUED).update(
+            status=Question.Status.CANCELLED, finished_at=timezone.now(), error="Cancelled before it started."
+        )
+    if cancelled_now:
+        from progress.models import ProgressEvent
+
+        ProgressEvent.objects.create(question=question, seq=1, kind="end", stage="primary",
+                                     detail="Cancelled", payload={"status": "cancelled"})
+
+
+def question_retry(question: Question) -> Question:
+    """Ask the same question again (after an interruption or error)."""
+    return question_ask(session=question.session, text=question.text, engine=question.engine)

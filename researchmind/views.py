@@ -1,0 +1,278 @@
+"""Pages of the research interface. Each view: check ownership (404
+otherwise) → validate a form → call a service → render (the whole page, or
+a partial for htmx)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+
+from researchmind import forms, services
+from researchmind.models import ContentItem, Question, ResearchSession
+
+CONTENT_FORMS = {
+    "text": forms.TextContentForm,
+    "files": forms.FilesContentForm,
+    "zip": forms.ZipContentForm,
+    "git": forms.GitContentForm,
+    "url": forms.UrlContentForm,
+}
+CONTENT_TABS = [("text", "Text"), ("files", "Files"), ("zip", "Zip"), ("git", "Git"), ("url", "Web page")]
+
+
+def owned_session(request, session_id) -> ResearchSession:
+    return get_object_or_404(ResearchSession.objects.owned_by(request.user), pk=session_id)
+
+
+def owned_question(request, session_id, question_id) -> Question:
+    session = owned_session(request, session_id)
+    return get_object_or_404(Question.objects.select_related("session"), pk=question_id, session=session)
+
+
+@require_GET
+def home(request):
+    return redirect("sessions" if request.user.is_authenticated else "login")
+
+
+@login_required
+@require_GET
+def session_list(request):
+    sessions = (
+        ResearchSession.objects.owned_by(request.user)
+        .annotate(n_content=Count("content_items", distinct=True), n_questions=Count("questions", distinct=True))
+    )
+    return render(request, "researchmind/session_list.html", {"sessions": sessions, "form": forms.SessionForm()})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_create(request):
+    form = forms.SessionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        session = services.session_create(owner=request.user, **form.cleaned_data)
+        return redirect("session_detail", session_id=session.id)
+    return render(request, "researchmind/session_form.html", {"form": form})
+
+
+@login_required
+@require_POST
+def session_delete(request, session_id):
+    session = owned_session(request, session_id)
+    services.session_delete(session)
+    messages.success(request, f"Deleted “{session.title}”.")
+    return redirect("sessions")
+
+
+def _content_context(session: ResearchSession) -> dict:
+    items = list(session.content_items.all())
+    return {"session": session, "items": items, "any_pending": any(i.status == "pending" for i in items)}
+
+
+@login_required
+@require_GET
+def session_detail(request, session_id):
+    session = owned_session(request, session_id)
+    context = _content_context(session) | {
+        "questions": session.questions.filter(parent__isnull=True)[:50],
+        "ask_form": forms.AskForm(initial={"engine": session.engine}),
+        "content_forms": [(kind, label, CONTENT_FORMS[kind]()) for kind, label in CONTENT_TABS],
+    }
+    return render(request, "researchmind/session_detail.html", context)
+
+
+@login_required
+@require_GET
+def content_list(request, session_id):
+    session = owned_session(request, session_id)
+    return render(request, "researchmind/session_detail.html#content-list", _content_context(session))
+
+
+@login_required
+@require_POST
+def content_add(request, session_id, kind):
+    session = owned_session(request, session_id)
+    form_class = CONTENT_FORMS.get(kind)
+    if form_class is None:
+        return HttpResponse("Unknown content kind.", status=404)
+    form = form_class(request.POST, request.FILES)
+    if not form.is_valid():
+        response = render(
+            request, "researchmind/session_detail.html#content-form",
+            {"session": session, "kind": kind, "form": form}, status=422,
+        )
+        if request.htmx:
+            return reswap(retarget(response, f"#content-form-{kind}"), "outerHTML")
+        return _full_page_with_error(request, session, form)
+    services_kwargs = _start_ingest(session, kind, form.cleaned_data)
+    if request.htmx:
+        response = render(request, "researchmind/session_detail.html#content-list", _content_context(session))
+        response["HX-Trigger"] = "content-added"
+        return response
+    messages.info(request, f"Adding “{services_kwargs.title}”…")
+    return redirect("session_detail", session_id=session.id)
+
+
+def _full_page_with_error(request, session, form):
+    messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
+    return redirect("session_detail", session_id=session.id)
+
+
+def _start_ingest(session: ResearchSession, kind: str, data: dict) -> ContentItem:
+    from researchmind import ingest
+
+    limits = services._limits()
+    if kind == "text":
+        item = services.content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
+        work = partial(_text_work, title=data["title"], markdown=data["markdown"])
+        services.content_run_async(item, work)
+    elif kind == "files":
+        spool = services.spool_uploads(session, data["files"])
+        title = data["title"] or (data["files"][0].name if len(data["files"]) == 1 else f"{len(data['files'])} files")
+        item = services.content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
+        services.content_run_async(
+            item, lambda dest, progress: ingest.ingest_files(
+                dest, services.spooled_files(spool), limits=limits, progress=progress),
+            cleanup=spool,
+        )
+    elif kind == "zip":
+        spool = services.spool_uploads(session, [data["archive"]])
+        item = services.content_start(session=session, kind=ContentItem.Kind.ARCHIVE,
+                                      title=data["title"] or data["archive"].name)
+
+        def zip_work(dest, progress):
+            for _name, handle in services.spooled_files(spool):
+                return ingest.ingest_zip(dest, handle, limits=limits, progress=progress)
+
+        services.content_run_async(item, zip_work, cleanup=spool)
+    elif kind == "git":
+        url = data["repository"]
+        item = services.content_start(session=session, kind=ContentItem.Kind.GIT_REPO,
+                                      title=data["title"] or url.rstrip("/").rsplit("/", 1)[-1], source_url=url)
+        services.content_run_async(item, partial(_git_work, url=url, limits=limits))
+    else:
+        url = data["url"]
+        item = services.content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
+        services.content_run_async(item, partial(_url_work, url=url, limits=limits))
+    return item
+
+
+def _text_work(dest, progress, *, title, markdown):
+    from researchmind import ingest
+
+    return ingest.ingest_text(dest, title=title, markdown=markdown)
+
+
+def _git_work(dest, progress, *, url, limits):
+    from django.conf import settings
+
+    from researchmind import ingest
+
+    # A path on the server is only for the command line (or when explicitly
+    # allowed): from the web it would let anyone copy any repository here.
+    return ingest.ingest_git(dest, url, limits=limits, progress=progress,
+                             allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
+                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
+
+
+def _url_work(dest, progress, *, url, limits):
+    from django.conf import settings
+
+    from researchmind import ingest
+
+    return ingest.ingest_url(dest, url, limits=limits, progress=progress,
+                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
+
+
+@login_required
+@require_POST
+def content_delete(request, session_id, content_id):
+    session = owned_session(request, session_id)
+    item = get_object_or_404(ContentItem, pk=content_id, session=session)
+    services.content_delete(item)
+    if request.htmx:
+        return render(request, "researchmind/session_detail.html#content-list", _content_context(session))
+    return redirect("session_detail", session_id=session.id)
+
+
+@login_required
+@require_POST
+def question_ask(request, session_id):
+    session = owned_session(request, session_id)
+    form = forms.AskForm(request.POST)
+    if not form.is_valid():
+        if request.htmx:
+            return render(request, "researchmind/session_detail.html#ask-form",
+                          {"session": session, "ask_form": form}, status=422)
+        _full_page_with_error(request, session, form)
+        return redirect("session_detail", session_id=session.id)
+    question = services.question_ask(session=session, text=form.cleaned_data["text"],
+                                     engine=form.cleaned_data.get("engine") or session.engine)
+    url = reverse("question_detail", args=[session.id, question.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def question_context(question: Question) -> dict:
+    from citations.presenters import answer_context
+
+    events = list(question.events.order_by("seq"))
+    timeline = [e for e in events if e.kind not in ("text_delta",)]
+    live_text = "".join(e.payload.get("text", "") for e in events if e.kind == "text_delta"
+                        and not e.payload.get("parent_tool_use_id"))
+    return {
+        "question": question,
+        "session": question.session,
+        "timeline": timeline,
+        "live_text": live_text,
+        "last_seq": events[-1].seq if events else 0,
+        "phase_event": next((e for e in reversed(events) if e.kind == "phase"), None),
+        "sub_runs": list(question.sub_runs.all()),
+    } | answer_context(question)
+
+
+@login_required
+@require_GET
+def question_detail(request, session_id, question_id):
+    question = owned_question(request, session_id, question_id)
+    if question.status == Question.Status.RUNNING:
+        from researchmind.runs import recover_interrupted
+
+        if recover_interrupted(question_ids=[question.pk]):
+            question.refresh_from_db()
+    return render(request, "researchmind/question_detail.html", question_context(question))
+
+
+@login_required
+@require_GET
+def question_answer(request, session_id, question_id):
+    """The answer region alone (htmx refresh after the run ends)."""
+    question = owned_question(request, session_id, question_id)
+    return render(request, "researchmind/question_detail.html#answer", question_context(question))
+
+
+@login_required
+@require_POST
+def question_cancel(request, session_id, question_id):
+    question = owned_question(request, session_id, question_id)
+    if not question.is_finished:
+        services.question_cancel(question)
+    url = reverse("question_detail", args=[session_id, question.pk])
+    return HttpResponse(status=204) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def question_retry(request, session_id, question_id):
+    question = owned_question(request, session_id, question_id)
+    new = services.question_retry(question)
+    url = reverse("question_detail", args=[session_id, new.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+

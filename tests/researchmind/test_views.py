@@ -1,0 +1,133 @@
+"""The research pages: sign-in, ownership (404 for other users), CSRF, content forms."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from researchmind.models import ContentItem, ResearchSession
+
+pytestmark = pytest.mark.django_db
+
+
+def test_login_page_and_sign_in(user):
+    """The login page renders and a correct password signs in and lands on the sessions list."""
+    client = Client()
+    assert client.get(reverse("login")).status_code == 200
+    response = client.post(reverse("login"), {"username": "alice", "password": "pw-for-tests-1"})
+    assert response.status_code == 302 and response["Location"] == reverse("sessions")
+    assert client.get(reverse("sessions")).status_code == 200
+
+
+def test_pages_require_login(research):
+    """Anonymous visitors are sent to the login page."""
+    response = Client().get(reverse("session_detail", args=[research.id]))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def test_create_session_makes_sandbox(client_for, user, settings):
+    """Creating a session creates its sandbox with CLAUDE.md and the manifest."""
+    client = client_for(user)
+    response = client.post(reverse("session_create"), {"title": "Auth research", "engine": "builtin"})
+    session = ResearchSession.objects.get(title="Auth research")
+    assert response.status_code == 302
+    assert session.owner == user
+    assert (session.sandbox_path / "CLAUDE.md").is_file()
+    assert (session.sandbox_path / "_content_manifest.json").read_text().strip() == "{}"
+
+
+def test_other_users_session_is_404_everywhere(client_for, other_user, research, add_text):
+    """Every view of another user's session, content or file answers 404."""
+    item = add_text(research, "Notes", "# Notes\n\nhello\n")
+    client = client_for(other_user)
+    urls = [
+        ("get", reverse("session_detail", args=[research.id])),
+        ("get", reverse("content_list", args=[research.id])),
+        ("post", reverse("content_add", args=[research.id, "text"])),
+        ("post", reverse("content_delete", args=[research.id, item.id])),
+        ("post", reverse("session_delete", args=[research.id])),
+        ("post", reverse("question_ask", args=[research.id])),
+        ("get", reverse("file_viewer", args=[research.id, item.id, "notes.md"])),
+        ("get", reverse("file_raw", args=[research.id, item.id, "notes.md"])),
+    ]
+    for method, url in urls:
+        response = getattr(client, method)(url, {"title": "x", "markdown": "y", "text": "q"})
+        assert response.status_code == 404, (method, url, response.status_code)
+    assert ResearchSession.objects.filter(pk=research.pk).exists()
+    assert ContentItem.objects.filter(pk=item.pk).exists()
+
+
+def test_csrf_is_enforced(user, research):
+    """A POST without the CSRF token is refused."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post(reverse("content_add", args=[research.id, "text"]), {"title": "t", "markdown": "m"})
+    assert response.status_code == 403
+    assert not research.content_items.exists()
+
+
+def test_add_text_through_the_form(client_for, user, research):
+    """Pasted Markdown becomes a ready content item in its own UUID folder, listed in the manifest."""
+    client = client_for(user)
+    response = client.post(reverse("content_add", args=[research.id, "text"]),
+                           {"title": "Meeting notes", "markdown": "# Plan\n\nShip on Friday.\n"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    item = research.content_items.get()
+    assert item.status == "ready", item.error
+    files = [p for p in (research.sandbox_path / str(item.id)).rglob("*") if p.is_file()]
+    assert len(files) == 1 and "Ship on Friday." in files[0].read_text()
+    manifest = (research.sandbox_path / "_content_manifest.json").read_text()
+    assert str(item.id) in manifest and "Meeting notes" in manifest
+    assert "Meeting notes" in response.content.decode()
+
+
+def test_invalid_form_returns_422_with_errors(client_for, user, research):
+    """A form missing its fields comes back with a clear error and status 422 for htmx to show."""
+    client = client_for(user)
+    response = client.post(reverse("content_add", args=[research.id, "text"]), {"title": ""}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert "This field is required." in response.content.decode()
+    assert response["HX-Retarget"] == "#content-form-text"
+
+
+def test_upload_files(client_for, user, research):
+    """Several uploaded files land in one content item."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = client_for(user)
+    files = [SimpleUploadedFile("a.md", b"alpha\n"), SimpleUploadedFile("b.txt", b"beta\n")]
+    client.post(reverse("content_add", args=[research.id, "files"]), {"files": files})
+    item = research.content_items.get()
+    assert item.status == "ready", item.error
+    assert item.file_count == 2
+
+
+def test_zip_slip_upload_fails_cleanly(client_for, user, research):
+    """A zip with a traversal member becomes a failed item with the reason; nothing is left in the sandbox."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("ok.txt", "fine")
+        zf.writestr("../../evil.txt", "pwned")
+    client = client_for(user)
+    client.post(reverse("content_add", args=[research.id, "zip"]),
+                {"archive": SimpleUploadedFile("evil.zip", buf.getvalue())})
+    item = research.content_items.get()
+    assert item.status == "failed"
+    assert "evil.txt" in item.error
+    assert not (research.sandbox_path / str(item.id)).exists()
+    assert not any(p.name == "evil.txt" for p in research.sandbox_path.parent.rglob("*"))
+
+
+def test_session_page_lists_content_and_forms(client_for, user, research, add_text):
+    """The session page shows its content and the five add-content forms."""
+    add_text(research, "Design notes", "text")
+    html = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    assert "Design notes" in html
+    for kind in ("text", "files", "zip", "git", "url"):
+        assert f'id="content-form-{kind}"' in html
