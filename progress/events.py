@@ -1,0 +1,127 @@
+"""The event record produced from an engine's output, and helpers that keep it small.
+
+Payloads are stored and broadcast, so they must be JSON-serialisable and bounded:
+a 20 MB tool output must never be copied into one. Pure Python, no Django imports.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+EXPANDABLE = "expandable"
+PRIMARY = "primary"
+
+DETAIL_CHARS = 100
+PREVIEW_CHARS = 500
+STRING_CHARS = 500
+TEXT_PAYLOAD_CHARS = 100_000
+_MAX_ITEMS = 50
+_MAX_DEPTH = 5
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(slots=True)
+class StreamEvent:
+    """One progress event: what the timeline shows (``detail``) and the data behind it."""
+
+    kind: str
+    stage: str
+    detail: str
+    phase: str = ""
+    step: int | None = None
+    total: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "stage": self.stage,
+            "detail": self.detail,
+            "phase": self.phase,
+            "step": self.step,
+            "total": self.total,
+            "payload": self.payload,
+        }
+
+
+def clip(text: object, limit: int = DETAIL_CHARS) -> str:
+    """One line of at most ``limit`` characters, whitespace collapsed, "…" when cut."""
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if len(text) > limit * 4:
+        text = text[: limit * 4]
+    text = " ".join(text.split())
+    if len(text) > limit:
+        return text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal colour/cursor codes and other control characters."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    return _CONTROL.sub("", text)
+
+
+def truncate(text: str, limit: int) -> tuple[str, bool]:
+    """``text`` cut to ``limit`` characters, and whether it was cut."""
+    if len(text) <= limit:
+        return text, False
+    return text[:limit], True
+
+
+def no_nul(text: str) -> str:
+    """NUL characters replaced: PostgreSQL JSON columns reject them."""
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
+    """A bounded, JSON-safe copy: long strings cut (marked "…[N chars]"), long lists/dicts trimmed."""
+    kind = type(value)
+    if kind is str:
+        if len(value) > max_str:
+            value = f"{value[:max_str]}…[{len(value):,} chars]"
+        return no_nul(value)
+    if value is None or kind is bool or kind is int:
+        return value
+    if kind is float:
+        # NaN/Infinity are accepted by json.loads but rejected by strict JSON stores.
+        return value if math.isfinite(value) else None
+    if depth >= _MAX_DEPTH:
+        return "…"
+    if kind is dict:
+        out: dict[str, Any] = {}
+        for n, (key, item) in enumerate(value.items()):
+            if n >= _MAX_ITEMS:
+                out["…"] = f"{len(value) - _MAX_ITEMS} more keys"
+                break
+            out[no_nul(str(key)[:100])] = compact(item, max_str=max_str, depth=depth + 1)
+        return out
+    if kind is list or kind is tuple:
+        items = [compact(item, max_str=max_str, depth=depth + 1) for item in value[:_MAX_ITEMS]]
+        if len(value) > _MAX_ITEMS:
+            items.append(f"… {len(value) - _MAX_ITEMS} more items")
+        return items
+    if isinstance(value, str | int | float | dict | list):  # subclasses: normalise to the base type
+        return compact(_base(value), max_str=max_str, depth=depth)
+    return clip(repr(value), max_str)
+
+
+def _base(value: Any) -> Any:
+    for base in (bool, int, float, str, dict, list):
+        if isinstance(value, base):
+            return base(value)
+    return value
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: Any) -> str:
+    return value if isinstance(value, str) else ""

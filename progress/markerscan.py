@@ -1,0 +1,123 @@
+"""Finding where an open ``<!-- PROGRESS: …`` or ``<!-- CITATIONS: …`` marker ends.
+
+A PROGRESS marker ends at the first ``-->``. A CITATIONS body is a JSON array whose
+excerpts may themselves contain ``-->`` (quoted HTML), so it is scanned JSON-aware:
+the block ends at the first ``-->`` after the array closes. Scanning is incremental
+across deltas and bounded, so work stays linear. Pure Python, no Django imports.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+CLOSER = "-->"
+_JSON_TOKENS = re.compile(r'["\[\]{}]')
+_STRING_END = re.compile(r'["\\]')
+
+
+@dataclass(slots=True)
+class OpenMarker:
+    """State of a marker whose opener has been seen but whose end has not."""
+
+    keyword: str
+    parts: list[str] = field(default_factory=list)
+    size: int = 0
+    # JSON-aware scanning of a CITATIONS body, so an excerpt containing "-->" does not end it.
+    started: bool = False
+    json_mode: bool = False
+    json_done: bool = False
+    depth: int = 0
+    in_string: bool = False
+    escaped: bool = False
+    tail: str = ""
+
+
+def marker_body(raw: str) -> str:
+    """The text between "KEYWORD:" and "-->", stripped."""
+    body = raw[raw.find(":") + 1 :]
+    return body[: -len(CLOSER)].strip() if body.endswith(CLOSER) else body.strip()
+
+
+def find_marker_end(block: OpenMarker, buf: str, pos: int, stop: int) -> int:
+    """Return the index just past the closing ``-->`` in ``buf[pos:stop]``, or -1."""
+    if block.keyword == "PROGRESS":
+        return _find_closer(block, buf, pos, stop)
+    i = pos
+    if not block.started:
+        while i < stop and buf[i] in " \t\r\n":
+            i += 1
+        if i == stop:
+            return -1
+        block.started = True
+        block.json_mode = buf[i] in "[{"
+    if not block.json_mode or block.json_done:
+        return _find_closer(block, buf, i, stop)
+    while i < stop:
+        if block.in_string:
+            if block.escaped:
+                block.escaped = False
+                i += 1
+                continue
+            m = _STRING_END.search(buf, i, stop)
+            if m is None:
+                return -1
+            i = m.end()
+            if m.group() == "\\":
+                block.escaped = True
+            else:
+                block.in_string = False
+            continue
+        m = _JSON_TOKENS.search(buf, i, stop)
+        if m is None:
+            # An unbalanced body may still end at "-->"; wait for more text (flush salvages it).
+            return -1
+        i = m.end()
+        char = m.group()
+        if char == '"':
+            block.in_string = True
+        elif char in "[{":
+            block.depth += 1
+        else:
+            block.depth -= 1
+            if block.depth <= 0:
+                block.json_done = True
+                block.tail = ""
+                return _find_closer(block, buf, i, stop)
+    return -1
+
+
+def _find_closer(block: OpenMarker, buf: str, pos: int, stop: int) -> int:
+    """Find ``-->`` in ``buf[pos:stop]``, also when it straddles the previous chunk."""
+    if block.tail:
+        joined = block.tail + buf[pos : min(pos + 2, stop)]
+        k = joined.find(CLOSER)
+        if k >= 0:
+            end = pos + k + 3 - len(block.tail)
+            block.tail = ""
+            return end
+    k = buf.find(CLOSER, pos, stop)
+    if k >= 0:
+        block.tail = ""
+        return k + 3
+    block.tail = (block.tail + buf[max(pos, stop - 2) : stop])[-2:]
+    return -1
+
+
+def salvage_citations_end(held: str) -> int:
+    """For an unbalanced CITATIONS body: the first ``-->`` after which the body parses, else the first."""
+    first = -1
+    k = held.find(CLOSER)
+    tries = 0
+    while k >= 0 and tries < 20:  # bounded: each try parses the body so far
+        if first < 0:
+            first = k + 3
+        tries += 1
+        try:
+            json.loads(marker_body(held[: k + 3]))
+        except (ValueError, RecursionError):
+            k = held.find(CLOSER, k + 3)
+            continue
+        return k + 3
+    return first

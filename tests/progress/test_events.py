@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import json
+
+from progress.events import StreamEvent, clip, compact, strip_ansi
+
+
+def test_clip_collapses_whitespace_and_marks_cuts():
+    """Details are one line of at most 100 characters, ending in "…" when cut."""
+    assert clip("a\n\n  b") == "a b"
+    assert clip("x" * 300) == "x" * 99 + "…"
+    assert clip(None) == ""
+
+
+def test_strip_ansi_removes_colour_codes_and_controls():
+    """Terminal colour codes and control characters disappear; text and box drawing stay."""
+    assert strip_ansi("\x1b[36m╭─ Claude\x1b[0m\x07\x00") == "╭─ Claude"
+
+
+def test_compact_bounds_strings_lists_and_depth():
+    """Long strings say how long they were; long lists and deep nesting are trimmed."""
+    out = compact({"s": "y" * 1000, "l": list(range(80)), "deep": [[[[[["bottom"]]]]]]})
+    assert out["s"].endswith("…[1,000 chars]")
+    assert len(out["s"]) < 600
+    assert out["l"][-1] == "… 30 more items"
+    assert "bottom" not in json.dumps(out)
+
+
+def test_compact_makes_values_strict_json():
+    """NaN and infinities become null and NUL characters are replaced, so any JSON store accepts them."""
+    out = compact({"nan": float("nan"), "inf": float("-inf"), "nul": "a\x00b", 3: True})
+    assert out == {"nan": None, "inf": None, "nul": "a\ufffdb", "3": True}
+    json.dumps(out, allow_nan=False)
+
+
+def test_event_to_dict_has_every_field():
+    """to_dict() gives the JSON message shape used by recorders and sockets."""
+    event = StreamEvent("phase", "primary", "Searching", "searching", 2, 5, {"phase": "searching"})
+    assert event.to_dict() == {
+        "kind": "phase",
+        "stage": "primary",
+        "detail": "Searching",
+        "phase": "searching",
+        "step": 2,
+        "total": 5,
+        "payload": {"phase": "searching"},
+    }
