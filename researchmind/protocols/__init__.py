@@ -1,0 +1,56 @@
+"""Agent result protocols (SPEC §6, seeds 002 and 003).
+
+- ``parse_answer``: a research answer's envelope (YAML frontmatter,
+  ``<thinking>``, ``<answer>``, confidence, the "no results" form).
+- ``parse_result``: one response in the Structured Agent Result Protocol.
+- ``aggregate`` / ``render_markdown``: N such responses combined per seed 003
+  Phase 5.
+- ``build_prompt``: the seed 003 Phase 6 prompt template for a result type.
+
+Pure Python: no Django imports. No parser here raises on agent text.
+"""
+
+from __future__ import annotations
+
+from .aggregate import (
+    AggregateReport,
+    AggregateStats,
+    BucketEntry,
+    Conflict,
+    CoverageEntry,
+    MergedFinding,
+    aggregate,
+)
+from .answer_body import CONFIDENCE_LEVELS, SOURCE_FIELDS, AnswerSource
+from .envelope import ENVELOPE_FIELDS, ParsedAnswer, parse_answer
+from .findings import FINDING_TYPES, SEVERITY_ORDER, Finding
+from .render import render_markdown
+from .result import RESULT_TYPES, STATUSES, AgentResult, ResultMetadata, parse_result
+from .templates import TEMPLATES, build_prompt
+
+__all__ = [
+    "CONFIDENCE_LEVELS",
+    "ENVELOPE_FIELDS",
+    "FINDING_TYPES",
+    "RESULT_TYPES",
+    "SEVERITY_ORDER",
+    "SOURCE_FIELDS",
+    "STATUSES",
+    "TEMPLATES",
+    "AgentResult",
+    "AggregateReport",
+    "AggregateStats",
+    "AnswerSource",
+    "BucketEntry",
+    "Conflict",
+    "CoverageEntry",
+    "Finding",
+    "MergedFinding",
+    "ParsedAnswer",
+    "ResultMetadata",
+    "aggregate",
+    "build_prompt",
+    "parse_answer",
+    "parse_result",
+    "render_markdown",
+]

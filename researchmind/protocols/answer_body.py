@@ -1,0 +1,194 @@
+"""Facts read from the body of a research answer (seed 002 PLAN-001/002/003):
+section headings, ``## Source N`` sections with their YAML metadata, the
+confidence line, the "No Definitive Answer Found" marker and the Recommended
+Next Steps list.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._markdown import fenced_spans, in_spans, strip_markup
+from ._yaml import load_mapping
+
+CONFIDENCE_LEVELS = ("HIGH", "MEDIUM", "LOW", "NONE")
+SOURCE_FIELDS = ("url", "type", "date", "version", "authority")
+
+_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_SOURCE_HEADING_RE = re.compile(r"^Source\s+(\d+)\s*[:.\-–—]?\s*(.*)$", re.IGNORECASE)
+_CONFIDENCE_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:[-+][ \t]+)?[*_]*[ \t]*Confidence(?:[ \t]+(?:Score|Level))?[ \t]*[*_]*[ \t]*:"
+    r"[ \t]*(.*?)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NO_ANSWER_RE = re.compile(r"No\s+Definitive\s+Answer\s+Found", re.IGNORECASE)
+_NEXT_STEPS_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:Recommended[ \t]+)?Next[ \t]+Steps\b", re.IGNORECASE
+)
+_ITEM_RE = re.compile(r"^[ \t]*(?:\d+[.)]|[-*+])[ \t]+(.*)$")
+_FENCE_BLOCK_RE = re.compile(
+    r"^[ \t]*(`{3,}|~{3,})[ \t]*(\w*)[ \t]*\r?\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSource:
+    """One ``## Source N: Title`` section. ``metadata`` is its YAML block
+    (url, type, date, version, authority per PLAN-001); ``text`` is the whole
+    section body."""
+
+    number: int
+    title: str
+    metadata: dict[str, Any]
+    text: str
+
+
+@dataclass(slots=True)
+class BodyFacts:
+    sections: list[str] = field(default_factory=list)
+    sources: list[AnswerSource] = field(default_factory=list)
+    confidence: str | None = None
+    no_answer_marker: bool = False
+    next_steps: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def normalise_confidence(value: object) -> str | None:
+    """HIGH/MEDIUM/LOW/NONE from what an agent wrote (``high``, ``**HIGH**``,
+    ``HIGH (three official sources)``), or None. A template placeholder such as
+    ``[HIGH | MEDIUM | LOW]`` names no single level, so it gives None."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, str):
+        return None
+    text = strip_markup(value).strip("[]() ")
+    if "|" in text:
+        return None
+    word = re.match(r"[A-Za-z]+", text)
+    level = word.group(0).upper() if word else ""
+    return level if level in CONFIDENCE_LEVELS else None
+
+
+def _headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int, str]]:
+    """``(start, end_of_line, level, title)`` for headings outside code fences."""
+    return [
+        (match.start(), match.end(), len(match.group(1)), strip_markup(match.group(2)))
+        for match in _HEADING_RE.finditer(text)
+        if not in_spans(match.start(), spans)
+    ]
+
+
+def _section_end(headings: list[tuple[int, int, int, str]], index: int, text_length: int) -> int:
+    level = headings[index][2]
+    for start, _end, other_level, _title in headings[index + 1 :]:
+        if other_level <= level:
+            return start
+    return text_length
+
+
+def _metadata_fence(body: str) -> str | None:
+    """The source's YAML block: the first fence labelled yaml, else the first
+    unlabelled one (the code example is labelled with its language)."""
+    fences = [(match.group(2).lower(), match.group(3)) for match in _FENCE_BLOCK_RE.finditer(body)]
+    for wanted in (("yaml", "yml"), ("",)):
+        for label, content in fences:
+            if label in wanted:
+                return content
+    return None
+
+
+def _read_sources(text: str, headings: list[tuple[int, int, int, str]], facts: BodyFacts) -> None:
+    for index, (_start, line_end, _level, title) in enumerate(headings):
+        match = _SOURCE_HEADING_RE.match(title)
+        if not match:
+            continue
+        body = text[line_end : _section_end(headings, index, len(text))]
+        metadata: dict[str, Any] = {}
+        fence = _metadata_fence(body)
+        if fence is None:
+            facts.problems.append(f"Source {match.group(1)} has no YAML metadata block.")
+        else:
+            loaded, reason = load_mapping(fence)
+            if loaded is None:
+                facts.problems.append(f"Source {match.group(1)}'s metadata was not read: {reason}.")
+            else:
+                metadata = loaded
+                missing = [name for name in SOURCE_FIELDS if name not in metadata]
+                if missing:
+                    facts.problems.append(f"Source {match.group(1)}'s metadata lacks {', '.join(missing)}.")
+        facts.sources.append(
+            AnswerSource(int(match.group(1)), match.group(2).strip(), metadata, body.strip())
+        )
+
+
+def _read_next_steps(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    steps: list[str] = []
+    collecting = False
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        position, offset = offset, offset + len(line)
+        line = line.rstrip("\r\n")
+        if in_spans(position, spans):
+            continue
+        if _NEXT_STEPS_RE.match(line):
+            collecting = True
+            continue
+        if not collecting:
+            continue
+        if _HEADING_RE.match(line):
+            break
+        item = _ITEM_RE.match(line)
+        if item:
+            steps.append(item.group(1).strip())
+        elif line.strip() and steps and line[:1] in " \t":
+            # An indented line continues the item above it.
+            steps[-1] = f"{steps[-1]} {line.strip()}"
+        elif line.strip() and steps:
+            break
+    return steps
+
+
+def read_body(answer: str) -> BodyFacts:
+    """Read the structure of an answer's Markdown; never raises."""
+    facts = BodyFacts()
+    spans = fenced_spans(answer)
+    headings = _headings(answer, spans)
+    facts.sections = [title for _start, _end, _level, title in headings]
+    _read_sources(answer, headings, facts)
+    for match in _CONFIDENCE_RE.finditer(answer):
+        if in_spans(match.start(), spans):
+            continue
+        facts.confidence = normalise_confidence(match.group(1))
+        if facts.confidence is None:
+            facts.problems.append(f"The confidence line {match.group(0).strip()!r} names no single level.")
+        break
+    facts.no_answer_marker = any(not in_spans(m.start(), spans) for m in _NO_ANSWER_RE.finditer(answer))
+    facts.next_steps = _read_next_steps(answer, spans)
+    return facts
+
+
+def resolve_confidence(declared: object, facts: BodyFacts, problems: list[str]) -> tuple[str | None, bool]:
+    """Settle the answer's confidence and whether it is the "no results" form.
+
+    The frontmatter wins over the body (it is the field consumers read
+    first); a disagreement is noted. The "No Definitive Answer Found" form
+    implies NONE when nothing else is said."""
+    from_frontmatter = normalise_confidence(declared) if declared is not None else None
+    if declared is not None and from_frontmatter is None:
+        problems.append(
+            f"The frontmatter confidence {declared!r} is not one of {', '.join(CONFIDENCE_LEVELS)}."
+        )
+    if from_frontmatter and facts.confidence and from_frontmatter != facts.confidence:
+        problems.append(
+            f"The frontmatter says confidence {from_frontmatter} but the answer says {facts.confidence}."
+        )
+    confidence = from_frontmatter or facts.confidence
+    if facts.no_answer_marker and confidence is None:
+        confidence = "NONE"
+    if facts.no_answer_marker and confidence != "NONE":
+        problems.append(f"The answer says no definitive answer was found but its confidence is {confidence}.")
+    return confidence, facts.no_answer_marker or confidence == "NONE"

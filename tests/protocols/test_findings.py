@@ -1,0 +1,240 @@
+"""The finding table of seed 003 Phase 4, read from responses written every
+which way, and the expanded details keyed by finding ID."""
+
+from __future__ import annotations
+
+from researchmind.protocols import Finding, parse_result
+
+HEAD = "RESULT: FINDINGS | Type: consistency | Pair: a.md/b.md | Findings: 2 | Critical: 1 | Major: 1 | Minor: 0\n\n"
+# The column names of seed 003 Phase 4, in the seed's order.
+SEED_HEADER = "| ID | Severity | Type | Location | Counter-location | Description | Suggestion |"
+
+
+def findings_of(table: str) -> list[Finding]:
+    return parse_result(HEAD + table).findings
+
+
+def test_seed_columns_are_read():
+    """A table with the seed's seven columns gives typed Finding rows; ``--``
+    in Counter-location means none."""
+    findings = findings_of(
+        SEED_HEADER + "\n|----|----------|------|----------|------------------|-------------|------------|\n"
+        "| F1 | critical | contradiction | SYSTEM_DESIGN.md S1 | pipeline-concepts.md §Subagents | Four statuses vs three | Align on four |\n"
+        "| F2 | major | broken-reference | SYSTEM_DESIGN.md S17 | -- | Links a missing file | Fix the path |\n"
+    )
+    assert findings == [
+        Finding(
+            id="F1",
+            severity="critical",
+            type="contradiction",
+            location="SYSTEM_DESIGN.md S1",
+            counter_location="pipeline-concepts.md §Subagents",
+            description="Four statuses vs three",
+            suggestion="Align on four",
+        ),
+        Finding(
+            id="F2",
+            severity="major",
+            type="broken-reference",
+            location="SYSTEM_DESIGN.md S17",
+            counter_location=None,
+            description="Links a missing file",
+            suggestion="Fix the path",
+        ),
+    ]
+
+
+def test_seed_taxonomy_types_are_kept():
+    """Every finding type of the seed's taxonomy is read as written."""
+    types = [
+        "contradiction",
+        "terminology-drift",
+        "broken-reference",
+        "stale-content",
+        "missing-coverage",
+        "redundant-spec",
+        "abstraction-leak",
+        "fidelity-loss",
+        "scope-violation",
+        "regression",
+    ]
+    rows = "".join(f"| F{n} | minor | {kind} | a.md §{n} | -- | d | s |\n" for n, kind in enumerate(types, 1))
+    findings = findings_of(SEED_HEADER + "\n|---|---|---|---|---|---|---|\n" + rows)
+    assert [finding.type for finding in findings] == types
+
+
+def test_uneven_spacing_and_colon_alignment_row():
+    """Cells are trimmed and a ``:---:`` alignment row is skipped."""
+    findings = findings_of(
+        "|ID|Severity   |Type|Location|Counter-location|Description|Suggestion|\n"
+        "|:--|:-------:|--:|---|---|---|---|\n"
+        "|  F1|  Major |  Stale-Content |a.md §2|   --  |  Old date   |Update|\n"
+    )
+    assert findings[0].id == "F1"
+    assert findings[0].severity == "major"
+    assert findings[0].type == "stale-content"
+    assert findings[0].description == "Old date"
+
+
+def test_table_without_alignment_row():
+    """A table missing its alignment row is still read."""
+    findings = findings_of(SEED_HEADER + "\n| F1 | minor | regression | a.md | -- | Broke | Revert |\n")
+    assert [finding.id for finding in findings] == ["F1"]
+
+
+def test_table_without_outer_pipes():
+    """GitHub tables may omit the leading and trailing pipe."""
+    findings = findings_of(
+        "ID | Severity | Type | Location | Counter-location | Description | Suggestion\n"
+        "---|---|---|---|---|---|---\n"
+        "F1 | minor | regression | a.md | -- | Broke | Revert\n"
+    )
+    assert findings[0].suggestion == "Revert"
+
+
+def test_escaped_pipes_stay_in_the_cell():
+    """``\\|`` inside a cell is a literal pipe, not a column break."""
+    findings = findings_of(
+        SEED_HEADER + "\n|---|---|---|---|---|---|---|\n"
+        "| F1 | minor | contradiction | a.md | b.md | `a \\| b` differs | Use `a \\| b` |\n"
+    )
+    assert findings[0].description == "`a | b` differs"
+    assert findings[0].suggestion == "Use `a | b`"
+
+
+def test_columns_are_matched_by_header_not_position():
+    """Columns in another order are mapped by their header names."""
+    findings = findings_of(
+        "| Severity | Location | ID | Description | Type | Suggestion | Counter-location |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| critical | a.md §1 | F7 | Wrong number | contradiction | Fix | b.md §2 |\n"
+    )
+    assert findings[0].id == "F7"
+    assert findings[0].location == "a.md §1"
+    assert findings[0].counter_location == "b.md §2"
+    assert findings[0].type == "contradiction"
+
+
+def test_missing_columns_become_empty():
+    """A table without Counter-location and Suggestion still yields findings."""
+    findings = findings_of(
+        "| ID | Severity | Type | Location | Description |\n|---|---|---|---|---|\n"
+        "| F1 | major | stale-content | a.md | Old |\n"
+    )
+    assert findings[0].counter_location is None
+    assert findings[0].suggestion == ""
+    assert findings[0].description == "Old"
+
+
+def test_extra_columns_are_kept():
+    """Columns the protocol does not define are kept in ``extra``."""
+    findings = findings_of(
+        "| ID | Severity | Type | Location | Counter-location | Description | Suggestion | Confidence |\n"
+        "|---|---|---|---|---|---|---|---|\n"
+        "| F1 | minor | regression | a.md | -- | Broke | Revert | low |\n"
+    )
+    assert findings[0].extra == {"confidence": "low"}
+
+
+def test_unescaped_pipe_in_description_is_folded_back():
+    """A row with one cell too many had an unescaped pipe; the surplus goes
+    back into the description and a problem is noted."""
+    result = parse_result(
+        HEAD + SEED_HEADER + "\n|---|---|---|---|---|---|---|\n"
+        "| F1 | minor | contradiction | a.md | b.md | uses a | b pipe | Escape it |\n"
+    )
+    assert result.findings[0].description == "uses a | b pipe"
+    assert result.findings[0].suggestion == "Escape it"
+    assert any("more cell" in problem for problem in result.problems)
+
+
+def test_short_row_is_padded():
+    """A row with too few cells keeps what it has."""
+    result = parse_result(
+        HEAD + SEED_HEADER + "\n|---|---|---|---|---|---|---|\n| F1 | major | regression | a.md |\n"
+    )
+    assert result.findings[0].location == "a.md"
+    assert result.findings[0].description == ""
+    assert any("4 cells for 7 columns" in problem for problem in result.problems)
+
+
+def test_missing_id_is_assigned():
+    """A row without an ID is given one so its details can be keyed."""
+    result = parse_result(
+        HEAD
+        + SEED_HEADER
+        + "\n|---|---|---|---|---|---|---|\n|  | minor | regression | a.md | -- | d | s |\n"
+    )
+    assert result.findings[0].id == "F1"
+    assert any("no ID" in problem for problem in result.problems)
+
+
+def test_unknown_severity_is_kept_and_noted():
+    """A severity outside the scale is kept as written, ranked last."""
+    result = parse_result(
+        HEAD
+        + SEED_HEADER
+        + "\n|---|---|---|---|---|---|---|\n| F1 | urgent | regression | a | -- | d | s |\n"
+    )
+    assert result.findings[0].severity == "urgent"
+    assert result.findings[0].severity_rank == 5
+    assert any("unknown severity" in problem for problem in result.problems)
+
+
+def test_severity_scale_ranks_seed_words_first():
+    """critical < major < minor in rank; high/medium/low/info sit beside them."""
+    ranks = {
+        word: Finding("F1", word, "t", "l", None, "d", "s").severity_rank
+        for word in ("critical", "major", "high", "medium", "minor", "low", "info")
+    }
+    assert ranks == {"critical": 0, "major": 1, "high": 1, "medium": 2, "minor": 3, "low": 3, "info": 4}
+
+
+def test_table_in_code_fence_is_not_read():
+    """A table quoted inside a code fence is an example, not findings."""
+    findings = findings_of(
+        "```\n"
+        + SEED_HEADER
+        + "\n|---|---|---|---|---|---|---|\n| F1 | minor | regression | a | -- | d | s |\n```\n"
+    )
+    assert findings == []
+
+
+def test_checklist_table_is_kept_apart():
+    """A verification checklist (Item, Status, Notes) is not a finding table
+    but its rows are kept."""
+    result = parse_result(
+        "RESULT: FINDINGS | Type: verification | Items: 2 | Applied: 1 | Partial: 0 | Missing: 1\n\n"
+        "| Item | Status | Notes |\n|---|---|---|\n| Add S1 section | applied | done |\n| Update S17 | missing | absent |\n"
+    )
+    assert result.findings == []
+    assert result.tables == [
+        [
+            {"item": "Add S1 section", "status": "applied", "notes": "done"},
+            {"item": "Update S17", "status": "missing", "notes": "absent"},
+        ]
+    ]
+
+
+def test_details_are_keyed_by_finding_id():
+    """Expanded discussion below the table is attached to its finding."""
+    result = parse_result(
+        HEAD + SEED_HEADER + "\n|---|---|---|---|---|---|---|\n"
+        "| F1 | critical | contradiction | a.md §1 | b.md §2 | Counts differ | Align |\n"
+        "| F2 | major | broken-reference | a.md §4 | -- | Dead link | Fix |\n\n"
+        "## Details\n\n### F1: Counts differ\na.md says four, b.md says three.\n\n"
+        "**F2** — the link points at `old.md`.\nIt was renamed.\n\n## Notes\nunrelated\n"
+    )
+    assert result.details["F1"] == "### F1: Counts differ\na.md says four, b.md says three."
+    assert result.details["F2"] == "**F2** — the link points at `old.md`.\nIt was renamed."
+    assert result.findings[0].details == result.details["F1"]
+
+
+def test_details_do_not_match_longer_ids():
+    """``F10`` details are not filed under ``F1``."""
+    rows = "".join(f"| F{n} | minor | regression | a §{n} | -- | d{n} | s |\n" for n in (1, 10))
+    result = parse_result(
+        HEAD + SEED_HEADER + "\n|---|---|---|---|---|---|---|\n" + rows + "\n### F10\nten\n"
+    )
+    assert "F1" not in result.details
+    assert result.details["F10"] == "### F10\nten"
