@@ -1,0 +1,112 @@
+"""From a person's question to search terms, and a safe FTS5 query.
+
+The question's text never becomes FTS5 syntax: it is cut into word tokens,
+stopwords are dropped and every remaining term is written as a quoted FTS5
+string, so ``NEAR``, ``*``, ``-``, ``:``, quotes and parentheses are just
+characters. The same terms drive the answer's sentence scoring, through a
+light stemmer that folds the common English suffixes FTS5's porter tokenizer
+also folds.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_TERMS = 12
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren't as at be because been before being below
+    between both but by can cannot could did do does doing don't down during each either else ever every few for
+    from further get gets got had has have having he her here hers herself him himself his how however i if in
+    into is isn't it its itself just let lets like may me might more most much must my myself no nor not now of
+    off on once only or other ought our ours ourselves out over own per please rather same shall she should so
+    some such than that the their theirs them themselves then there these they this those through thus to too
+    under until up upon us very via was we were what whats when where whether which while who whom whose why
+    will with within without would yet you your yours yourself yourselves
+    describe describes described explain explains explained tell show give list summarize summarise mean means
+    meant find know say says said use used using make makes one two thing things way ways something anything
+    """.split()
+)
+
+# Longest first: "ational" before "al". Deliberately small — it only needs to
+# make "tokens"/"token" and "expiring"/"expiry" meet when scoring sentences.
+_SUFFIXES = (
+    "ational",
+    "ization",
+    "fulness",
+    "ousness",
+    "iveness",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ness",
+    "ings",
+    "ing",
+    "edly",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "ly",
+    "es",
+    "s",
+    "y",
+    "e",
+)
+
+
+def fold(word: str) -> str:
+    """Lower-case and strip accents, as unicode61 ``remove_diacritics`` does."""
+    word = word.lower()
+    if word.isascii():
+        return word
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def light_stem(word: str) -> str:
+    """Strip one common suffix, keeping at least three characters."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The folded word tokens of ``text`` (underscores split words, as in FTS5)."""
+    return [fold(w) for w in _WORD.findall(text.replace("_", " "))]
+
+
+def question_terms(question: str) -> list[str]:
+    """The distinct content words of the question, in order, at most 12.
+
+    Single letters and stopwords are dropped; numbers are kept (versions,
+    ports and error codes are often what the question is about).
+    """
+    seen: set[str] = set()
+    terms: list[str] = []
+    for word in words(question):
+        if word in STOPWORDS or (len(word) < 2 and not word.isdigit()) or word in seen:
+            continue
+        seen.add(word)
+        terms.append(word)
+        if len(terms) == MAX_TERMS:
+            break
+    return terms
+
+
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 MATCH expression: the quoted terms joined by OR (BM25 ranks
+    chunks that hold more, and rarer, terms first). Empty for no terms."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def stem_set(text: str) -> set[str]:
+    return {light_stem(w) for w in words(text)}

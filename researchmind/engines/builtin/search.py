@@ -1,0 +1,112 @@
+"""Search the built-in engine's index: BM25-ranked chunks for a question.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .index import index_path, open_index
+from .query import fts_query, question_terms
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One chunk that matched a search, best first. ``score`` is BM25 with
+    the sign flipped (bigger is better)."""
+
+    path: str
+    line_start: int
+    line_end: int
+    heading: str | None
+    text: str
+    score: float
+    total_lines: int
+
+    @property
+    def content_id(self) -> str:
+        return self.path.split("/", 1)[0]
+
+
+def search(root: str | os.PathLike[str], query: str, limit: int = 8) -> list[Hit]:
+    """The ``limit`` chunks that best match ``query`` (plain text, any
+    characters), best first. No index or no usable terms → no hits."""
+    match = fts_query(question_terms(query))
+    path = index_path(root)
+    if not match or not path.exists():
+        return []
+    conn = open_index(path)
+    try:
+        rows = conn.execute(
+            """
+            SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
+                   f.line_count
+            FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
+                  WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
+            """,
+            (match, limit * 3),
+        ).fetchall()
+    finally:
+        conn.close()
+    # Sort again with a stable tie-break so equal scores never depend on
+    # insertion history: the same sandbox and question give the same answer.
+    rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
+    return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows[:limit]]
+
+
+def matching_files(root: str | os.PathLike[str], query: str, limit: int = 100) -> tuple[int, list[str]]:
+    """How many files match ``query`` and the first ``limit`` of them by
+    path: what a ``Grep -l`` over the sandbox would have listed."""
+    match = fts_query(question_terms(query))
+    path = index_path(root)
+    if not match or not path.exists():
+        return 0, []
+    conn = open_index(path)
+    try:
+        paths = [
+            row[0]
+            for row in conn.execute(
+                """
+                SELECT path FROM files WHERE id IN (
+                    SELECT file_id FROM chunks WHERE id IN (
+                        SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?))
+                ORDER BY path
+                """,
+                (match,),
+            )
+        ]
+    finally:
+        conn.close()
+    return len(paths), paths[:limit]
+
+
+def newest_change_ns(root: str | os.PathLike[str], paths: list[str] | None = None) -> int:
+    """The newest mtime (ns) among ``paths``, or among all indexed files:
+    the answer's timestamp, so it changes only when the content does."""
+    path = index_path(root)
+    if not path.exists():
+        return 0
+    conn = open_index(path)
+    try:
+        if paths:
+            marks = ",".join("?" * len(paths))
+            row = conn.execute(f"SELECT max(mtime_ns) FROM files WHERE path IN ({marks})", paths).fetchone()  # noqa: S608 - only placeholders
+        else:
+            row = conn.execute("SELECT max(mtime_ns) FROM files").fetchone()
+    finally:
+        conn.close()
+    return row[0] or 0
+
+
+def indexed_file_count(root: str | os.PathLike[str]) -> int:
+    path = index_path(root)
+    if not path.exists():
+        return 0
+    conn = open_index(path)
+    try:
+        return conn.execute("SELECT count(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
+    finally:
+        conn.close()

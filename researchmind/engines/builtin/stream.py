@@ -1,0 +1,251 @@
+"""Run one question with the built-in engine and emit Claude Code stream-json.
+
+The run looks like an agent session: plan and ``Grep`` (while the index is
+brought up to date), ``Read`` the best passages one by one, then write the
+answer. PROGRESS markers ride in the text deltas at each phase; the final
+``result`` carries the whole answer with its CITATIONS block.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from researchmind.sandbox import read_manifest
+
+from .answer import compose_answer, safe_json
+from .claims import select_claims
+from .index import build_index
+from .query import question_terms
+from .search import indexed_file_count, matching_files, newest_change_ns, search
+from .streamjson import StreamWriter, text_pieces
+
+TOTAL_STEPS = 5
+MAX_HITS = 8
+MAX_READ_LINE = 2000  # Claude's Read truncates longer lines the same way
+HEARTBEAT_SECONDS = 0.25
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def marker(phase: str, step: int, detail: str) -> str:
+    payload = {"phase": phase, "step": step, "total": TOTAL_STEPS, "detail": detail[:100]}
+    return f"<!-- PROGRESS: {safe_json(payload)} -->\n"
+
+
+def run_builtin(
+    root: str | os.PathLike[str],
+    question: str,
+    *,
+    cancel: threading.Event | None = None,
+    include_partial_messages: bool = True,
+    session_id: str | None = None,
+) -> Iterator[str]:
+    """Answer ``question`` from the sandbox at ``root``; yield stream-json
+    lines (no trailing newline). Setting ``cancel`` ends the run within a
+    fraction of a second with an ``error_during_execution`` result."""
+    cancel = cancel or threading.Event()
+    started = time.monotonic()
+    writer = StreamWriter(session_id or str(uuid.uuid4()), partial=include_partial_messages)
+    steps = _steps(Path(os.path.abspath(root)), question, writer, cancel)
+    try:
+        for line in steps:
+            if cancel.is_set():
+                raise _Cancelled
+            if line is not None:  # None is a heartbeat: a chance to see cancel
+                yield line
+    except _Cancelled:
+        steps.close()
+        yield writer.result(duration_ms=_ms(started), text=None, errors=["Cancelled"])
+        return
+    except Exception as exc:  # a broken sandbox or index must still end the stream properly
+        yield writer.result(duration_ms=_ms(started), text=None, errors=[f"{type(exc).__name__}: {exc}"])
+        return
+    finally:
+        steps.close()  # also when our consumer stops early: ends a running index build
+    yield writer.result(duration_ms=_ms(started), text=writer.final_text)
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
+
+
+def _text_block(writer: StreamWriter, parts: list[str]) -> Iterator[str]:
+    """One text block: markers as whole deltas, prose a few words at a time."""
+    yield from writer.start_text()
+    for part in parts:
+        pieces = [part] if part.startswith("<!-- PROGRESS:") else text_pieces(part)
+        for piece in pieces:
+            yield from writer.text_delta(piece)
+    yield from writer.end_text("".join(parts))
+
+
+def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Event) -> Iterator[str | None]:
+    terms = question_terms(question)
+    yield writer.init(str(root))
+
+    # Turn 1: plan, refresh the index, Grep.
+    yield from writer.start_message()
+    plan = f"Looking for: {', '.join(terms)}." if terms else "The question has no searchable words."
+    parts = [
+        marker("planning", 1, plan[:100]),
+        f"{plan}\n",
+        marker("searching", 2, "Updating the search index"),
+    ]
+    yield from writer.start_text()
+    for part in parts:
+        yield from writer.text_delta(part)
+    stats_parts = []
+    for progress_line in _build_in_thread(root, cancel):
+        if progress_line is None:
+            yield None
+        else:
+            stats_parts.append(progress_line)
+            yield from writer.text_delta(progress_line)
+    pattern = "|".join(re.escape(t) for t in terms) or "(?!)"
+    yield from writer.end_text("".join(parts + stats_parts))
+    grep_id, lines = writer.tool_use(
+        "Grep", {"pattern": pattern, "path": ".", "-i": True, "output_mode": "files_with_matches"}
+    )
+    yield from lines
+    yield from writer.end_message("tool_use")
+    count, files = matching_files(root, question)
+    hits = search(root, question, MAX_HITS) if count else []
+    yield None
+    yield writer.tool_result(
+        grep_id,
+        f"Found {count} file{'s' * (count != 1)}" + "".join(f"\n{f}" for f in files),
+        {"mode": "files_with_matches", "filenames": files, "numFiles": count},
+    )
+    searches = [
+        f'Grep "{pattern}" → {count} file{"s" * (count != 1)} ({"relevant" if count else "no matches"})'
+    ]
+
+    # Then one turn per Read, each tool_use answered by its tool_result before
+    # the next (skipped when nothing matched).
+    for n, hit in enumerate(hits):
+        yield from writer.start_message()
+        if n == 0:
+            nfiles = len({h.path for h in hits})
+            detail = f"Reading {len(hits)} passages from {nfiles} file{'s' * (nfiles != 1)}"
+            yield from _text_block(writer, [marker("analyzing", 3, detail), f"{detail}.\n"])
+        read_id, lines = writer.tool_use(
+            "Read",
+            {"file_path": hit.path, "offset": hit.line_start, "limit": hit.line_end - hit.line_start + 1},
+        )
+        yield from lines
+        yield from writer.end_message("tool_use")
+        yield writer.tool_result(read_id, *_read_result(hit))
+
+    # Last turn: the answer.
+    claims = select_claims(terms, hits)
+    cited = list(dict.fromkeys(c.path for c in claims))
+    stamp = datetime.fromtimestamp(newest_change_ns(root, cited or None) / 1e9, UTC)
+    answer = compose_answer(
+        question,
+        terms,
+        claims,
+        read_manifest(root),
+        searches=searches,
+        timestamp=stamp.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        files_indexed=indexed_file_count(root),
+    )
+    yield from writer.start_message()
+    done = (
+        f"Writing the answer from {len(claims)} quoted passage{'s' * (len(claims) != 1)}"
+        if claims
+        else "No matching passages found"
+    )
+    parts = [
+        answer.envelope + "\n\n",
+        answer.thinking + "\n\n",
+        marker("synthesizing", 4, done),
+        answer.report + "\n",
+    ]
+    if answer.citations:
+        parts += [
+            marker(
+                "capturing",
+                5,
+                f"Recording {len(answer.citations)} citation{'s' * (len(answer.citations) != 1)}",
+            ),
+            answer.citations_block + "\n",
+        ]
+    yield from _text_block(writer, parts)
+    writer.final_text = "".join(parts)
+    yield from writer.end_message("end_turn")
+
+
+def _read_result(hit) -> tuple[str, dict]:
+    """What Claude's Read returns: ``cat -n`` style lines, long lines cut."""
+    lines = hit.text.split("\n")
+    shown = "\n".join(
+        f"{hit.line_start + i:>6}→{line[:MAX_READ_LINE].rstrip(chr(13))}" for i, line in enumerate(lines)
+    )
+    structured = {
+        "type": "text",
+        "file": {
+            "filePath": hit.path,
+            "content": hit.text,
+            "numLines": len(lines),
+            "startLine": hit.line_start,
+            "totalLines": hit.total_lines,
+        },
+    }
+    return shown, structured
+
+
+def _build_in_thread(root: Path, cancel: threading.Event) -> Iterator[str | None]:
+    """Run ``build_index`` in a thread; yield heartbeats (``None``) so the
+    caller can notice cancel, and a PROGRESS marker about once a second
+    while a long build runs."""
+    state: dict = {}
+    finished = threading.Event()
+    abandoned = threading.Event()
+
+    def progress(p) -> None:
+        state["progress"] = p
+        if cancel.is_set() or abandoned.is_set():
+            raise _Cancelled
+
+    def work() -> None:
+        try:
+            state["stats"] = build_index(root, progress)
+        except BaseException as exc:
+            state["error"] = exc
+        finally:
+            finished.set()
+
+    thread = threading.Thread(target=work, name="builtin-index", daemon=True)
+    thread.start()
+    last_report = time.monotonic()
+    try:
+        while not finished.wait(HEARTBEAT_SECONDS):
+            yield None
+            p = state.get("progress")
+            if p is not None and time.monotonic() - last_report >= 1.0:
+                last_report = time.monotonic()
+                yield marker(
+                    "searching",
+                    2,
+                    f"Indexing: {p.files_done}/{p.files_total} files, {p.bytes_done / 1e6:.0f} MB",
+                )
+    finally:
+        if not finished.is_set():
+            abandoned.set()  # the consumer went away: stop the build after its current file
+            thread.join(timeout=2)
+    if "error" in state:
+        raise state["error"]
+    stats = state["stats"]
+    files = f"{stats.files_total} file{'s' * (stats.files_total != 1)}"
+    yield f"Index ready: {files} ({len(stats.reindexed)} updated, {len(stats.removed)} removed).\n"

@@ -1,0 +1,99 @@
+"""Replay a recorded stream-json transcript as if an engine were printing it.
+
+For demos and tests. The transcript is a ``.jsonl`` file exactly as a CLI
+printed it (every line is yielded, JSON or not, as stdout). With ``timing``:
+
+* if a sidecar ``<name>.timing`` exists next to it (``run.jsonl`` →
+  ``run.timing``), its line N is the delay in seconds *before* line N of the
+  transcript (a float; blank or missing lines count as ``pace``);
+* otherwise every line waits ``pace`` seconds (default 0.02 s: a brisk but
+  visibly live stream).
+
+``speed`` divides every delay (2.0 plays twice as fast). Without ``timing``
+lines are yielded as fast as they are consumed.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from researchmind.engines.base import Availability, OutputLine, RunOutcome
+
+
+def timing_path(transcript: Path) -> Path:
+    return transcript.with_suffix(".timing")
+
+
+def read_delays(path: Path, count: int, pace: float) -> list[float]:
+    """The per-line delays of a ``.timing`` sidecar, padded with ``pace``."""
+    delays: list[float] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = raw.strip()
+        try:
+            delays.append(max(0.0, float(text)) if text else pace)
+        except ValueError:
+            raise ValueError(f"{path}, line {number}: expected seconds as a number, got {text!r}") from None
+    return (delays + [pace] * count)[:count]
+
+
+class ReplayEngine:
+    name = "replay"
+    label = "Replay (recorded transcript)"
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        timing: bool = False,
+        speed: float = 1.0,
+        pace: float = 0.02,
+    ) -> None:
+        if speed <= 0:
+            raise ValueError(f"Replay speed must be positive, got {speed}.")
+        self.path = Path(path) if path is not None else None
+        self.timing, self.speed, self.pace = timing, speed, pace
+
+    def availability(self) -> Availability:
+        if self.path is None:
+            return Availability(False, "replay needs a recorded transcript (.jsonl) to play")
+        if not self.path.is_file():
+            return Availability(False, f"the transcript {self.path} does not exist")
+        return Availability(True)
+
+    def lines(self) -> list[str]:
+        if self.path is None:
+            raise ValueError("This replay engine has no transcript path.")
+        data = self.path.read_bytes().split(b"\n")
+        if data and data[-1] == b"":
+            data.pop()  # the final newline ends the last line; it starts no new one
+        return [line.decode("utf-8", "replace") for line in data]
+
+    def delays(self, count: int) -> list[float]:
+        if not self.timing:
+            return [0.0] * count
+        assert self.path is not None
+        sidecar = timing_path(self.path)
+        delays = read_delays(sidecar, count, self.pace) if sidecar.is_file() else [self.pace] * count
+        return [delay / self.speed for delay in delays]
+
+    async def stream(
+        self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
+    ) -> AsyncIterator[OutputLine]:
+        lines = self.lines()
+        for text, delay in zip(lines, self.delays(len(lines)), strict=True):
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(cancel.wait(), delay)
+            else:
+                await asyncio.sleep(0)  # let other tasks (and a cancel) in between lines
+            if cancel.is_set():
+                outcome.killed_by = "cancel"  # like a killed process: no return code
+                return
+            yield OutputLine("stdout", text)
+        outcome.returncode = 0

@@ -1,0 +1,233 @@
+"""The built-in engine's FTS5 index: what it reads, how it chunks, how it
+stays up to date, and that questions never become FTS syntax."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# pytest-django puts the project on sys.path; these pure tests also run with
+# `-p no:django`, so do it here.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from researchmind.engines.builtin import build_index, reindex, search
+from researchmind.engines.builtin.chunking import chunk_lines
+from researchmind.engines.builtin.index import index_path
+from researchmind.sandbox import write_instructions, write_manifest
+
+CID = "3f2a9c1e-1111-2222-3333-444455556666"
+OTHER = "9b8c7d6e-aaaa-bbbb-cccc-ddddeeeeffff"
+
+
+def make_sandbox(root: Path, files: dict[str, str | bytes]) -> Path:
+    """A sandbox with a manifest, CLAUDE.md and the given content files."""
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, str):
+            path.write_text(data, encoding="utf-8")
+        else:
+            path.write_bytes(data)
+    items = {CID: {"title": "Auth notes", "source_url": "", "kind": "file", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    return root
+
+
+def bump_mtime(path: Path) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+
+
+def test_first_build_indexes_every_content_file(tmp_path):
+    """A fresh index holds every text file under the content folders."""
+    make_sandbox(
+        tmp_path, {f"{CID}/a.md": "alpha\n", f"{CID}/sub/b.txt": "beta\n", f"{OTHER}/c.md": "gamma\n"}
+    )
+    stats = build_index(tmp_path)
+    assert stats.added == [f"{CID}/a.md", f"{CID}/sub/b.txt", f"{OTHER}/c.md"]
+    assert index_path(tmp_path).exists()
+
+
+def test_unchanged_sandbox_reindexes_nothing(tmp_path):
+    """A second build with no change reads no file."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n", f"{CID}/b.md": "beta\n"})
+    build_index(tmp_path)
+    stats = build_index(tmp_path)
+    assert stats.reindexed == [] and stats.removed == [] and stats.unchanged == 2
+
+
+def test_added_changed_and_removed_files_are_the_only_ones_reindexed(tmp_path):
+    """Adding, changing and removing one file each touches just those three."""
+    make_sandbox(
+        tmp_path, {f"{CID}/keep.md": "keep\n", f"{CID}/edit.md": "old words\n", f"{CID}/gone.md": "bye\n"}
+    )
+    build_index(tmp_path)
+    (tmp_path / CID / "edit.md").write_text("new wording entirely\n")
+    bump_mtime(tmp_path / CID / "edit.md")
+    (tmp_path / CID / "gone.md").unlink()
+    (tmp_path / CID / "new.md").write_text("fresh\n")
+    stats = build_index(tmp_path)
+    assert stats.added == [f"{CID}/new.md"]
+    assert stats.changed == [f"{CID}/edit.md"]
+    assert stats.removed == [f"{CID}/gone.md"]
+    assert stats.unchanged == 1
+    assert search(tmp_path, "wording", 5)[0].path == f"{CID}/edit.md"
+    assert search(tmp_path, "old", 5) == []
+    assert search(tmp_path, "bye", 5) == []
+
+
+def test_touched_but_identical_file_is_not_reindexed(tmp_path):
+    """A new mtime with the same bytes only updates the stored stat."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n"})
+    build_index(tmp_path)
+    bump_mtime(tmp_path / CID / "a.md")
+    stats = build_index(tmp_path)
+    assert stats.reindexed == [] and stats.unchanged == 1
+
+
+def test_binary_file_is_skipped(tmp_path):
+    """A NUL byte in the first 8 KB marks a file binary: recorded, not searchable."""
+    make_sandbox(tmp_path, {f"{CID}/img.png": b"\x89PNG\x00\x00 secretword", f"{CID}/a.md": "text\n"})
+    stats = build_index(tmp_path)
+    assert stats.skipped == {f"{CID}/img.png": "binary"}
+    assert search(tmp_path, "secretword", 5) == []
+
+
+def test_private_folder_instructions_and_manifest_are_skipped(tmp_path):
+    """Nothing under .researchmind/, nor CLAUDE.md or the manifest, is indexed."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n", ".researchmind/notes.md": "privateword\n"})
+    (tmp_path / "stray.md").write_text("strayword\n")
+    stats = build_index(tmp_path)
+    assert stats.added == [f"{CID}/a.md"]
+    assert search(tmp_path, "privateword", 5) == []
+    assert search(tmp_path, "sandbox answer cite", 5) == []  # words of CLAUDE.md
+
+
+def test_symlinks_are_not_followed(tmp_path):
+    """A symlink inside content (it could point outside the sandbox) is ignored."""
+    outside = tmp_path / "outside.md"
+    outside.write_text("leakedword\n")
+    root = make_sandbox(tmp_path / "sb", {f"{CID}/a.md": "alpha\n"})
+    (root / CID / "link.md").symlink_to(outside)
+    assert build_index(root).added == [f"{CID}/a.md"]
+    assert search(root, "leakedword", 5) == []
+
+
+def test_oversized_file_is_skipped(tmp_path):
+    """Files over the size cap are recorded as skipped without being read."""
+    make_sandbox(tmp_path, {f"{CID}/big.txt": "word " * 1000})
+    stats = build_index(tmp_path, max_file_bytes=100)
+    assert stats.skipped[f"{CID}/big.txt"].startswith("larger than")
+
+
+def test_bom_and_latin1_files_are_decoded(tmp_path):
+    """UTF-8 with a BOM and latin-1 text are both searchable."""
+    make_sandbox(
+        tmp_path,
+        {
+            f"{CID}/bom.md": "\ufeffbomword here\n".encode(),
+            f"{CID}/old.txt": "café résumé naïveté\n".encode("latin-1"),
+        },
+    )
+    build_index(tmp_path)
+    assert search(tmp_path, "bomword", 5)[0].text == "bomword here"
+    assert search(tmp_path, "naivete", 5)[0].path == f"{CID}/old.txt"
+
+
+def test_chunk_line_ranges_match_the_file_exactly(tmp_path):
+    """Each chunk's text is exactly its lines of the file, and chunks cover every non-blank line."""
+    lines = []
+    for section in range(5):
+        lines.append(f"## Section {section}")
+        lines += [f"Line {section}-{n} talks about topic {n}." for n in range(37)]
+        lines.append("")
+    text = "\n".join(lines) + "\n"
+    chunks = chunk_lines(text)
+    file_lines = text.split("\n")
+    covered = set()
+    for chunk in chunks:
+        assert chunk.text == "\n".join(file_lines[chunk.line_start - 1 : chunk.line_end])
+        assert chunk.line_end - chunk.line_start + 1 <= 40
+        covered.update(range(chunk.line_start, chunk.line_end + 1))
+    assert {n for n, line in enumerate(file_lines, 1) if line.strip()} <= covered
+
+
+def test_headings_start_chunks_and_name_their_section(tmp_path):
+    """A Markdown heading opens a new chunk whose section is that heading; '#' in code fences is not a heading."""
+    text = "# Intro\nhello\n```\n# not a heading\n```\n## Setup\nstep one\n"
+    chunks = chunk_lines(text)
+    assert [(c.line_start, c.line_end, c.heading) for c in chunks] == [(1, 5, "Intro"), (6, 7, "Setup")]
+
+
+def test_search_hits_carry_exact_lines_and_heading(tmp_path):
+    """A hit names the file, its line range and the section it sits in."""
+    make_sandbox(tmp_path, {f"{CID}/auth.md": "# Title\nintro\n\n## Tokens\nJWT tokens expire daily.\n"})
+    build_index(tmp_path)
+    hit = search(tmp_path, "When do JWT tokens expire?", 5)[0]
+    assert (hit.path, hit.line_start, hit.line_end, hit.heading) == (f"{CID}/auth.md", 4, 5, "Tokens")
+    assert hit.content_id == CID
+
+
+def test_chunks_deep_in_a_section_match_its_heading_but_return_exact_lines(tmp_path):
+    """A chunk far below its heading is found by the heading's words; its text is still just its own lines."""
+    body = "\n".join(f"Line {n} says nothing in particular." for n in range(1, 121))
+    text = f"## Retention policy\n{body}\n"
+    make_sandbox(tmp_path, {f"{CID}/policy.md": text})
+    build_index(tmp_path)
+    hits = search(tmp_path, "retention", 10)
+    file_lines = text.split("\n")
+    assert len(hits) > 1
+    for hit in hits:
+        assert hit.heading == "Retention policy"
+        assert hit.text == "\n".join(file_lines[hit.line_start - 1 : hit.line_end])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'what about "tokens',
+        "tokens NEAR(expire, 2)",
+        "token* OR -expire",
+        "(tokens AND) expire)",
+        "text: tokens ^ expire {a b}",
+        "NOT AND OR",
+        "\"\" '' ;--",
+        "",
+    ],
+)
+def test_fts_syntax_in_questions_is_harmless(tmp_path, question):
+    """Quotes, NEAR, *, -, parentheses and FTS keywords in a question never raise."""
+    make_sandbox(tmp_path, {f"{CID}/auth.md": "JWT tokens expire daily.\n"})
+    build_index(tmp_path)
+    hits = search(tmp_path, question, 5)
+    assert all(h.path == f"{CID}/auth.md" for h in hits)
+
+
+def test_search_without_index_finds_nothing(tmp_path):
+    """Searching a sandbox that was never indexed returns no hits instead of failing."""
+    assert search(tmp_path, "anything", 5) == []
+
+
+def test_full_reindex_rebuilds_from_scratch(tmp_path):
+    """reindex(full=True) drops the index and indexes every file again."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n"})
+    build_index(tmp_path)
+    assert reindex(tmp_path).reindexed == []
+    assert reindex(tmp_path, full=True).added == [f"{CID}/a.md"]
+
+
+def test_progress_callback_can_stop_the_build_and_keep_finished_files(tmp_path):
+    """Raising from the progress callback stops the build; the next one carries on."""
+    make_sandbox(tmp_path, {f"{CID}/{n}.md": f"word{n}\n" for n in range(4)})
+
+    def stop_after_two(progress):
+        if progress.files_done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(tmp_path, stop_after_two)
+    assert len(build_index(tmp_path).added) == 2

@@ -1,0 +1,279 @@
+"""The real ``claude`` and ``claude-mpm`` CLIs, run by our engines against the
+scripted mock Messages API (tests/engines/mock_anthropic.py), fully offline.
+
+The CLIs come from tools/install-cli.sh (run once per session here; fast when
+already installed). Set RESEARCHMIND_NO_INSTALL=1 to only use what is there."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from researchmind.engines.base import Availability, OutputLine, RunOutcome
+from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from researchmind.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
+from researchmind.engines.subprocess import Limits
+from tests.engines.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / ".tools" / "bin"
+FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
+CITED = (
+    "The sky is blue [c1].\n\n<!-- CITATIONS: ["
+    '{"id": "c1", "source_file": "notes.md", "source_type": "file", '
+    '"location": {"line_start": 2, "line_end": 2}, "excerpt": "The sky is blue.", '
+    '"relevance": "direct", "confidence": 0.9}] -->'
+)
+
+
+@pytest.fixture(scope="session")
+def installed() -> Path:
+    if os.environ.get("RESEARCHMIND_NO_INSTALL") != "1":
+        done = subprocess.run(
+            ["bash", str(ROOT / "tools" / "install-cli.sh")], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            pytest.skip(f"tools/install-cli.sh failed (exit {done.returncode}): {done.stderr.strip()[-800:]}")
+    if not os.access(BIN / "claude", os.X_OK):
+        pytest.skip("claude is not installed in .tools/bin (run tools/install-cli.sh)")
+    return BIN
+
+
+@pytest.fixture
+def claude_bin(installed: Path) -> Path:
+    return installed / "claude"
+
+
+@pytest.fixture
+def mpm_bin(installed: Path) -> Path:
+    if not os.access(installed / "claude-mpm", os.X_OK):
+        pytest.skip("claude-mpm is not installed in .tools/bin (tools/install-cli.sh)")
+    return installed / "claude-mpm"
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Path:
+    (tmp_path / "sandbox").mkdir()
+    (tmp_path / "sandbox" / "notes.md").write_text("# Notes\nThe sky is blue.\n")
+    return tmp_path / "sandbox"
+
+
+def research_script(sandbox: Path) -> list[Reply]:
+    """Turn 1 reads a sandbox file; turn 2 (after the tool_result) answers with citations."""
+    read = ToolUse("Read", {"file_path": str(sandbox / "notes.md")})
+    return [
+        Reply([Text("Let me read the notes."), read], chunk_chars=8),
+        Reply([Text(CITED)], chunk_chars=16),
+    ]
+
+
+async def run(
+    engine: ClaudeCodeEngine,
+    sandbox: Path,
+    question: str = "What colour is the sky?",
+    until: str | None = None,
+) -> tuple[list[OutputLine], list[dict], RunOutcome]:
+    """Run to the end; with ``until``, cancel once a stdout line contains that text."""
+    cancel, outcome, lines = asyncio.Event(), RunOutcome(), []
+    async for line in engine.stream(question, sandbox, cancel=cancel, outcome=outcome):
+        lines.append(line)
+        if until and line.source == "stdout" and until in line.text:
+            cancel.set()
+    events = []
+    for line in lines:
+        if line.source == "stdout" and line.text.startswith("{"):
+            events.append(json.loads(line.text))
+    return lines, events, outcome
+
+
+def running_in(folder: Path) -> list[str]:
+    """Live processes whose working directory is ``folder``: what a run left behind."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).resolve() == folder.resolve():
+                state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+                if state not in (b"Z", b"X"):
+                    found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return found
+
+
+def of_type(events: list[dict], kind: str, subtype: str | None = None) -> list[dict]:
+    return [e for e in events if e["type"] == kind and (subtype is None or e.get("subtype") == subtype)]
+
+
+def blocks(events: list[dict], kind: str, block_type: str) -> list[dict]:
+    found = []
+    for event in of_type(events, kind):
+        content = event["message"]["content"]
+        found += [b for b in content if isinstance(content, list) and b.get("type") == block_type]
+    return found
+
+
+async def test_claude_answers_from_the_sandbox_with_citations(claude_bin: Path, sandbox: Path) -> None:
+    scratch_before = set(Path(tempfile.gettempdir()).glob("researchmind-claude-code-*"))
+    with MockAnthropic(research_script(sandbox)) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="test-key", limits=FAST)
+        assert engine.availability().available
+        lines, events, outcome = await run(engine, sandbox, question="-- what colour is the sky?")
+    # The per-run HOME / CLAUDE_CONFIG_DIR is gone, and nothing was written into the sandbox.
+    assert set(Path(tempfile.gettempdir()).glob("researchmind-claude-code-*")) <= scratch_before
+    assert sorted(p.name for p in sandbox.iterdir()) == ["notes.md"]
+    assert outcome.returncode == 0 and outcome.killed_by is None
+    assert all(line.source == "stdout" for line in lines)  # nothing on stderr
+    init = of_type(events, "system", "init")[0]
+    assert Path(init["cwd"]).resolve() == sandbox.resolve()
+    assert init["permissionMode"] == "default" and init["apiKeySource"] == "ANTHROPIC_API_KEY"
+    (read,) = blocks(events, "assistant", "tool_use")
+    assert read["name"] == "Read" and read["input"] == {"file_path": str(sandbox / "notes.md")}
+    (tool_result,) = blocks(events, "user", "tool_result")
+    assert "The sky is blue." in json.dumps(tool_result["content"]) and not tool_result.get("is_error")
+    deltas = [
+        e["event"]["delta"]
+        for e in of_type(events, "stream_event")
+        if e["event"]["type"] == "content_block_delta"
+    ]
+    assert {d["type"] for d in deltas} == {"text_delta", "input_json_delta"}
+    assert "".join(d.get("text", "") for d in deltas).endswith(CITED)
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "success" and result["is_error"] is False
+    assert result["result"] == CITED and events[-1] is result
+    # What the mock saw: the question verbatim (even starting with "--"), our key, the tool result.
+    first, second = api.messages_requests()
+    assert "-- what colour is the sky?" in json.dumps(first.body["messages"])
+    assert first.headers["x-api-key"] == "test-key" and first.body["stream"] is True
+    assert "The sky is blue." in json.dumps(second.tool_results())
+
+
+@pytest.mark.parametrize("status", [401, 500])
+async def test_claude_api_error_is_an_error_result_with_success_subtype(
+    claude_bin: Path, sandbox: Path, status: int
+) -> None:
+    with MockAnthropic(default=Fail(status)) as api:
+        engine = ClaudeCodeEngine(
+            executable=claude_bin,
+            base_url=api.url,
+            api_key="bad",
+            limits=FAST,
+            env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+        )
+        _, events, outcome = await run(engine, sandbox)
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "success" and result["is_error"] is True
+    assert result["api_error_status"] == status
+    assert outcome.returncode == 1 and outcome.killed_by is None
+
+
+async def test_claude_recovers_from_a_mid_stream_error(claude_bin: Path, sandbox: Path) -> None:
+    with MockAnthropic([MidStreamError(), Reply([Text(CITED)])]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=FAST)
+        _, events, outcome = await run(engine, sandbox)
+    (result,) = of_type(events, "result")
+    assert result["result"] == CITED and result["is_error"] is False
+    assert outcome.returncode == 0
+    # After a broken stream the CLI falls back to one non-streaming request.
+    assert [bool(r.body.get("stream")) for r in api.messages_requests()] == [True, False]
+
+
+async def test_claude_cancel_mid_run_stops_the_whole_group(claude_bin: Path, sandbox: Path) -> None:
+    with MockAnthropic([Hang()]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=FAST)
+        _, events, outcome = await run(engine, sandbox, until='"message_start"')
+    init = of_type(events, "system", "init")[0]
+    assert outcome.killed_by == "cancel"
+    # SIGINT is enough, and claude then prints an interrupted result (SIGTERM would leave none).
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "error_during_execution" and result["is_error"] is True
+    assert result["terminal_reason"] == "aborted_streaming" and "result" not in result
+    assert init["session_id"]
+    assert outcome.returncode is not None and running_in(sandbox) == []
+
+
+async def test_claude_idle_watchdog_stops_a_hung_api_call(claude_bin: Path, sandbox: Path) -> None:
+    limits = Limits(idle_timeout=2, timeout=60, interrupt_grace=2, terminate_grace=2)
+    with MockAnthropic([Hang(after_message_start=False)]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=limits)
+        _, events, outcome = await run(engine, sandbox)
+    assert outcome.killed_by == "idle" and running_in(sandbox) == []
+    assert of_type(events, "system", "init")
+    assert not [e for e in of_type(events, "result") if e["subtype"] == "success"]
+
+
+def test_claude_missing_executable_is_unavailable(tmp_path: Path) -> None:
+    availability = ClaudeCodeEngine(executable=tmp_path / "claude").availability()
+    assert not availability.available
+    assert availability.reason.startswith("claude is not installed (npm package @anthropic-ai/claude-code")
+    mpm = ClaudeMpmEngine(executable=tmp_path / "claude-mpm").availability()
+    assert mpm.reason.startswith("claude-mpm is not installed (PyPI package claude-mpm")
+
+
+def test_claude_mpm_needs_claude(mpm_bin: Path, tmp_path: Path) -> None:
+    availability = ClaudeMpmEngine(executable=mpm_bin, claude_executable=tmp_path / "claude").availability()
+    assert availability == Availability(
+        False,
+        "claude-mpm needs claude, which is not installed (npm package @anthropic-ai/claude-code; "
+        "run tools/install-cli.sh)",
+    )
+
+
+async def test_claude_mpm_headless_streams_json_on_stdout(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path
+) -> None:
+    with MockAnthropic(research_script(sandbox)) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin, claude_executable=claude_bin, base_url=api.url, api_key="k", limits=FAST
+        )
+        assert engine.availability().available
+        lines, events, outcome = await run(engine, sandbox, question="notes.md")
+    assert outcome.returncode == 0 and outcome.killed_by is None
+    # Banner and sync status go to stderr; stdout is pure JSON, live.
+    assert all(line.text.startswith("{") for line in lines if line.source == "stdout")
+    assert [line for line in lines if line.source == "stderr"]
+    assert of_type(events, "system", "init") and blocks(events, "user", "tool_result")
+    assert of_type(events, "result")[0]["result"] == CITED
+    # The question is sent as text even though it names a sandbox file (-i reads files).
+    first = api.messages_requests()[0]
+    assert "notes.md" in json.dumps(first.body["messages"]) and "# Notes" not in json.dumps(
+        first.body["messages"]
+    )
+
+
+async def test_claude_mpm_cancel_stops_the_whole_group(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path
+) -> None:
+    with MockAnthropic([Hang()]) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin, claude_executable=claude_bin, base_url=api.url, api_key="k", limits=FAST
+        )
+        _, events, outcome = await run(engine, sandbox, until='"message_start"')
+    assert outcome.killed_by == "cancel" and of_type(events, "system", "init")
+    assert running_in(sandbox) == []
+    assert not [e for e in of_type(events, "result") if e["subtype"] == "success"]
+
+
+def test_registry_lists_every_engine_with_why_not(installed: Path, tmp_path: Path) -> None:
+    listed = list_engines({"claude-mpm": {"executable": tmp_path / "claude-mpm"}})
+    assert [name for name, _, _ in listed] == list(ENGINE_NAMES)
+    by_name = {name: (label, availability) for name, label, availability in listed}
+    assert by_name["claude-code"] == ("Claude Code", Availability(True))
+    assert by_name["claude-mpm"][1].reason.startswith("claude-mpm is not installed")
+    assert by_name["replay"][1] == Availability(False, "replay needs a recorded transcript (.jsonl) to play")
+    assert by_name["builtin"][0] == "Built-in (offline)"
+
+
+def test_registry_builds_engines_by_name_with_settings(tmp_path: Path) -> None:
+    engine = get_engine("claude-code", executable=tmp_path / "claude", model="claude-x")
+    assert isinstance(engine, ClaudeCodeEngine) and engine.model == "claude-x"
+    assert get_engine("replay", path=tmp_path / "t.jsonl").name == "replay"
+    with pytest.raises(
+        UnknownEngine, match="There is no engine called 'gpt'; the engines are: builtin, claude-code"
+    ):
+        get_engine("gpt")

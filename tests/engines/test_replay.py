@@ -1,0 +1,101 @@
+"""ReplayEngine: recorded transcripts played back, with and without timing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from researchmind.engines.base import OutputLine, RunOutcome
+from researchmind.engines.replay import ReplayEngine
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RECORDED = FIXTURES / "claude_read_and_cite.jsonl"  # real claude 2.1.330 against the mock
+SHARED = sorted((Path(__file__).parents[1] / "fixtures" / "transcripts").glob("*.jsonl"))
+
+
+async def play(
+    engine: ReplayEngine, cancel_after: float | None = None
+) -> tuple[list[OutputLine], RunOutcome]:
+    cancel, outcome, lines = asyncio.Event(), RunOutcome(), []
+    if cancel_after is not None:
+        asyncio.get_running_loop().call_later(cancel_after, cancel.set)
+    async for line in engine.stream("ignored", Path("."), cancel=cancel, outcome=outcome):
+        lines.append(line)
+    return lines, outcome
+
+
+async def test_replay_yields_every_recorded_line_in_order() -> None:
+    lines, outcome = await play(ReplayEngine(RECORDED))
+    assert [line.text for line in lines] == RECORDED.read_text().splitlines()
+    assert {line.source for line in lines} == {"stdout"}
+    assert json.loads(lines[0].text)["subtype"] == "init" and json.loads(lines[-1].text)["type"] == "result"
+    assert outcome.returncode == 0 and outcome.killed_by is None
+
+
+async def test_replay_keeps_non_json_and_broken_lines(tmp_path: Path) -> None:
+    transcript = tmp_path / "mpm.jsonl"
+    transcript.write_bytes(b'\xe2\x9c\x93 Banner\n\n{"type": "result", "bad \xff"}\nno newline at end')
+    lines, _ = await play(ReplayEngine(transcript))
+    assert [line.text for line in lines] == [
+        "✓ Banner",
+        "",
+        '{"type": "result", "bad \ufffd"}',
+        "no newline at end",
+    ]
+
+
+async def test_replay_honours_the_timing_sidecar_scaled_by_speed() -> None:
+    recorded = sum(float(x) for x in RECORDED.with_suffix(".timing").read_text().split())
+    assert recorded > 1.0
+    started = time.monotonic()
+    await play(ReplayEngine(RECORDED, timing=True, speed=4.0))
+    assert recorded / 4 * 0.9 <= time.monotonic() - started <= recorded / 4 + 1.0
+
+
+async def test_replay_without_sidecar_uses_fixed_pacing(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("{}\n" * 10)
+    started = time.monotonic()
+    await play(ReplayEngine(transcript, timing=True, pace=0.05))
+    assert 0.45 <= time.monotonic() - started < 1.5
+    started = time.monotonic()
+    await play(ReplayEngine(transcript))
+    assert time.monotonic() - started < 0.2
+
+
+async def test_replay_sidecar_shorter_than_transcript_pads_with_pace(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("{}\n" * 4)
+    transcript.with_suffix(".timing").write_text("0.3\n\n")
+    assert ReplayEngine(transcript, timing=True, pace=0.01).delays(4) == [0.3, 0.01, 0.01, 0.01]
+    transcript.with_suffix(".timing").write_text("soon\n")
+    with pytest.raises(ValueError, match=r"t.timing, line 1: expected seconds as a number, got 'soon'"):
+        ReplayEngine(transcript, timing=True).delays(4)
+
+
+async def test_replay_stops_on_cancel(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text("{}\n" * 20)
+    lines, outcome = await play(ReplayEngine(transcript, timing=True, pace=0.1), cancel_after=0.35)
+    assert len(lines) == 3
+    assert outcome.killed_by == "cancel" and outcome.returncode is None
+
+
+def test_replay_availability_explains_what_is_missing(tmp_path: Path) -> None:
+    assert ReplayEngine(RECORDED).availability().available
+    assert ReplayEngine().availability().reason == "replay needs a recorded transcript (.jsonl) to play"
+    missing = ReplayEngine(tmp_path / "gone.jsonl").availability()
+    assert (
+        not missing.available and missing.reason == f"the transcript {tmp_path / 'gone.jsonl'} does not exist"
+    )
+
+
+@pytest.mark.parametrize("transcript", SHARED, ids=[p.name for p in SHARED])
+async def test_replay_plays_the_shared_transcripts(transcript: Path) -> None:
+    lines, outcome = await play(ReplayEngine(transcript))
+    assert len(lines) == len(transcript.read_bytes().rstrip(b"\n").split(b"\n"))
+    assert outcome.returncode == 0
