@@ -8,9 +8,10 @@ from researchmind.models import ResearchSession
 
 def engine_choices() -> list[tuple[str, str]]:
     from researchmind.engines.registry import list_engines
+    from researchmind.runs import engine_settings
 
     choices = []
-    for name, label, availability in list_engines():
+    for name, label, availability in list_engines(engine_settings()):
         if name == "replay":
             continue
         choices.append((name, label if availability.available else f"{label} — unavailable: {availability.reason}"))
@@ -24,8 +25,9 @@ class EngineField(forms.ChoiceField):
     def validate(self, value):
         super().validate(value)
         from researchmind.engines.registry import list_engines
+        from researchmind.runs import engine_settings
 
-        for name, _label, availability in list_engines():
+        for name, _label, availability in list_engines(engine_settings()):
             if name == value and not availability.available:
                 raise forms.ValidationError(f"That engine is unavailable: {availability.reason}")
 

@@ -8,6 +8,7 @@ import logging
 import shutil
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from django.conf import settings
@@ -165,6 +166,76 @@ def spooled_files(folder: Path):
         name = (folder / f"{data.name}.name").read_text(encoding="utf-8")
         with data.open("rb") as handle:
             yield name, handle
+
+
+CONTENT_KINDS = ("text", "files", "zip", "git", "url")
+
+
+def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
+    """Start adding content of ``kind`` (``text``, ``files``, ``zip``, ``git``
+    or ``url``) from validated form data; the ingest runs in the background
+    (inline with ``INGEST_SYNC``). Used by the pages and the JSON API."""
+    from researchmind import ingest
+
+    limits = _limits()
+    if kind == "text":
+        item = content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
+        content_run_async(item, partial(_text_work, title=data["title"], markdown=data["markdown"]))
+    elif kind == "files":
+        files = data["files"]
+        spool = spool_uploads(session, files)
+        title = data.get("title") or (files[0].name if len(files) == 1 else f"{len(files)} files")
+        item = content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
+        content_run_async(
+            item,
+            lambda dest, progress: ingest.ingest_files(dest, spooled_files(spool), limits=limits, progress=progress),
+            cleanup=spool,
+        )
+    elif kind == "zip":
+        spool = spool_uploads(session, [data["archive"]])
+        item = content_start(session=session, kind=ContentItem.Kind.ARCHIVE,
+                             title=data.get("title") or data["archive"].name)
+
+        def zip_work(dest, progress):
+            for _name, handle in spooled_files(spool):
+                return ingest.ingest_zip(dest, handle, limits=limits, progress=progress)
+
+        content_run_async(item, zip_work, cleanup=spool)
+    elif kind == "git":
+        url = data["repository"]
+        item = content_start(session=session, kind=ContentItem.Kind.GIT_REPO,
+                             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1], source_url=url)
+        content_run_async(item, partial(_git_work, url=url, limits=limits))
+    elif kind == "url":
+        url = data["url"]
+        item = content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
+        content_run_async(item, partial(_url_work, url=url, limits=limits))
+    else:
+        raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(CONTENT_KINDS)}.")
+    return item
+
+
+def _text_work(dest, progress, *, title, markdown):
+    from researchmind import ingest
+
+    return ingest.ingest_text(dest, title=title, markdown=markdown)
+
+
+def _git_work(dest, progress, *, url, limits):
+    from researchmind import ingest
+
+    # A path on the server is only for the command line (or when explicitly
+    # allowed): from the web it would let anyone copy any repository here.
+    return ingest.ingest_git(dest, url, limits=limits, progress=progress,
+                             allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
+                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
+
+
+def _url_work(dest, progress, *, url, limits):
+    from researchmind import ingest
+
+    return ingest.ingest_url(dest, url, limits=limits, progress=progress,
+                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
 
 
 # Questions --------------------------------------------------------------

@@ -4,8 +4,6 @@ a partial for htmx)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -111,84 +109,18 @@ def content_add(request, session_id, kind):
         if request.htmx:
             return reswap(retarget(response, f"#content-form-{kind}"), "outerHTML")
         return _full_page_with_error(request, session, form)
-    services_kwargs = _start_ingest(session, kind, form.cleaned_data)
+    item = services.content_add(session, kind, form.cleaned_data)
     if request.htmx:
         response = render(request, "researchmind/session_detail.html#content-list", _content_context(session))
         response["HX-Trigger"] = "content-added"
         return response
-    messages.info(request, f"Adding “{services_kwargs.title}”…")
+    messages.info(request, f"Adding “{item.title or item.source_url}”…")
     return redirect("session_detail", session_id=session.id)
 
 
 def _full_page_with_error(request, session, form):
     messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
     return redirect("session_detail", session_id=session.id)
-
-
-def _start_ingest(session: ResearchSession, kind: str, data: dict) -> ContentItem:
-    from researchmind import ingest
-
-    limits = services._limits()
-    if kind == "text":
-        item = services.content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
-        work = partial(_text_work, title=data["title"], markdown=data["markdown"])
-        services.content_run_async(item, work)
-    elif kind == "files":
-        spool = services.spool_uploads(session, data["files"])
-        title = data["title"] or (data["files"][0].name if len(data["files"]) == 1 else f"{len(data['files'])} files")
-        item = services.content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
-        services.content_run_async(
-            item, lambda dest, progress: ingest.ingest_files(
-                dest, services.spooled_files(spool), limits=limits, progress=progress),
-            cleanup=spool,
-        )
-    elif kind == "zip":
-        spool = services.spool_uploads(session, [data["archive"]])
-        item = services.content_start(session=session, kind=ContentItem.Kind.ARCHIVE,
-                                      title=data["title"] or data["archive"].name)
-
-        def zip_work(dest, progress):
-            for _name, handle in services.spooled_files(spool):
-                return ingest.ingest_zip(dest, handle, limits=limits, progress=progress)
-
-        services.content_run_async(item, zip_work, cleanup=spool)
-    elif kind == "git":
-        url = data["repository"]
-        item = services.content_start(session=session, kind=ContentItem.Kind.GIT_REPO,
-                                      title=data["title"] or url.rstrip("/").rsplit("/", 1)[-1], source_url=url)
-        services.content_run_async(item, partial(_git_work, url=url, limits=limits))
-    else:
-        url = data["url"]
-        item = services.content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
-        services.content_run_async(item, partial(_url_work, url=url, limits=limits))
-    return item
-
-
-def _text_work(dest, progress, *, title, markdown):
-    from researchmind import ingest
-
-    return ingest.ingest_text(dest, title=title, markdown=markdown)
-
-
-def _git_work(dest, progress, *, url, limits):
-    from django.conf import settings
-
-    from researchmind import ingest
-
-    # A path on the server is only for the command line (or when explicitly
-    # allowed): from the web it would let anyone copy any repository here.
-    return ingest.ingest_git(dest, url, limits=limits, progress=progress,
-                             allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
-                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
-
-
-def _url_work(dest, progress, *, url, limits):
-    from django.conf import settings
-
-    from researchmind import ingest
-
-    return ingest.ingest_url(dest, url, limits=limits, progress=progress,
-                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
 
 
 @login_required
@@ -221,18 +153,20 @@ def question_ask(request, session_id):
 
 def question_context(question: Question) -> dict:
     from citations.presenters import answer_context
+    from progress import timeline
+    from progress.broadcast import event_dict
 
-    events = list(question.events.order_by("seq"))
-    timeline = [e for e in events if e.kind not in ("text_delta",)]
-    live_text = "".join(e.payload.get("text", "") for e in events if e.kind == "text_delta"
-                        and not e.payload.get("parent_tool_use_id"))
+    events = [event_dict(e) for e in question.events.order_by("seq")]
+    primary, details = timeline.build(events)
+    live_text = timeline.live_text(events)
     return {
         "question": question,
         "session": question.session,
-        "timeline": timeline,
+        "timeline": primary,
+        "details": details,
         "live_text": live_text,
-        "last_seq": events[-1].seq if events else 0,
-        "phase_event": next((e for e in reversed(events) if e.kind == "phase"), None),
+        "last_seq": events[-1]["seq"] if events else 0,
+        "phase_event": next((e for e in reversed(events) if e["kind"] == "phase"), None),
         "sub_runs": list(question.sub_runs.all()),
     } | answer_context(question)
 

@@ -1,0 +1,135 @@
+"""Citation verification over a 50 MB sandbox vs just reading the cited files.
+
+Quality bar (SPEC §8): verifying 1,000 citations over a 50 MB sandbox takes
+at most 2 × the time to read the cited files. Both are timed in this process
+on warm page cache, best of several runs, and compared as a ratio because
+absolute times on shared machines are noise.
+
+Run: ``.venv/bin/python bench/bench_verify.py [--mb 50] [--citations 1000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from citations.parse import ParsedCitation
+from citations.verify import verify_citations
+
+
+def vocabulary(rng: random.Random, size: int = 20000) -> list[str]:
+    """Pseudo-words; drawn with Zipf-like weights so a few are very common
+    and most are rare, as in real prose and code."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 11))) for _ in range(size)]
+
+
+def build(root: Path, total_mb: int, seed: int = 7) -> list[tuple[str, list[str]]]:
+    """Write ~``total_mb`` of Markdown: many ~250 KB files, a 5 MB one and a
+    20 MB one (so both the whole-file and the streaming paths are measured)."""
+    rng = random.Random(seed)
+    sizes = [20 * 1024 * 1024, 5 * 1024 * 1024]
+    remaining = total_mb * 1024 * 1024 - sum(sizes)
+    while remaining > 0:
+        sizes.append(min(remaining, rng.randint(150_000, 350_000)))
+        remaining -= sizes[-1]
+    words = vocabulary(rng)
+    cumulative = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(words))))
+    files = []
+    for number, size in enumerate(sizes):
+        folder = root / str(uuid.UUID(int=rng.getrandbits(128)))
+        folder.mkdir()
+        lines, written = [], 0
+        while written < size:
+            chosen = rng.choices(words, cum_weights=cumulative, k=rng.randint(4, 14))
+            line = ("- " if rng.random() < 0.2 else "") + " ".join(chosen)
+            lines.append(line)
+            written += len(line) + 1
+        (folder / f"doc{number}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        files.append((f"{folder.name}/doc{number}.md", lines))
+    return files
+
+
+def make_citations(files: list[tuple[str, list[str]]], count: int, seed: int = 11) -> list[ParsedCitation]:
+    """A realistic mix: most verified in place, some relocated, some with no
+    lines (range inferred), some wrong, some without an excerpt."""
+    rng = random.Random(seed)
+    citations = []
+    for number in range(count):
+        rel, lines = files[number % len(files)]
+        at = rng.randrange(len(lines) - 3)
+        excerpt = "\n".join(lines[at : at + 2])
+        start, end = at + 1, at + 2
+        kind = rng.random()
+        if kind < 0.10:  # relocated: cited 40 lines off
+            start, end = max(1, start - 40), max(1, end - 40)
+        elif kind < 0.20:  # range inferred from the excerpt
+            start = end = None
+        elif kind < 0.25:  # not in the file
+            excerpt = "this sentence was never written anywhere " + str(number)
+        elif kind < 0.30:  # no excerpt
+            excerpt = None
+        citations.append(
+            ParsedCitation(
+                cid=f"c{number + 1}",
+                found_by="citations_block",
+                source_type="file",
+                source_path=rel,
+                line_start=start,
+                line_end=end,
+                excerpt=excerpt,
+            )
+        )
+    return citations
+
+
+def read_cited(root: Path, citations: list[ParsedCitation]) -> int:
+    total = 0
+    for rel in dict.fromkeys(c.source_path for c in citations):
+        with open(root / rel, "rb") as handle:
+            total += len(handle.read())
+    return total
+
+
+def best_of(runs: int, func) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mb", type=int, default=50)
+    parser.add_argument("--citations", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files = build(root, args.mb)
+        citations = make_citations(files, args.citations)
+        size = read_cited(root, citations)  # warms the page cache
+        results = verify_citations(root, citations)
+        read_time = best_of(args.runs, lambda: read_cited(root, citations))
+        verify_time = best_of(args.runs, lambda: verify_citations(root, citations))
+    print(f"sandbox: {len(files)} files, {size / 1e6:.1f} MB cited, {len(citations)} citations")
+    print("statuses:", dict(Counter(r.status for r in results)))
+    print(f"read cited files:  {read_time * 1000:8.1f} ms")
+    print(f"verify_citations:  {verify_time * 1000:8.1f} ms")
+    ratio = verify_time / read_time
+    print(f"ratio: {ratio:.2f}x (target <= 2x) {'OK' if ratio <= 2 else 'OVER'}")
+
+
+if __name__ == "__main__":
+    main()

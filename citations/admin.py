@@ -1,0 +1,137 @@
+"""The citation audit: the admin is a primary interface for auditors."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from citations import audit
+from citations.models import Citation, CitationFeedback
+from citations.services import citation_review, citations_reverify
+
+
+class FeedbackInline(admin.TabularInline):
+    model = CitationFeedback
+    extra = 0
+    readonly_fields = ["user", "verdict", "created_at"]
+    can_delete = False
+
+
+def export_response(queryset, fmt: str, name: str) -> HttpResponse:
+    if fmt == "csv":
+        response = HttpResponse(audit.audit_csv(queryset), content_type="text/csv; charset=utf-8")
+    else:
+        response = HttpResponse(audit.audit_json(queryset), content_type="application/json")
+    stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="{name}-{stamp}.{fmt}"'
+    return response
+
+
+@admin.register(Citation)
+class CitationAdmin(admin.ModelAdmin):
+    list_display = ["cid", "question_link", "location", "source_type", "relevance", "verification_badge",
+                    "match_score", "review_status", "reviewer"]
+    list_filter = ["verification", "review_status", "relevance", "source_type", "found_by",
+                   "question__engine", "question__session"]
+    search_fields = ["excerpt", "source_path", "url", "question__text"]
+    list_select_related = ["question", "question__session", "reviewer"]
+    readonly_fields = ["question", "cid", "source_type", "found_by", "content_item", "source_path", "url", "title",
+                       "line_start", "line_end", "original_line_start", "original_line_end", "section", "page",
+                       "excerpt", "relevance", "confidence", "authority", "date", "version", "web_type",
+                       "verification", "verification_detail", "match_score", "file_sha256", "verified_at",
+                       "reviewer", "reviewed_at", "cited_lines", "viewer_link"]
+    fields = ["question", "cid", "viewer_link", "cited_lines", "excerpt", "verification", "verification_detail",
+              "match_score", "review_status", "review_note", "reviewer", "reviewed_at", "source_type", "found_by",
+              "content_item", "source_path", "url", "title", "line_start", "line_end", "original_line_start",
+              "original_line_end", "section", "page", "relevance", "confidence", "authority", "date", "version",
+              "web_type", "file_sha256", "verified_at"]
+    inlines = [FeedbackInline]
+    actions = ["reverify", "approve", "reject", "export_csv", "export_json"]
+
+    class Media:
+        css = {"all": ["css/admin-audit.css"]}
+
+    @admin.display(description="Question")
+    def question_link(self, obj):
+        return format_html('<a href="../question/{}/change/">{}</a>', obj.question_id, obj.question.text[:60])
+
+    @admin.display(description="Location")
+    def location(self, obj):
+        return obj.location_label
+
+    @admin.display(description="Verification", ordering="verification")
+    def verification_badge(self, obj):
+        return format_html('<span class="badge verify-{}">{}</span>', obj.verification,
+                           obj.get_verification_display())
+
+    @admin.display(description="Open in viewer")
+    def viewer_link(self, obj):
+        from citations.presenters import viewer_url
+
+        url = viewer_url(obj)
+        if url:
+            return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, obj.location_label)
+        if obj.url:
+            return format_html('<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, obj.url)
+        return "—"
+
+    @admin.display(description="Cited lines in context")
+    def cited_lines(self, obj):
+        from citations.viewer import ViewerError, open_window
+
+        if not obj.source_path or not obj.line_start:
+            return "—"
+        try:
+            window = open_window(obj.question.session.sandbox_path, obj.source_path, line_start=obj.line_start,
+                                 line_end=obj.line_end or obj.line_start, context=5, highlight=True)
+        except ViewerError as exc:
+            return format_html('<span class="error">{}</span>', str(exc))
+        rows = format_html_join(
+            "", '<tr class="{}"><td class="ln">{}</td><td class="src"><pre>{}</pre></td></tr>',
+            (("hl" if window.highlight_start and window.highlight_start <= line.number <= window.highlight_end
+              # Pygments output is escaped already.
+              else "", line.number, mark_safe(line.html)) for line in window.lines),  # noqa: S308
+        )
+        return format_html('<table class="code highlight audit-context">{}</table>', rows)
+
+    def save_model(self, request, obj, form, change):
+        if "review_status" in form.changed_data or "review_note" in form.changed_data:
+            obj.reviewer = request.user
+            obj.reviewed_at = timezone.now()
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Verify again against the sandbox")
+    def reverify(self, request, queryset):
+        count = citations_reverify(queryset)
+        self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
+
+    @admin.action(description="Approve (record me as reviewer)")
+    def approve(self, request, queryset):
+        for citation in queryset:
+            citation_review(citation, reviewer=request.user, status=Citation.Review.APPROVED,
+                            note=citation.review_note)
+        self.message_user(request, f"Approved {queryset.count()} citation(s).", messages.SUCCESS)
+
+    @admin.action(description="Reject (record me as reviewer)")
+    def reject(self, request, queryset):
+        for citation in queryset:
+            citation_review(citation, reviewer=request.user, status=Citation.Review.REJECTED,
+                            note=citation.review_note)
+        self.message_user(request, f"Rejected {queryset.count()} citation(s).", messages.WARNING)
+
+    @admin.action(description="Export audit as CSV")
+    def export_csv(self, request, queryset):
+        return export_response(queryset, "csv", "citations-audit")
+
+    @admin.action(description="Export audit as JSON")
+    def export_json(self, request, queryset):
+        return export_response(queryset, "json", "citations-audit")
+
+
+@admin.register(CitationFeedback)
+class CitationFeedbackAdmin(admin.ModelAdmin):
+    list_display = ["citation", "user", "verdict", "created_at"]
+    list_filter = ["verdict"]

@@ -1,0 +1,116 @@
+"""Citations of an answer, their verification against the sandbox and their review."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Citation(models.Model):
+    class SourceType(models.TextChoices):
+        FILE = "file"
+        URL = "url"
+        MEMORY = "memory"
+        INFERENCE = "inference"
+
+    class Relevance(models.TextChoices):
+        DIRECT = "direct"
+        SUPPORTING = "supporting"
+        CONTEXTUAL = "contextual"
+
+    class FoundBy(models.TextChoices):
+        CITATIONS_BLOCK = "citations_block", "CITATIONS block"
+        BACKTICK_PATH = "backtick_path", "Backtick path"
+        SOURCES_SECTION = "sources_section", "Sources section"
+        FILE_LINE = "file_line", "file:line"
+        WEB_SOURCE = "web_source", "Web source"
+
+    class Verification(models.TextChoices):
+        PENDING = "pending", "Not yet verified"
+        VERIFIED = "verified", "Verified"
+        RELOCATED = "relocated", "Relocated"
+        EXCERPT_MISMATCH = "excerpt_mismatch", "Excerpt mismatch"
+        LINE_OUT_OF_RANGE = "line_out_of_range", "Line out of range"
+        MISSING_FILE = "missing_file", "Missing file"
+        OUTSIDE_SANDBOX = "outside_sandbox", "Outside sandbox"
+        URL_MATCHED = "url_matched", "URL matched"
+        LOCATED = "located", "Located"
+        UNVERIFIABLE = "unverifiable", "Unverifiable"
+        STALE = "stale", "File changed: re-verify"
+
+    class Review(models.TextChoices):
+        UNREVIEWED = "unreviewed"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    question = models.ForeignKey("researchmind.Question", on_delete=models.CASCADE, related_name="citations")
+    cid = models.CharField(max_length=20)
+    position = models.PositiveIntegerField(default=0)
+    source_type = models.CharField(max_length=10, choices=SourceType.choices, default=SourceType.FILE)
+    content_item = models.ForeignKey(
+        "researchmind.ContentItem", null=True, blank=True, on_delete=models.SET_NULL, related_name="citations"
+    )
+    source_path = models.CharField(max_length=1000, blank=True)
+    url = models.CharField(max_length=2000, blank=True)
+    title = models.CharField(max_length=300, blank=True)
+    line_start = models.PositiveIntegerField(null=True, blank=True)
+    line_end = models.PositiveIntegerField(null=True, blank=True)
+    original_line_start = models.PositiveIntegerField(null=True, blank=True)
+    original_line_end = models.PositiveIntegerField(null=True, blank=True)
+    section = models.CharField(max_length=300, blank=True)
+    page = models.CharField(max_length=50, blank=True)
+    excerpt = models.TextField(blank=True)
+    relevance = models.CharField(max_length=12, choices=Relevance.choices, blank=True)
+    confidence = models.FloatField(null=True, blank=True)
+    authority = models.CharField(max_length=20, blank=True)
+    date = models.CharField(max_length=40, blank=True)
+    version = models.CharField(max_length=60, blank=True)
+    web_type = models.CharField(max_length=40, blank=True)
+    found_by = models.CharField(max_length=20, choices=FoundBy.choices)
+    verification = models.CharField(max_length=20, choices=Verification.choices, default=Verification.PENDING)
+    verification_detail = models.TextField(blank=True)
+    match_score = models.FloatField(null=True, blank=True)
+    file_sha256 = models.CharField(max_length=64, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    review_status = models.CharField(max_length=12, choices=Review.choices, default=Review.UNREVIEWED)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    review_note = models.TextField(blank=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["question", "position"]
+        constraints = [models.UniqueConstraint(fields=["question", "cid"], name="unique_citation_cid")]
+        indexes = [models.Index(fields=["verification"]), models.Index(fields=["review_status"])]
+
+    def __str__(self) -> str:
+        return f"[{self.cid}] {self.location_label}"
+
+    @property
+    def location_label(self) -> str:
+        if self.source_type == self.SourceType.URL and self.url:
+            return self.url
+        label = self.source_path or self.source_type
+        if self.line_start:
+            label += f":{self.line_start}" + (f"-{self.line_end}" if self.line_end and self.line_end != self.line_start else "")
+        return label
+
+    @property
+    def path_in_item(self) -> str:
+        """The path below the content item's folder."""
+        return self.source_path.split("/", 1)[1] if "/" in self.source_path else ""
+
+
+class CitationFeedback(models.Model):
+    class Verdict(models.TextChoices):
+        HELPFUL = "helpful", "Helpful"
+        WRONG = "wrong", "Wrong"
+
+    citation = models.ForeignKey(Citation, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    verdict = models.CharField(max_length=10, choices=Verdict.choices)
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["citation", "user"], name="one_feedback_per_user")]

@@ -1,0 +1,1 @@
+"""Citation parsing, split by form; ``citations.parse`` is the entry point."""

@@ -1,0 +1,66 @@
+"""What the question page shows of an answer: the rendered, sanitised HTML
+(cached per question, refreshed when verification changes), the sources
+panel and the Markdown copy."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from citations.models import Citation
+from citations.render import CitationView, answer_as_markdown, render_answer, safe_href
+
+HIGHLIGHTED = {"verified", "relocated", "url_matched"}
+
+
+def viewer_url(citation: Citation) -> str | None:
+    if not citation.content_item_id or not citation.path_in_item:
+        return None
+    url = reverse("file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item])
+    if citation.line_start:
+        end = citation.line_end or citation.line_start
+        # Only verified ranges are highlighted; others open scrolled to the lines.
+        key = "hl" if citation.verification in HIGHLIGHTED else "at"
+        url += f"?{key}={citation.line_start}-{end}#L{citation.line_start}-L{end}"
+    return url
+
+
+def citation_view(citation: Citation) -> CitationView:
+    is_url = citation.source_type == Citation.SourceType.URL
+    href = viewer_url(citation)
+    if href is None and citation.url:
+        href = safe_href(citation.url)  # engine-supplied: never a javascript: or data: URL
+    label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
+    if citation.source_path and citation.title:
+        label = f"{citation.title}/{citation.path_in_item}" if citation.path_in_item else citation.title
+    if citation.line_start:
+        label += f":{citation.line_start}" + (f"-{citation.line_end}" if citation.line_end and citation.line_end != citation.line_start else "")
+    return CitationView(
+        cid=citation.cid, label=label, excerpt=citation.excerpt, status=citation.verification,
+        status_label=citation.get_verification_display(), href=href, is_url=is_url and not viewer_url(citation),
+        highlight=citation.verification in HIGHLIGHTED,
+    )
+
+
+def answer_context(question) -> dict:
+    citations = list(question.citations.select_related("question", "content_item").order_by("position"))
+    views = {c.cid: citation_view(c) for c in citations}
+    html = question.html_cache
+    if not html and question.answer:
+        html = render_answer(question.answer, views, link_for=lambda view: view.href)
+        if question.is_finished:
+            type(question).objects.filter(pk=question.pk).update(html_cache=html)
+            question.html_cache = html
+    cited_paths = {c.source_path for c in citations}
+    consulted = sorted({
+        e.payload.get("input", {}).get("file_path", "")
+        for e in question.events.filter(kind="tool_start")
+        if isinstance(e.payload.get("input"), dict) and e.payload.get("input", {}).get("file_path")
+    } - cited_paths - {""})
+    verified = sum(1 for c in citations if c.verification in ("verified", "relocated", "url_matched", "located"))
+    return {
+        "answer_html": html,
+        "citations": [(c, views[c.cid]) for c in citations],
+        "consulted": consulted,
+        "answer_markdown": answer_as_markdown(question.answer, views) if question.answer else "",
+        "verification_rate": round(100 * verified / len(citations)) if citations else None,
+    }

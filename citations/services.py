@@ -1,0 +1,122 @@
+"""Citations of an answer: extracted, enriched from content items, verified
+against the sandbox and saved; re-verified on demand; reviewed."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from citations.models import Citation
+
+
+def _content_maps(session):
+    items = list(session.content_items.all())
+    by_id = {str(item.id): item for item in items}
+    url_to_content = {item.source_url: str(item.id) for item in items if item.source_url and item.kind == "url_scrape"}
+    return by_id, url_to_content
+
+
+def citations_record(question) -> int:
+    """Parse the raw answer, verify every citation and replace the question's
+    Citation rows. Returns how many were recorded; parse problems are kept
+    on the question so nothing is dropped silently."""
+    from citations.parse import parse_citations
+    from citations.verify import verify_citations
+
+    session = question.session
+    by_id, url_to_content = _content_maps(session)
+    parsed = parse_citations(question.answer_raw or question.answer or "", content_ids=list(by_id))
+    verifications = verify_citations(session.sandbox_path, parsed.citations, url_to_content=url_to_content,
+                                     content_ids=list(by_id))
+    now = timezone.now()
+    rows = []
+    for position, (cit, ver) in enumerate(zip(parsed.citations, verifications, strict=True)):
+        content_id = ver.content_id or cit.content_id
+        if content_id is None and cit.url and cit.url in url_to_content:
+            content_id = url_to_content[cit.url]
+        item = by_id.get(content_id or "")
+        rows.append(Citation(
+            question=question, cid=cit.cid, position=position, source_type=cit.source_type or "file",
+            content_item=item, source_path=(ver.resolved_path or cit.source_path or "")[:1000],
+            url=(cit.url or (item.source_url if item else "") or "")[:2000],
+            title=(cit.title or (item.title if item else "") or "")[:300],
+            line_start=ver.line_start if ver.line_start is not None else cit.line_start,
+            line_end=ver.line_end if ver.line_end is not None else cit.line_end,
+            original_line_start=ver.original_line_start, original_line_end=ver.original_line_end,
+            section=(cit.section or "")[:300], page=str(cit.page or "")[:50], excerpt=cit.excerpt or "",
+            relevance=cit.relevance or "", confidence=cit.confidence, authority=cit.authority or "",
+            date=str(cit.date or "")[:40], version=str(cit.version or "")[:60], web_type=cit.web_type or "",
+            found_by=cit.found_by, verification=ver.status, verification_detail=ver.detail,
+            match_score=ver.score, file_sha256=ver.file_sha256 or "", verified_at=now,
+        ))
+    with transaction.atomic():
+        question.citations.all().delete()
+        Citation.objects.bulk_create(rows)
+        if parsed.problems:
+            question.protocol = dict(question.protocol or {}, citation_problems=parsed.problems)
+        question.html_cache = ""
+        question.save(update_fields=["protocol", "html_cache"])
+    return len(rows)
+
+
+def citations_reverify(citations) -> int:
+    """Verify the given citations again against the sandbox as it is now."""
+    from citations.parse import ParsedCitation
+    from citations.verify import verify_citations
+
+    count = 0
+    by_question: dict[int, list[Citation]] = {}
+    for citation in citations.select_related("question__session"):
+        by_question.setdefault(citation.question_id, []).append(citation)
+    for group in by_question.values():
+        session = group[0].question.session
+        by_id, url_to_content = _content_maps(session)
+        parsed = [
+            ParsedCitation(
+                cid=c.cid, found_by=c.found_by, source_type=c.source_type, source_path=c.source_path,
+                content_id=str(c.content_item_id) if c.content_item_id else None, url=c.url or None,
+                line_start=c.original_line_start or c.line_start, line_end=c.original_line_end or c.line_end,
+                excerpt=c.excerpt or None,
+            )
+            for c in group
+        ]
+        results = verify_citations(session.sandbox_path, parsed, url_to_content=url_to_content,
+                                   content_ids=list(by_id))
+        now = timezone.now()
+        for citation, ver in zip(group, results, strict=True):
+            if ver.line_start is not None:
+                citation.line_start, citation.line_end = ver.line_start, ver.line_end
+            citation.verification = ver.status
+            citation.verification_detail = ver.detail
+            citation.match_score = ver.score
+            citation.file_sha256 = ver.file_sha256 or ""
+            citation.verified_at = now
+            citation.save()
+            count += 1
+        group[0].question.__class__.objects.filter(pk=group[0].question_id).update(html_cache="")
+    return count
+
+
+def citations_mark_stale(citations) -> int:
+    """Flag citations whose cited file changed since it was verified."""
+    from citations.verify import file_digest
+
+    stale = 0
+    for citation in citations.select_related("question__session"):
+        if not citation.file_sha256 or citation.source_type != "file":
+            continue
+        digest = file_digest(citation.question.session.sandbox_path, citation.source_path)
+        if digest != citation.file_sha256:
+            citation.verification = Citation.Verification.STALE
+            citation.verification_detail = "The cited file changed after it was verified; verify it again."
+            citation.save(update_fields=["verification", "verification_detail"])
+            stale += 1
+    return stale
+
+
+def citation_review(citation, *, reviewer, status: str, note: str = "") -> None:
+    citation.review_status = status
+    citation.reviewer = reviewer
+    citation.review_note = note
+    citation.reviewed_at = timezone.now()
+    citation.save(update_fields=["review_status", "reviewer", "review_note", "reviewed_at"])

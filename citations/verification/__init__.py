@@ -1,0 +1,1 @@
+"""Checking parsed citations against the sandbox; ``citations.verify`` is the entry point."""

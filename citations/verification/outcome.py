@@ -1,0 +1,168 @@
+"""The outcome of checking a citation, and how a file scan becomes one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citations.parsing.model import ParsedCitation
+from citations.verification.normalize import FUZZY_THRESHOLD
+from citations.verification.scan import FileScan, Request
+
+STATUSES = (
+    "verified",
+    "relocated",
+    "excerpt_mismatch",
+    "line_out_of_range",
+    "missing_file",
+    "outside_sandbox",
+    "url_matched",
+    "located",
+    "unverifiable",
+)
+
+
+@dataclass(slots=True)
+class Verification:
+    """The outcome of checking one citation against the sandbox."""
+
+    status: str
+    detail: str
+    score: float | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    original_line_start: int | None = None
+    original_line_end: int | None = None
+    resolved_path: str | None = None
+    content_id: str | None = None
+    file_sha256: str | None = None
+
+
+@dataclass(slots=True)
+class Job:
+    index: int
+    citation: ParsedCitation
+    rel: str
+    content_id: str | None
+    request: Request
+
+
+def _lines(start: int, end: int) -> str:
+    return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
+def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verification:
+    base = {"resolved_path": job.rel, "content_id": job.content_id}
+    if isinstance(scan, OSError):
+        return Verification(
+            "missing_file", f"The file {job.rel} could not be read ({scan.strerror}).", **base
+        )
+    base["file_sha256"] = scan.sha256
+    cited = job.request.cited
+    needle = job.request.needle
+    if cited is None:
+        start = end = None
+    else:
+        start, end = cited
+    past_end = cited is not None and start > scan.n_lines
+    if needle is None:
+        if past_end:
+            return Verification(
+                "line_out_of_range",
+                f"The file has {scan.n_lines} lines; the citation points at {_lines(start, end)}.",
+                line_start=start,
+                line_end=end,
+                **base,
+            )
+        kind = "binary file" if scan.binary else "file"
+        return Verification(
+            "located",
+            f"The {kind} exists; the citation gave no excerpt to check.",
+            line_start=start,
+            line_end=end,
+            **base,
+        )
+    if scan.binary:
+        return Verification(
+            "excerpt_mismatch",
+            "The file is binary, so the excerpt cannot be checked in it.",
+            0.0,
+            start,
+            end,
+            **base,
+        )
+    answer = scan.answers[position]
+    if answer.in_place and cited:
+        return Verification(
+            "verified", f"The excerpt is at the cited {_lines(start, end)}.", 1.0, start, end, **base
+        )
+    if answer.occurrences:
+        if cited is None:
+            s, e = min(answer.occurrences)
+            return Verification(
+                "verified",
+                f"The excerpt was found at {_lines(s, e)} (the citation gave no lines).",
+                1.0,
+                s,
+                e,
+                **base,
+            )
+        s, e = min(answer.occurrences, key=lambda o: (abs(o[0] - start), o[0]))
+        return Verification(
+            "relocated",
+            f"The excerpt is not at the cited {_lines(start, end)} but at {_lines(s, e)}.",
+            1.0,
+            s,
+            e,
+            start,
+            end,
+            **base,
+        )
+    if past_end:
+        return Verification(
+            "line_out_of_range",
+            f"The file has {scan.n_lines} lines; the citation points at "
+            f"{_lines(start, end)} and the excerpt is nowhere in it.",
+            0.0,
+            start,
+            end,
+            **base,
+        )
+    score, detail = 0.0, "The excerpt is not in the file."
+    if answer.fuzzy and answer.fuzzy[0] > 0:
+        score = round(answer.fuzzy[0], 3)
+        near = _lines(answer.fuzzy[1], answer.fuzzy[2])
+        if score >= FUZZY_THRESHOLD:
+            detail = (
+                f"The excerpt is not in the file exactly; {near} come close ({int(score * 100)}% similar)."
+            )
+        else:
+            detail = f"The excerpt is not in the file; the closest text is {int(score * 100)}% similar."
+    return Verification("excerpt_mismatch", detail, score, start, end, **base)
+
+
+def judge_url(pairs, scans, positions) -> Verification:
+    job = pairs[0][1]
+    for real, item in pairs:
+        scan = scans[real]
+        if isinstance(scan, OSError) or scan.binary:
+            continue
+        occurrences = scan.answers[positions[id(item)]].occurrences
+        if occurrences:
+            s, e = min(occurrences)
+            return Verification(
+                "url_matched",
+                f"The URL is a content item of this session and the excerpt is in "
+                f"{item.rel} at {_lines(s, e)}.",
+                1.0,
+                s,
+                e,
+                resolved_path=item.rel,
+                content_id=item.content_id,
+                file_sha256=scan.sha256,
+            )
+    return Verification(
+        "excerpt_mismatch",
+        "The URL is a content item of this session, but the excerpt is not in any of its files.",
+        0.0,
+        content_id=job.content_id,
+    )

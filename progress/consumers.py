@@ -1,0 +1,116 @@
+"""Websocket consumer for a question's live progress.
+
+Check access → join the group → accept → replay persisted events after the
+client's last seq (in chunks, in a task) → stream live events. A seq is
+never sent twice; a gap in live notifications is filled from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from progress import broadcast, selectors
+from researchmind.tokens import SUBPROTOCOL
+
+REPLAY_CHUNK = 500
+CLOSE_NOT_FOUND = 4404
+
+
+def _after_from_query(query_string: bytes) -> tuple[int, str]:
+    params = parse_qs(query_string.decode("latin-1"))
+    try:
+        after = max(0, int(params.get("after", ["0"])[0]))
+    except ValueError:
+        after = 0
+    fmt = "html" if params.get("format", [""])[0] == "html" else "json"
+    return after, fmt
+
+
+class QuestionConsumer(AsyncWebsocketConsumer):
+    question_id: int
+    last_sent: int = 0
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.question_id = int(self.scope["url_route"]["kwargs"]["question_id"])
+        self.last_sent, self.format = _after_from_query(self.scope.get("query_string", b""))
+        user = self.scope.get("user")
+        owned = await database_sync_to_async(selectors.question_owned_by)(self.question_id, user)
+        if not owned:
+            # Not accepted: the handshake fails and nothing about the question leaks.
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = broadcast.question_group(self.question_id)
+        self._lock = asyncio.Lock()
+        self._ended = False
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        subprotocols = self.scope.get("subprotocols") or []
+        await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
+        self._catch_up_task = asyncio.create_task(self._catch_up())
+
+    async def disconnect(self, code: int) -> None:
+        task = getattr(self, "_catch_up_task", None)
+        if task is not None:
+            task.cancel()
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """Clients may send ``{"after": seq}`` to resume; everything else is ignored
+        (writes go over HTTP)."""
+        try:
+            message = json.loads(text_data or "{}")
+        except ValueError:
+            return
+        if isinstance(message, dict) and isinstance(message.get("after"), int):
+            async with self._lock:
+                self.last_sent = max(0, message["after"])
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        async with self._lock:
+            while True:
+                events = await database_sync_to_async(selectors.events_after)(
+                    self.question_id, self.last_sent, REPLAY_CHUNK
+                )
+                if not events:
+                    break
+                await self._send_events(events)
+                if len(events) < REPLAY_CHUNK:
+                    break
+
+    async def progress_events(self, message: dict) -> None:
+        events = message.get("events") or []
+        if not events:
+            return
+        if events[0]["seq"] > self.last_sent + 1:
+            await self._catch_up()  # we missed a notification: the database has it
+            return
+        async with self._lock:
+            fresh = [event for event in events if event["seq"] > self.last_sent]
+            if fresh and fresh[0]["seq"] == self.last_sent + 1:
+                await self._send_events(fresh)
+
+    async def _send_events(self, events: list[dict]) -> None:
+        if not events:
+            return
+        if self.format == "html":
+            from progress.fragments import render_events_html
+
+            html = await database_sync_to_async(render_events_html)(self.question_id, events)
+            await self.send(text_data=html)
+        else:
+            for event in events:
+                await self.send(text_data=json.dumps({"type": "event", **event}))
+            if any(event["kind"] == "end" for event in events):
+                answer = await database_sync_to_async(selectors.answer_message)(self.question_id)
+                await self.send(text_data=json.dumps(answer))
+        self.last_sent = events[-1]["seq"]
+        if any(event["kind"] == "end" for event in events):
+            # The run is over: a normal close, which htmx does not reconnect.
+            await self.close(code=1000)

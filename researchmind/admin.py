@@ -1,0 +1,158 @@
+"""Admin for sessions, content and questions; the question page is where an
+auditor reads a run: its citations and its progress events inline."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q
+from django.utils.html import format_html
+
+from citations.admin import export_response
+from citations.models import Citation
+from progress.models import ProgressEvent
+from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
+
+GOOD = ("verified", "relocated", "url_matched", "located")
+
+
+def rate(good: int, total: int) -> str:
+    return f"{round(100 * good / total)}% ({good}/{total})" if total else "—"
+
+
+class ContentInline(admin.TabularInline):
+    model = ContentItem
+    extra = 0
+    fields = ["title", "kind", "status", "file_count", "byte_size", "source_url", "error"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(ResearchSession)
+class ResearchSessionAdmin(admin.ModelAdmin):
+    list_display = ["title", "owner", "engine", "n_content", "n_questions", "verification_rate", "updated_at"]
+    list_filter = ["engine", "owner"]
+    search_fields = ["title", "owner__username"]
+    inlines = [ContentInline]
+    actions = ["export_csv", "export_json"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            _content=Count("content_items", distinct=True), _questions=Count("questions", distinct=True),
+            _cits=Count("questions__citations", distinct=True),
+            _good=Count("questions__citations", filter=Q(questions__citations__verification__in=GOOD), distinct=True),
+        )
+
+    @admin.display(description="Content", ordering="_content")
+    def n_content(self, obj):
+        return obj._content
+
+    @admin.display(description="Questions", ordering="_questions")
+    def n_questions(self, obj):
+        return obj._questions
+
+    @admin.display(description="Citations verified")
+    def verification_rate(self, obj):
+        return rate(obj._good, obj._cits)
+
+    @admin.action(description="Export the citation audit as CSV")
+    def export_csv(self, request, queryset):
+        return export_response(Citation.objects.filter(question__session__in=queryset), "csv", "session-audit")
+
+    @admin.action(description="Export the citation audit as JSON")
+    def export_json(self, request, queryset):
+        return export_response(Citation.objects.filter(question__session__in=queryset), "json", "session-audit")
+
+
+@admin.register(ContentItem)
+class ContentItemAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "status", "session", "file_count", "byte_size", "added_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["title", "source_url", "id"]
+    readonly_fields = ["id", "session", "kind", "status", "error", "file_count", "byte_size", "added_at",
+                       "progress_done", "progress_total", "progress_message"]
+
+
+class CitationInline(admin.TabularInline):
+    model = Citation
+    extra = 0
+    fields = ["cid", "source_type", "source_path", "url", "line_start", "line_end", "verification", "match_score",
+              "review_status", "open"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    @admin.display(description="Viewer")
+    def open(self, obj):
+        from citations.presenters import viewer_url
+
+        url = viewer_url(obj)
+        return format_html('<a href="{}" target="_blank" rel="noopener">open</a>', url) if url else "—"
+
+
+class EventInline(admin.TabularInline):
+    model = ProgressEvent
+    extra = 0
+    fields = ["seq", "kind", "stage", "phase", "detail", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    max_num = 0
+    ordering = ["seq"]
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    list_display = ["short_text", "session", "engine", "status", "result_status", "confidence",
+                    "verification_rate", "created_at"]
+    list_filter = ["status", "engine", "result_status", "confidence", "session"]
+    search_fields = ["text", "answer"]
+    readonly_fields = ["session", "parent", "text", "engine", "status", "answer", "answer_raw", "thinking",
+                       "result_status", "confidence", "error", "stderr_tail", "cost_usd", "usage", "duration_ms",
+                       "num_turns", "protocol", "created_at", "started_at", "finished_at", "lease_owner",
+                       "raw_output"]
+    exclude = ["html_cache", "cancel_requested", "lease_expires_at"]
+    inlines = [CitationInline, EventInline]
+    actions = ["reverify", "export_csv", "export_json"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("session").annotate(
+            _cits=Count("citations", distinct=True),
+            _good=Count("citations", filter=Q(citations__verification__in=GOOD), distinct=True),
+        )
+
+    @admin.display(description="Question")
+    def short_text(self, obj):
+        return obj.text[:80]
+
+    @admin.display(description="Citations verified")
+    def verification_rate(self, obj):
+        return rate(obj._good, obj._cits)
+
+    @admin.action(description="Verify all their citations again")
+    def reverify(self, request, queryset):
+        from citations.services import citations_reverify
+
+        count = citations_reverify(Citation.objects.filter(question__in=queryset))
+        self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
+
+    @admin.action(description="Export the citation audit as CSV")
+    def export_csv(self, request, queryset):
+        return export_response(Citation.objects.filter(question__in=queryset), "csv", "question-audit")
+
+    @admin.action(description="Export the citation audit as JSON")
+    def export_json(self, request, queryset):
+        return export_response(Citation.objects.filter(question__in=queryset), "json", "question-audit")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
+    actions = ["revoke"]
+
+    @admin.action(description="Revoke")
+    def revoke(self, request, queryset):
+        from researchmind.tokens import token_revoke
+
+        for token in queryset:
+            token_revoke(token)

@@ -1,0 +1,19 @@
+"""Celery tasks: a thin wrapper around the one run path."""
+
+from __future__ import annotations
+
+from researchmind.celery import app
+from researchmind.runs import run_question
+
+
+@app.task(name="researchmind.run_question", acks_late=True, reject_on_worker_lost=False)
+def run_question_task(question_id: int) -> str:
+    return run_question(question_id)
+
+
+@app.task(name="researchmind.run_fanout", acks_late=True, reject_on_worker_lost=False)
+def run_fanout_task(parent_id: int) -> str:
+    """A fan-out parent: its sub-runs run inside this task, a few at a time."""
+    from researchmind.fanout import run_fanout
+
+    return run_fanout(parent_id)

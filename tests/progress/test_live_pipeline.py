@@ -1,0 +1,256 @@
+"""The live pipeline: run_question → recorder → channel layer → websocket consumer.
+
+Real engines (the built-in engine, replayed real-format transcripts), the real
+ASGI application and router, the real database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from progress.models import ProgressEvent
+from researchmind import runs, services
+from researchmind.engines.base import Availability, OutputLine
+from researchmind.models import Question
+
+pytestmark = pytest.mark.django_db(transaction=True)
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+
+NOTES = """# Token lifetimes
+
+Access tokens expire after 15 minutes.
+Refresh tokens live for 30 days and rotate on every use.
+Reusing a revoked refresh token revokes the whole token family.
+"""
+
+
+class SlowEngine:
+    """A real engine implementation for timing cases: it prints the given
+    stream-json lines with pauses between them."""
+
+    name = label = "slow"
+
+    def __init__(self, lines, pause: float) -> None:
+        self.lines, self.pause = lines, pause
+
+    def availability(self):
+        return Availability(True)
+
+    async def stream(self, question, sandbox, *, cancel, outcome):
+        for line in self.lines:
+            if cancel.is_set():
+                outcome.killed_by = "cancel"
+                return
+            await asyncio.sleep(self.pause)
+            yield OutputLine("stdout", line)
+        outcome.returncode = 0
+
+
+def _session_with_notes(user, make_session, add_text):
+    session = make_session(user, "Tokens")
+    add_text(session, "Auth notes", NOTES)
+    return session
+
+
+async def _cookie_for(user) -> list[tuple[bytes, bytes]]:
+    from django.test import Client
+
+    client = Client()
+    await sync_to_async(client.force_login)(user)
+    return [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+            (b"origin", b"http://127.0.0.1")]
+
+
+def _events(question_id):
+    return list(ProgressEvent.objects.filter(question_id=question_id).order_by("seq"))
+
+
+async def test_builtin_question_runs_end_to_end(user, make_session, add_text):
+    """A builtin-engine question completes with ordered events, a cited answer and verified citations."""
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="How long do refresh tokens live?")
+    status = await runs.arun_question(question.pk)
+    assert status == "complete"
+    await question.arefresh_from_db()
+    events = await sync_to_async(_events)(question.pk)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    kinds = {e.kind for e in events}
+    assert {"run_start", "system", "phase", "tool_start", "tool_end", "text_delta", "result", "end"} <= kinds
+    assert events[-1].kind == "end" and events[-1].payload["status"] == "complete"
+    assert "30 days" in question.answer and "[c1]" in question.answer
+    assert "<!-- CITATIONS" not in question.answer and "<!-- CITATIONS" in question.answer_raw
+    verifications = await sync_to_async(lambda: list(question.citations.values_list("verification", flat=True)))()
+    assert verifications and set(verifications) <= {"verified", "relocated"}
+    assert (session.sandbox_path / ".researchmind" / "runs" / f"{question.pk}.log").stat().st_size > 0
+
+
+async def test_text_deltas_are_coalesced(user, make_session, add_text):
+    """Many small text deltas become a few persisted rows whose text adds up to the answer."""
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="What happens when a refresh token is reused?")
+    await runs.arun_question(question.pk)
+    events = await sync_to_async(_events)(question.pk)
+    deltas = [e for e in events if e.kind == "text_delta"]
+    streamed = "".join(e.payload["text"] for e in deltas)
+    await question.arefresh_from_db()
+    assert question.answer.strip() in streamed or streamed.strip().startswith(question.answer.strip()[:40])
+    assert len(deltas) < max(2, len(streamed.split()) // 2)
+
+
+async def test_websocket_streams_every_event_once_in_order(user, make_session, add_text):
+    """A websocket connected before the run gets every event exactly once, in order, then the answer."""
+    from researchmind.asgi import application
+
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="How long do access tokens last?")
+    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/",
+                                         headers=await _cookie_for(user))
+    connected, _ = await communicator.connect()
+    assert connected
+    run = asyncio.create_task(runs.arun_question(question.pk))
+    seqs, answer = [], None
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=20))
+        if message["type"] == "event":
+            seqs.append(message["seq"])
+        else:
+            answer = message
+            break
+    assert await run == "complete"
+    persisted = [e.seq for e in await sync_to_async(_events)(question.pk)]
+    assert seqs == persisted
+    assert answer["status"] == "complete" and answer["citations"][0]["verification"] in ("verified", "relocated")
+    assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_reconnect_with_after_replays_only_newer_events(user, make_session, add_text):
+    """Reconnecting with ?after=N sends only events after N: nothing lost, nothing twice."""
+    from researchmind.asgi import application
+
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="How long do refresh tokens live?")
+    await runs.arun_question(question.pk)
+    total = await ProgressEvent.objects.filter(question=question).acount()
+    after = total // 2
+    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/?after={after}",
+                                         headers=await _cookie_for(user))
+    assert (await communicator.connect())[0]
+    seqs = []
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=10))
+        if message["type"] != "event":
+            break
+        seqs.append(message["seq"])
+    assert seqs == list(range(after + 1, total + 1))
+    await communicator.disconnect()
+
+
+async def test_other_users_and_anonymous_cannot_open_the_socket(user, other_user, make_session, add_text):
+    """Another user's question, or no login, fails the websocket handshake."""
+    from researchmind.asgi import application
+
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="q")
+    for headers in (await _cookie_for(other_user), [(b"origin", b"http://127.0.0.1")]):
+        communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/", headers=headers)
+        connected, code = await communicator.connect()
+        assert not connected
+        await communicator.disconnect()
+
+
+async def test_html_format_sends_oob_fragments(user, make_session, add_text):
+    """The htmx rendering sends out-of-band fragments for the timeline, the live answer and the last seq."""
+    from researchmind.asgi import application
+
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="How long do refresh tokens live?")
+    await runs.arun_question(question.pk)
+    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/?format=html",
+                                         headers=await _cookie_for(user))
+    assert (await communicator.connect())[0]
+    html = await communicator.receive_from(timeout=10)
+    assert 'hx-swap-oob="beforeend:#timeline"' in html
+    assert 'id="last-seq"' in html
+    assert 'id="answer"' in html and "[c1]" in html
+    await communicator.disconnect()
+
+
+async def test_silent_engine_gets_still_working_events(user, make_session):
+    """While the engine prints nothing for over 2 s, heartbeat events keep the page alive."""
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="slow")
+    lines = [json.dumps({"type": "system", "subtype": "init", "session_id": "s"}),
+             json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": "done",
+                         "session_id": "s", "duration_ms": 1, "num_turns": 1})]
+    await runs.arun_question(question.pk, engine=SlowEngine(lines, pause=3.0))
+    heartbeats = [e for e in await sync_to_async(_events)(question.pk) if e.kind == "heartbeat"]
+    assert heartbeats and heartbeats[0].detail.startswith("Still working (")
+
+
+async def test_cancel_from_another_request_stops_the_run(user, make_session):
+    """Setting cancel on the question (as the Cancel button does) stops the engine; status cancelled."""
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="slow")
+    lines = [json.dumps({"type": "system", "subtype": "init", "session_id": "s"})] * 50
+    run = asyncio.create_task(runs.arun_question(question.pk, engine=SlowEngine(lines, pause=0.2)))
+    await asyncio.sleep(1.0)
+    await sync_to_async(services.question_cancel)(await Question.objects.aget(pk=question.pk))
+    assert await asyncio.wait_for(run, 10) == "cancelled"
+    await question.arefresh_from_db()
+    assert question.status == "cancelled"
+
+
+async def test_error_result_and_partial_text(user, make_session):
+    """error_max_turns keeps the partial text as a partial answer; a failed auth is an error with its message."""
+    from researchmind.engines.replay import ReplayEngine
+
+    session = await sync_to_async(make_session)(user)
+    q1 = await Question.objects.acreate(session=session, text="x")
+    status = await runs.arun_question(q1.pk, engine=ReplayEngine(FIXTURES / "error_max_turns.jsonl"))
+    await q1.arefresh_from_db()
+    assert status in ("partial", "error") and q1.error
+    q2 = await Question.objects.acreate(session=session, text="y")
+    assert await runs.arun_question(q2.pk, engine=ReplayEngine(FIXTURES / "auth_error.jsonl")) == "error"
+    await q2.arefresh_from_db()
+    assert q2.error
+
+
+async def test_killed_midway_without_result_is_partial_and_keeps_raw_output(user, make_session):
+    """A transcript that stops without a result line ends partial (text exists) and keeps every raw line."""
+    from researchmind.engines.replay import ReplayEngine
+
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="x")
+    path = FIXTURES / "killed_midway.jsonl"
+    status = await runs.arun_question(question.pk, engine=ReplayEngine(path))
+    await question.arefresh_from_db()
+    assert status in ("partial", "error")
+    assert question.raw_output.splitlines() == path.read_text().splitlines()
+
+
+def test_claim_runs_a_question_at_most_once(user, make_session):
+    """A redelivered task cannot claim a question that is already running."""
+    question = Question.objects.create(session=make_session(user), text="q")
+    assert runs.claim_question(question.pk) is True
+    assert runs.claim_question(question.pk) is False
+    question.refresh_from_db()
+    assert question.status == "running"
+
+
+def test_dead_runner_is_marked_interrupted_with_partial_text(user, make_session):
+    """A running question whose lease expired becomes interrupted, keeps its events and partial text."""
+    question = Question.objects.create(session=make_session(user), text="q", status="running",
+                                       lease_owner="elsewhere:1", lease_expires_at=timezone.now() - timedelta(seconds=5))
+    ProgressEvent.objects.create(question=question, seq=1, kind="text_delta", payload={"text": "Partial ans"})
+    assert runs.recover_interrupted() == 1
+    question.refresh_from_db()
+    assert question.status == "interrupted"
+    assert question.answer == "Partial ans"
+    assert list(question.events.values_list("kind", flat=True)) == ["text_delta", "end"]
