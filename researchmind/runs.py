@@ -164,6 +164,7 @@ def engine_settings() -> dict[str, dict]:
         "base_url": settings.ANTHROPIC_BASE_URL or None,
         "api_key": settings.ANTHROPIC_API_KEY or None,
         "limits": limits,
+        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)} if settings.CLAUDE_MAX_RETRIES != "" else {},
     }
     return {
         "claude-code": claude,

@@ -165,6 +165,7 @@ CLAUDE_BIN = os.environ.get("CLAUDE_BIN", "")
 CLAUDE_MPM_BIN = os.environ.get("CLAUDE_MPM_BIN", "")
 ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
+CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "")  # the CLI's own default (10) when empty
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
