@@ -89,7 +89,7 @@ async def ingest(lines) -> tuple[float, int]:
         nonlocal received
         while True:
             message = await layer.receive(channel)
-            received += len(message["events"])
+            received += message["last"] - message["first"] + 1
 
     listener = asyncio.create_task(listen())
     recorder = ProgressRecorder(question.pk, raw_log=Path(TMP) / "raw.log")
@@ -107,9 +107,12 @@ async def ingest(lines) -> tuple[float, int]:
         recorder.add_stream_event(event)
     await recorder.close()
     elapsed = time.perf_counter() - start
-    await asyncio.sleep(0.05)
-    listener.cancel()
     events = await question.events.acount()
+    for _ in range(100):  # let the listener drain what was broadcast
+        if received >= events:
+            break
+        await asyncio.sleep(0.02)
+    listener.cancel()
     return elapsed, events, received
 
 

@@ -98,20 +98,29 @@ def citations_reverify(citations) -> int:
 
 
 def citations_mark_stale(citations) -> int:
-    """Flag citations whose cited file changed since it was verified."""
+    """Flag citations whose cited file changed (or vanished) since it was
+    verified; each file is hashed once. Their answers' cached HTML is dropped
+    so the badges change."""
     from citations.verify import file_digest
 
-    stale = 0
-    for citation in citations.select_related("question__session"):
+    digests: dict[tuple, str | None] = {}
+    stale_questions = set()
+    for citation in citations.select_related("question__session").exclude(verification=Citation.Verification.STALE):
         if not citation.file_sha256 or citation.source_type != "file":
             continue
-        digest = file_digest(citation.question.session.sandbox_path, citation.source_path)
-        if digest != citation.file_sha256:
+        key = (citation.question.session_id, citation.source_path)
+        if key not in digests:
+            digests[key] = file_digest(citation.question.session.sandbox_path, citation.source_path)
+        if digests[key] != citation.file_sha256:
             citation.verification = Citation.Verification.STALE
             citation.verification_detail = "The cited file changed after it was verified; verify it again."
             citation.save(update_fields=["verification", "verification_detail"])
-            stale += 1
-    return stale
+            stale_questions.add(citation.question_id)
+    if stale_questions:
+        from researchmind.models import Question
+
+        Question.objects.filter(pk__in=stale_questions).update(html_cache="")
+    return len(stale_questions)
 
 
 def citation_review(citation, *, reviewer, status: str, note: str = "") -> None:

@@ -7,6 +7,7 @@ database, which is the source of truth."""
 
 from __future__ import annotations
 
+import json
 import logging
 
 from channels.layers import get_channel_layer
@@ -42,7 +43,16 @@ async def notify_events(question_id: int, events: list[dict]) -> None:
     layer = get_channel_layer()
     if layer is None or not events:
         return
+    # The events travel as one JSON string: the in-memory layer deep-copies
+    # messages per receiver and channels-redis serialises them, and one string
+    # is far cheaper to copy than a tree of dicts.
+    message = {"type": EVENTS_MESSAGE, "first": events[0]["seq"], "last": events[-1]["seq"],
+               "events_json": json.dumps(events, ensure_ascii=False)}
     try:
-        await layer.group_send(question_group(question_id), {"type": EVENTS_MESSAGE, "events": events})
+        await layer.group_send(question_group(question_id), message)
     except Exception:  # a broken layer must not stop a run: clients resume from the DB
         log.warning("Could not broadcast events of question %s", question_id, exc_info=True)
+
+
+def events_from_message(message: dict) -> list[dict]:
+    return json.loads(message.get("events_json") or "[]")

@@ -85,12 +85,12 @@ class QuestionConsumer(AsyncWebsocketConsumer):
                     break
 
     async def progress_events(self, message: dict) -> None:
-        events = message.get("events") or []
-        if not events:
-            return
-        if events[0]["seq"] > self.last_sent + 1:
+        if message.get("last", 0) <= self.last_sent:
+            return  # already sent (we caught up from the database first)
+        if message.get("first", 0) > self.last_sent + 1:
             await self._catch_up()  # we missed a notification: the database has it
             return
+        events = broadcast.events_from_message(message)
         async with self._lock:
             fresh = [event for event in events if event["seq"] > self.last_sent]
             if fresh and fresh[0]["seq"] == self.last_sent + 1:

@@ -107,8 +107,18 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
         item.progress_message = "Done"
         item.save()
         sandbox_refresh(item.session)
+        _flag_changed_citations(item.session)
     item.refresh_from_db()
     return item
+
+
+def _flag_changed_citations(session: ResearchSession) -> None:
+    """Content changed: citations whose file is no longer what was verified
+    are flagged for re-verification (their answer keeps its text)."""
+    from citations.models import Citation
+    from citations.services import citations_mark_stale
+
+    citations_mark_stale(Citation.objects.filter(question__session=session).exclude(file_sha256=""))
 
 
 def _content_failed(item: ContentItem, message: str) -> None:
@@ -141,6 +151,7 @@ def content_delete(item: ContentItem) -> None:
     shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
     item.delete()
     sandbox_refresh(session)
+    _flag_changed_citations(session)
 
 
 def spool_uploads(session: ResearchSession, uploads) -> Path:

@@ -153,3 +153,15 @@ def test_replay_json_reports_the_spec_fields(tmp_path):
     assert set(first) == {"cid", "found_by", "source_type", "source_path", "url", "line_start", "line_end",
                           "excerpt", "verification", "verification_detail"}
     assert any(c["verification"] == "verified" for c in report["citations"])
+
+
+def test_removing_cited_content_flags_citations_stale(answered):
+    """Deleting the content a citation points into flags it for re-verification; the answer stays."""
+    from researchmind import services
+
+    question, item = answered
+    services.content_delete(item)
+    states = set(question.citations.values_list("verification", flat=True))
+    assert states == {"stale"}
+    question.refresh_from_db()
+    assert question.answer and question.html_cache == ""
