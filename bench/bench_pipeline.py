@@ -67,9 +67,9 @@ def transcript_lines(n: int) -> list[str]:
 
 
 async def ingest(lines) -> tuple[float, int]:
+    from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
     from django.contrib.auth import get_user_model
-    from asgiref.sync import sync_to_async
 
     from progress.broadcast import question_group
     from progress.recorder import ProgressRecorder

@@ -114,3 +114,6 @@ class CitationFeedback(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["citation", "user"], name="one_feedback_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.verdict} on {self.citation}"

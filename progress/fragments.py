@@ -69,7 +69,7 @@ def render_events_html(question_id: int, events: list[dict]) -> str:
     parts.extend(closed)
     if details:
         parts.append(f'<div hx-swap-oob="beforeend:#details-log">{"".join(details)}</div>')
-    if phase_event is not None:
+    if phase_event is not None and not ended:
         parts.append(render_to_string(f"{PAGE}#phase", {"phase_event": phase_event, "oob": True}))
     if ended:
         parts.append(_final_regions(question_id))
@@ -92,4 +92,4 @@ def _final_regions(question_id: int) -> str:
 
     question = Question.objects.select_related("session").get(pk=question_id)
     context = question_context(question) | {"oob": True}
-    return render_to_string(f"{PAGE}#status", context) + render_to_string(f"{PAGE}#answer", context)
+    return "".join(render_to_string(f"{PAGE}#{name}", context) for name in ("status", "phase", "answer"))

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from channels.db import database_sync_to_async
 from django.db import connection, transaction
-from django.utils import timezone
 from django.db.models import Max
+from django.utils import timezone
 
 from progress import broadcast
 from progress.models import ProgressEvent

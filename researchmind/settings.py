@@ -35,7 +35,7 @@ def env_list(name: str, default: str) -> list[str]:
 DEBUG = env_bool("DEBUG", True)
 PRODUCTION = not DEBUG
 
-_DEV_SECRET = "django-insecure-dev-only-research-mind-change-me-in-production"
+_DEV_SECRET = "django-insecure-dev-only-research-mind-change-me-in-production"  # noqa: S105 (DEBUG only)
 SECRET_KEY = os.environ.get("SECRET_KEY") or (_DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")

@@ -9,7 +9,7 @@ import secrets
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-TOKEN_PREFIX = "rm_"
+TOKEN_PREFIX = "rm_"  # noqa: S105 (a prefix, not a secret)
 SUBPROTOCOL = "researchmind.bearer"
 
 

@@ -125,7 +125,7 @@ def test_admin_audit_filters_review_and_export(client, answered, django_user_mod
 
 def test_reverify_flags_changed_files(answered):
     """Editing the cited file and verifying again turns a verified citation into a mismatch."""
-    question, item = answered
+    question, _item = answered
     citation = question.citations.order_by("position").first()
     target = question.session.sandbox_path / citation.source_path
     target.write_text("# Token lifetimes\n\nEverything was rewritten.\n")

@@ -160,7 +160,7 @@ async def test_other_users_and_anonymous_cannot_open_the_socket(user, other_user
     question = await Question.objects.acreate(session=session, text="q")
     for headers in (await _cookie_for(other_user), [(b"origin", b"http://127.0.0.1")]):
         communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/", headers=headers)
-        connected, code = await communicator.connect()
+        connected, _code = await communicator.connect()
         assert not connected
         await communicator.disconnect()
 

@@ -131,3 +131,92 @@ def test_session_page_lists_content_and_forms(client_for, user, research, add_te
     assert "Design notes" in html
     for kind in ("text", "files", "zip", "git", "url"):
         assert f'id="content-form-{kind}"' in html
+
+
+def _git_repo(tmp_path):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "README.md").write_text("# Demo repo\n\nThe answer is 42.\n")
+    run = lambda *args: subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)  # noqa: E731
+    run("init", "-q")
+    run("-c", "user.name=t", "-c", "user.email=t@example.com", "add", ".")
+    run("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    return repo
+
+
+def test_git_by_local_path_is_refused_from_the_web_by_default(client_for, user, research, tmp_path):
+    """A server path typed into the git form is refused unless explicitly allowed (it could copy any repo here)."""
+    repo = _git_repo(tmp_path)
+    client_for(user).post(reverse("content_add", args=[research.id, "git"]), {"repository": str(repo)})
+    item = research.content_items.get()
+    assert item.status == "failed" and item.error
+
+
+def test_git_by_local_path_when_allowed(client_for, user, research, tmp_path, settings):
+    """With INGEST_ALLOW_LOCAL_GIT a local repository is cloned into the sandbox without its .git."""
+    settings.INGEST_ALLOW_LOCAL_GIT = True
+    repo = _git_repo(tmp_path)
+    client_for(user).post(reverse("content_add", args=[research.id, "git"]), {"repository": str(repo)})
+    item = research.content_items.get()
+    assert item.status == "ready", item.error
+    folder = research.sandbox_path / str(item.id)
+    assert (folder / "README.md").read_text().endswith("The answer is 42.\n")
+    assert not (folder / ".git").exists()
+
+
+@pytest.fixture
+def local_site():
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = (b"<html><head><title>Local page</title><script>alert(1)</script></head>"
+                    b"<body><nav>menu</nav><h1>Local page</h1><p>Rotation happens every 90 days.</p></body></html>")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/page"
+    server.shutdown()
+
+
+def test_web_page_from_a_local_server(client_for, user, research, settings, local_site):
+    """A web page becomes readable Markdown with its title, the original HTML kept and the URL recorded."""
+    settings.INGEST_ALLOW_LOOPBACK = True
+    client_for(user).post(reverse("content_add", args=[research.id, "url"]), {"url": local_site})
+    item = research.content_items.get()
+    assert item.status == "ready", item.error
+    assert item.title == "Local page" and item.source_url == local_site
+    folder = research.sandbox_path / str(item.id)
+    page = (folder / "page.md").read_text()
+    assert page.startswith("# Local page") and "90 days" in page and "alert(1)" not in page
+    assert (folder / "original.html").is_file()
+
+
+def test_web_page_on_loopback_is_refused_by_default(client_for, user, research, local_site):
+    """Without the test-only setting, a loopback URL is refused with a clear message and nothing fetched."""
+    client_for(user).post(reverse("content_add", args=[research.id, "url"]), {"url": local_site})
+    item = research.content_items.get()
+    assert item.status == "failed"
+    assert "127.0.0.1" in item.error or "loopback" in item.error.lower() or "not allowed" in item.error.lower()
+    assert not (research.sandbox_path / str(item.id)).exists()
+
+
+def test_unavailable_engine_is_refused_with_its_reason(client_for, user, research, settings, tmp_path):
+    """Asking with an engine whose executable is missing is refused, naming why."""
+    settings.CLAUDE_BIN = str(tmp_path / "no-such-claude")
+    response = client_for(user).post(reverse("question_ask", args=[research.id]),
+                                     {"text": "q", "engine": "claude-code"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert "unavailable" in response.content.decode()
+    assert not research.questions.exists()

@@ -27,7 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, username, password, no_question, **options):
         User = get_user_model()
-        user, created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
+        user, _created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
         user.set_password(password)
         # The demo user may open the admin: the citation audit lives there.
         user.is_staff = user.is_superuser = True

@@ -60,7 +60,7 @@ class Command(BaseCommand):
         elif kind == "files":
             def work(dest, progress):
                 with contextlib.ExitStack() as stack:
-                    files = [(Path(s).name, stack.enter_context(open(s, "rb"))) for s in sources]  # noqa: SIM115
+                    files = [(Path(s).name, stack.enter_context(open(s, "rb"))) for s in sources]
                     return ingest.ingest_files(dest, files, limits=limits, progress=_both(progress, bar))
         elif kind == "zip":
             def work(dest, progress):
