@@ -116,6 +116,46 @@ async def ingest(lines) -> tuple[float, int]:
     return elapsed, events, received
 
 
+async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float]]:
+    """Time from an accepted ask (question row committed, run dispatched) to the
+    first event on a connected websocket, and, as a same-run baseline, a bare
+    channel-layer round trip to the same consumer."""
+    from asgiref.sync import sync_to_async
+    from channels.layers import get_channel_layer
+    from channels.testing import WebsocketCommunicator
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from progress.broadcast import question_group
+    from researchmind import runs, services
+    from researchmind.asgi import application
+    from researchmind.models import Question
+
+    user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
+    client = Client()
+    await sync_to_async(client.force_login)(user)
+    headers = [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()), (b"origin", b"http://127.0.0.1")]
+    session = await sync_to_async(services.session_create)(owner=user, title="latency")
+    latencies, baseline = [], []
+    for _ in range(rounds):
+        question = await Question.objects.acreate(session=session, text="What is in the notes?", engine="builtin")
+        ws = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/", headers=headers)
+        await ws.connect()
+        layer = get_channel_layer()
+        start = time.perf_counter()
+        await layer.group_send(question_group(question.pk), {"type": "progress.events", "first": 10**9,
+                                                             "last": 10**9, "events_json": "[]"})
+        await asyncio.sleep(0)
+        baseline.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        task = asyncio.create_task(runs.arun_question(question.pk))
+        await ws.receive_from(timeout=10)
+        latencies.append(time.perf_counter() - start)
+        await task
+        await ws.disconnect()
+    return latencies, baseline
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=50000)
@@ -133,6 +173,11 @@ def main() -> None:
     print(f"parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s, {events:,} events persisted "
           f"({events / elapsed:,.0f} events/s), {received:,} broadcast")
     print(f"ratio pipeline/json.loads: {loads / elapsed:.2f} (target >= 0.33)")
+    latencies, baseline = asyncio.run(first_event_latency())
+    latencies.sort()
+    print(f"first event after ask: p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
+          f"max {1000 * latencies[-1]:.1f} ms (target <= 100 ms); "
+          f"bare layer send p50 {1000 * sorted(baseline)[len(baseline) // 2]:.2f} ms")
 
 
 if __name__ == "__main__":

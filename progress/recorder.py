@@ -9,6 +9,7 @@ process dies mid-run."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from django.utils import timezone
 from progress import broadcast
 from progress.models import ProgressEvent
 
+log = logging.getLogger(__name__)
 DETAIL_MAX = 100
 INSERT_SQL = (
     "INSERT INTO {table} (question_id, seq, kind, stage, phase, step, total, detail, payload, created_at) "
@@ -51,6 +53,7 @@ class ProgressRecorder:
         self._next_seq = 1
         self._lock = asyncio.Lock()
         self._flusher: asyncio.Task | None = None
+        self._stop = asyncio.Event()
         self.last_event_at = time.monotonic()
         self.events_recorded = 0
 
@@ -122,16 +125,28 @@ class ProgressRecorder:
         )
 
     async def _flush_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.flush_interval)
-            await self.flush()
+        # Stopped by an event, never cancelled: a cancel landing between the
+        # insert and the broadcast would leave committed events unannounced.
+        while not self._stop.is_set():
+            try:
+                await asyncio.wait_for(self._stop.wait(), timeout=self.flush_interval)
+            except TimeoutError:
+                pass
+            try:
+                await self.flush()
+            except Exception:  # the database blinked: keep the events and retry next tick
+                log.warning("Could not record events of question %s; retrying", self.question_id, exc_info=True)
 
     async def flush(self) -> None:
         async with self._lock:
             self._write_raw()
             while self._pending:
                 batch, self._pending = self._pending[: self.max_batch], self._pending[self.max_batch :]
-                saved = await database_sync_to_async(self._persist)(batch)
+                try:
+                    saved = await database_sync_to_async(self._persist)(batch)
+                except Exception:
+                    self._pending = batch + self._pending  # nothing is dropped: retried at the next flush
+                    raise
                 await broadcast.notify_events(self.question_id, saved)
                 self.events_recorded += len(saved)
 
@@ -161,11 +176,8 @@ class ProgressRecorder:
 
     async def close(self) -> None:
         if self._flusher is not None:
-            self._flusher.cancel()
-            try:
-                await self._flusher
-            except asyncio.CancelledError:
-                pass
+            self._stop.set()
+            await self._flusher
             self._flusher = None
         await self.flush()
         if self._raw_handle is not None:

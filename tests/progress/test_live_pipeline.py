@@ -254,3 +254,33 @@ def test_dead_runner_is_marked_interrupted_with_partial_text(user, make_session)
     assert question.status == "interrupted"
     assert question.answer == "Partial ans"
     assert list(question.events.values_list("kind", flat=True)) == ["text_delta", "end"]
+
+
+async def test_every_persisted_event_is_broadcast(user, make_session):
+    """Closing the recorder never strands a committed batch unannounced (the flusher is stopped, not cancelled)."""
+    from channels.layers import get_channel_layer
+
+    from progress.broadcast import question_group
+    from progress.recorder import ProgressRecorder
+
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="q")
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(question_group(question.pk), channel)
+    recorder = ProgressRecorder(question.pk, flush_interval=0.001, max_batch=50)
+    await recorder.start()
+    for i in range(3000):
+        recorder.add("system", detail=f"line {i}")
+        if i % 97 == 0:
+            await asyncio.sleep(0)
+    await recorder.close()
+    announced = set()
+    while True:
+        try:
+            message = await asyncio.wait_for(layer.receive(channel), 1)
+        except TimeoutError:
+            break
+        announced.update(range(message["first"], message["last"] + 1))
+    assert announced == set(range(1, 3001))
+    assert await ProgressEvent.objects.filter(question=question).acount() == 3000
