@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "ninja",  # serves its Swagger UI files from our static folder
     "researchmind",
     "citations",
     "progress",

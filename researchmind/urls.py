@@ -4,7 +4,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from researchmind import views
+from researchmind import views, views_fanout, views_tokens
+from researchmind.api import api
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +23,11 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/questions/<int:question_id>/cancel/", views.question_cancel, name="question_cancel"),
     path("sessions/<uuid:session_id>/questions/<int:question_id>/retry/", views.question_retry, name="question_retry"),
     path("sessions/<uuid:session_id>/questions/<int:question_id>/answer/", views.question_answer, name="question_answer"),
+    path("sessions/<uuid:session_id>/ask-across/", views_fanout.fanout_ask, name="fanout_ask"),
+    path("sessions/<uuid:session_id>/questions/<int:question_id>/lanes/", views_fanout.fanout_lanes, name="fanout_lanes"),
+    path("tokens/", views_tokens.token_list, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", views_tokens.token_revoke, name="token_revoke"),
+    path("api/", api.urls),
     path("", include("citations.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,157 @@
+"""Request and response shapes of the JSON API (they make its OpenAPI schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from ninja import Field, Schema
+
+MAX_ID = 2**63 - 1  # the database's integer range: larger ids are simply invalid
+
+
+class FieldErrorOut(Schema):
+    field: str
+    message: str
+
+
+class ErrorOut(Schema):
+    detail: str = Field(description="What went wrong, as a sentence.")
+    errors: list[FieldErrorOut] | None = None
+
+
+# Sessions -----------------------------------------------------------------
+
+
+class SessionIn(Schema):
+    title: str = Field(max_length=200, description="A title for the research session.")
+    engine: str | None = Field(None, description="Default engine for its questions (builtin unless set).")
+
+
+class SessionOut(Schema):
+    id: UUID
+    title: str
+    engine: str
+    created_at: datetime
+    updated_at: datetime
+    content_count: int = 0
+    question_count: int = 0
+
+
+# Content ------------------------------------------------------------------
+
+
+class TextIn(Schema):
+    title: str = Field(max_length=300)
+    markdown: str = Field(description="The text, as Markdown.")
+
+
+class GitIn(Schema):
+    url: str = Field(max_length=2000, description="An https:// URL of a public git repository.")
+    title: str = Field("", max_length=300)
+
+
+class UrlIn(Schema):
+    url: str = Field(max_length=2000, description="The web page to add.")
+
+
+class ContentOut(Schema):
+    id: UUID
+    session_id: UUID
+    kind: str = Field(description="text, file, archive, git_repo or url_scrape.")
+    title: str
+    source_url: str
+    status: str = Field(description="pending, ready or failed.")
+    error: str = Field(description="Why the content failed, when it did.")
+    progress_done: int
+    progress_total: int | None
+    progress_message: str
+    file_count: int
+    byte_size: int
+    added_at: datetime
+
+
+# Questions ----------------------------------------------------------------
+
+
+class AskIn(Schema):
+    text: str = Field(max_length=10_000, description="The question.")
+    engine: str | None = Field(
+        None, description="The engine to answer with (the session's default unless set)."
+    )
+
+
+class AskOut(Schema):
+    question_id: int
+    status: str
+    websocket: str = Field(description="Websocket path for live progress: /ws/questions/<id>/.")
+    events_url: str = Field(description="HTTP fallback: GET with ?after=<seq> for events.")
+    question_url: str
+
+
+class CitationOut(Schema):
+    cid: str
+    found_by: str
+    source_type: str
+    source_path: str
+    url: str
+    title: str
+    content_id: str | None
+    line_start: int | None
+    line_end: int | None
+    excerpt: str
+    relevance: str
+    confidence: float | None
+    verification: str = Field(
+        description="verified, relocated, excerpt_mismatch, missing_file, … (see README)."
+    )
+    verification_detail: str
+    match_score: float | None
+    review_status: str
+
+
+class QuestionOut(Schema):
+    question_id: int
+    session_id: str
+    question: str
+    engine: str
+    status: str = Field(description="queued, running, complete, partial, error, cancelled or interrupted.")
+    result_status: str | None
+    confidence: str | None
+    answer: str
+    thinking: str
+    error: str
+    cost_usd: float | None
+    duration_ms: int | None
+    created_at: str | None
+    finished_at: str | None
+    websocket: str
+    citations: list[CitationOut] | None = None
+
+
+class EventOut(Schema):
+    seq: int
+    kind: str
+    stage: str
+    phase: str
+    step: int | None
+    total: int | None
+    detail: str
+    payload: dict[str, Any]
+    created_at: str | None
+
+
+class EventsOut(Schema):
+    question_id: int
+    status: str
+    finished: bool = Field(description="True once the run ended; all its events are then persisted.")
+    last_seq: int = Field(
+        description="The last seq in this page (or `after` when there is none): pass it next."
+    )
+    events: list[EventOut]
+
+
+# The error responses every operation documents (400: a body that is not
+# JSON; 401: no or a bad token; 404: not found or not yours; 422: invalid).
+ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut}

@@ -1,0 +1,128 @@
+"""Websockets for programs, in-process through the real ASGI application:
+a token in the Authorization header or as the subprotocol pair
+``researchmind.bearer, <token>``; a revoked token fails the handshake."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from researchmind import runs
+from researchmind.models import ApiToken, Question
+from researchmind.tokens import token_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+async def _question(user, make_session, add_text):
+    def make():
+        session = make_session(user, "Tokens")
+        add_text(session, "Auth notes", "# Tokens\n\nAccess tokens expire after 15 minutes.\n")
+        return Question.objects.create(session=session, text="When do access tokens expire?")
+
+    return await sync_to_async(make)()
+
+
+async def _receive_until_answer(communicator) -> tuple[list[dict], dict]:
+    events = []
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=10))
+        if message["type"] == "answer":
+            return events, message
+        events.append(message)
+
+
+async def _token(user) -> str:
+    return (await sync_to_async(token_create)(user=user, name="ws"))[1]
+
+
+async def test_header_token_streams_events_then_the_answer(user, make_session, add_text):
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    token = await _token(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/",
+        headers=[(b"authorization", f"Bearer {token}".encode()), ORIGIN],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await runs.arun_question(question.pk) == "complete"
+    events, answer = await _receive_until_answer(communicator)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["kind"] == "end"
+    assert answer["status"] == "complete" and answer["citations"][0]["verification"] == "verified"
+    assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
+    await communicator.disconnect()
+
+
+async def test_subprotocol_token_is_accepted_with_the_subprotocol(user, make_session, add_text):
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    await runs.arun_question(question.pk)
+    token = await _token(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/?after=2",
+        headers=[ORIGIN],
+        subprotocols=["researchmind.bearer", token],
+    )
+    connected, subprotocol = await communicator.connect()
+    assert connected and subprotocol == "researchmind.bearer"
+    events, answer = await _receive_until_answer(communicator)
+    assert events[0]["seq"] == 3  # replay starts after the given seq
+    assert answer["question_id"] == question.pk
+    await communicator.disconnect()
+
+
+async def test_revoked_token_fails_the_handshake(user, make_session, add_text):
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    token = await _token(user)
+    await ApiToken.objects.filter(user=user).aupdate(revoked_at=timezone.now())
+    for headers, subprotocols in (
+        ([(b"authorization", f"Bearer {token}".encode()), ORIGIN], None),
+        ([ORIGIN], ["researchmind.bearer", token]),
+    ):
+        communicator = WebsocketCommunicator(
+            application, f"/ws/questions/{question.pk}/", headers=headers, subprotocols=subprotocols
+        )
+        connected, _ = await communicator.connect()
+        assert not connected
+        await communicator.disconnect()
+
+
+async def test_another_users_token_fails_the_handshake(user, other_user, make_session, add_text):
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    token = await _token(other_user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/",
+        headers=[(b"authorization", f"Bearer {token}".encode()), ORIGIN],
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_token_in_the_query_string_is_ignored(user, make_session, add_text):
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    token = await _token(user)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/questions/{question.pk}/?token={token}", headers=[ORIGIN]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
