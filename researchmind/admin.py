@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db.models import Count, Q
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from citations.admin import export_response
 from citations.models import Citation
@@ -99,16 +99,44 @@ class EventInline(admin.TabularInline):
     ordering = ["seq"]
 
 
+def question_findings(question) -> list[dict] | None:
+    """The finding rows of a fan-out report or of one protocol result; None
+    when the question has neither."""
+    protocol = question.protocol or {}
+    if "aggregate" in protocol:
+        return protocol["aggregate"].get("findings") or []
+    if "result" in protocol:
+        return protocol["result"].get("findings") or []
+    return None
+
+
+class FanoutFilter(admin.SimpleListFilter):
+    title = "fan-out"
+    parameter_name = "fanout"
+
+    def lookups(self, request, model_admin):
+        return [("parent", "Fan-out questions"), ("sub", "Sub-runs"), ("single", "Single questions")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "parent":
+            return queryset.filter(protocol__has_key="fanout")
+        if self.value() == "sub":
+            return queryset.filter(parent__isnull=False)
+        if self.value() == "single":
+            return queryset.filter(parent__isnull=True).exclude(protocol__has_key="fanout")
+        return queryset
+
+
 @admin.register(Question)
 class QuestionAdmin(admin.ModelAdmin):
-    list_display = ["short_text", "session", "engine", "status", "result_status", "confidence",
+    list_display = ["short_text", "session", "engine", "status", "result_status", "confidence", "findings_count",
                     "verification_rate", "created_at"]
-    list_filter = ["status", "engine", "result_status", "confidence", "session"]
+    list_filter = ["status", "engine", "result_status", "confidence", FanoutFilter, "session"]
     search_fields = ["text", "answer"]
     readonly_fields = ["session", "parent", "text", "engine", "status", "answer", "answer_raw", "thinking",
                        "result_status", "confidence", "error", "stderr_tail", "cost_usd", "usage", "duration_ms",
                        "num_turns", "protocol", "created_at", "started_at", "finished_at", "lease_owner",
-                       "raw_output"]
+                       "raw_output", "findings_table"]
     exclude = ["html_cache", "cancel_requested", "lease_expires_at"]
     inlines = [CitationInline, EventInline]
     actions = ["reverify", "export_csv", "export_json"]
@@ -122,6 +150,25 @@ class QuestionAdmin(admin.ModelAdmin):
     @admin.display(description="Question")
     def short_text(self, obj):
         return obj.text[:80]
+
+    @admin.display(description="Findings")
+    def findings_count(self, obj):
+        findings = question_findings(obj)
+        return len(findings) if findings is not None else "—"
+
+    @admin.display(description="Findings table")
+    def findings_table(self, obj):
+        findings = question_findings(obj)
+        if not findings:
+            return "—"
+        columns = ["id", "severity", "type", "location", "counter_location", "description", "suggestion"]
+        head = format_html_join("", "<th>{}</th>", ((c.replace("_", "-").capitalize(),) for c in columns))
+        rows = format_html_join(
+            "", "<tr>{}</tr>",
+            ((format_html_join("", "<td>{}</td>", ((f.get(c) or "—",) for c in columns)),) for f in findings),
+        )
+        return format_html('<table class="findings-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>',
+                           head, rows)
 
     @admin.display(description="Citations verified")
     def verification_rate(self, obj):

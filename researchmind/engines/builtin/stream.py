@@ -57,7 +57,13 @@ def run_builtin(
     cancel = cancel or threading.Event()
     started = time.monotonic()
     writer = StreamWriter(session_id or str(uuid.uuid4()), partial=include_partial_messages)
-    steps = _steps(Path(os.path.abspath(root)), question, writer, cancel)
+    from .protocol import parse_task
+    from .protocol_stream import protocol_steps
+
+    # A seed 003 template prompt (a fan-out sub-run) gets a protocol result.
+    task = parse_task(question)
+    base = Path(os.path.abspath(root))
+    steps = protocol_steps(base, task, writer, cancel) if task else _steps(base, question, writer, cancel)
     try:
         for line in steps:
             if cancel.is_set():

@@ -1,0 +1,297 @@
+"""Fan-out questions: one question asked across several content items.
+
+``fanout_create`` makes the parent question and one sub-run per content item
+(or pair of items), each prompted with the seed 003 Phase 6 template for the
+result type and its scope. ``arun_fanout`` is how a parent runs on any
+executor: it claims the parent, runs the sub-runs through the one run path
+(``arun_question``) at most ``concurrency`` at a time, records its own
+progress, then aggregates the sub-runs' results (seed 003 Phase 5) into the
+parent's answer and ``protocol["aggregate"]``. A failed sub-run lands in the
+ERROR bucket; the others are still aggregated. Cancelling the parent cancels
+its sub-runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import re
+import time
+from collections.abc import Mapping, Sequence
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.utils import timezone
+
+from progress.recorder import ProgressRecorder
+from researchmind.fanout_report import report_dict, result_text
+from researchmind.models import ContentItem, Question, ResearchSession
+
+log = logging.getLogger(__name__)
+
+RESULT_TYPES = ("digest", "consistency", "verification")
+MAX_CONCURRENCY = 4
+_CITE_MARK = re.compile(r"\s?\[c\d+\]")
+
+
+def item_label(item: ContentItem) -> str:
+    return " ".join((item.title or f"Content {str(item.id)[:8]}").split())
+
+
+def plan_runs(
+    result_type: str, items: Sequence[ContentItem], *, every_pair: bool = True
+) -> list[list[ContentItem]]:
+    """The content items each sub-run covers: one each, or pairs for consistency
+    (every pair of the chosen items, or just the first two)."""
+    if result_type != "consistency":
+        return [[item] for item in items]
+    if every_pair:
+        return [list(pair) for pair in itertools.combinations(items, 2)]
+    return [list(items[:2])] if len(items) >= 2 else []
+
+
+def sub_prompt(
+    result_type: str, question: str, scope_items: Sequence[ContentItem], checklist: Sequence[str]
+) -> str:
+    from researchmind.protocols import build_prompt
+
+    folders = [f"{item.id}/" for item in scope_items]
+    scope = ", ".join(folders)
+    if result_type == "consistency":
+        return build_prompt(
+            "consistency",
+            scope=scope,
+            question=question,
+            pair=(str(scope_items[0].id), str(scope_items[1].id)),
+        )
+    return build_prompt(result_type, scope=scope, question=question, checklist=list(checklist) or None)
+
+
+def _unique(labels: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return out
+
+
+def fanout_create(
+    *,
+    session: ResearchSession,
+    text: str,
+    result_type: str,
+    items: Sequence[ContentItem],
+    every_pair: bool = True,
+    checklist: Sequence[str] = (),
+    engine: str | None = None,
+    concurrency: int = 2,
+) -> Question:
+    """Create the parent question and its sub-runs, then dispatch the parent."""
+    from researchmind import runs
+
+    if result_type not in RESULT_TYPES:
+        raise ValueError(f"A fan-out question's result type must be one of {', '.join(RESULT_TYPES)}.")
+    checklist = [line.strip() for line in checklist if line.strip()]
+    scopes = plan_runs(result_type, list(items), every_pair=every_pair)
+    if not scopes:
+        raise ValueError("A fan-out question needs at least one content item (two for a consistency check).")
+    engine = engine or session.engine
+    concurrency = max(1, min(MAX_CONCURRENCY, int(concurrency)))
+    labels = _unique([" ↔ ".join(item_label(i) for i in scope) for scope in scopes])
+    with transaction.atomic():
+        parent = Question.objects.create(
+            session=session,
+            text=text.strip(),
+            engine=engine,
+            protocol={
+                "fanout": {
+                    "type": result_type,
+                    "items": [str(item.id) for item in items],
+                    "pairs": [[str(i.id) for i in scope] for scope in scopes]
+                    if result_type == "consistency"
+                    else [],
+                    "checklist": checklist,
+                    "concurrency": concurrency,
+                }
+            },
+        )
+        Question.objects.bulk_create(
+            [
+                Question(
+                    session=session,
+                    parent=parent,
+                    engine=engine,
+                    text=sub_prompt(result_type, text.strip(), scope, checklist),
+                    protocol={
+                        "fanout_run": {
+                            "index": n,
+                            "label": label,
+                            "type": result_type,
+                            "items": [str(i.id) for i in scope],
+                        }
+                    },
+                )
+                for n, (scope, label) in enumerate(zip(scopes, labels, strict=True), start=1)
+            ]
+        )
+        ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
+        runs.dispatch(parent.pk)
+    return parent
+
+
+def is_fanout(question_id: int) -> bool:
+    protocol = Question.objects.filter(pk=question_id).values_list("protocol", flat=True).first()
+    return isinstance(protocol, dict) and "fanout" in protocol
+
+
+def _subs(parent_id: int) -> list[Question]:
+    return list(Question.objects.filter(parent_id=parent_id).order_by("pk"))
+
+
+def _label(sub: Question) -> str:
+    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
+
+
+def _cancel_unfinished(parent_id: int) -> None:
+    from researchmind.services import question_cancel
+
+    for sub in Question.objects.filter(parent_id=parent_id).exclude(status__in=Question.FINISHED):
+        question_cancel(sub)
+
+
+def _finish(parent_id: int, *, cancelled: bool) -> str:
+    from researchmind.protocols import aggregate, render_markdown
+
+    parent = Question.objects.get(pk=parent_id)
+    subs = _subs(parent_id)
+    spec = parent.protocol.get("fanout", {})
+    report = aggregate([(_label(sub), result_text(sub, spec.get("type", "digest"))) for sub in subs])
+    failed = [sub for sub in subs if sub.status != Question.Status.COMPLETE]
+    if cancelled:
+        status, error = Question.Status.CANCELLED, "Cancelled at your request."
+    elif subs and len(failed) == len(subs):
+        status, error = Question.Status.ERROR, "Every sub-run failed; see each sub-run for why."
+    elif failed:
+        status, error = Question.Status.PARTIAL, f"{len(failed)} of {len(subs)} sub-runs did not complete."
+    else:
+        status, error = Question.Status.COMPLETE, ""
+    markdown = _CITE_MARK.sub("", render_markdown(report))
+    parent.protocol = {**parent.protocol, "aggregate": report_dict(report, subs)}
+    parent.result_status = report.status
+    parent.answer = parent.answer_raw = markdown
+    parent.status, parent.error = status, error
+    parent.finished_at, parent.lease_expires_at = timezone.now(), None
+    parent.save()
+    return status
+
+
+async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = None) -> str:
+    """Run a fan-out parent to its end state and return that state.
+    ``engines`` maps a sub-run's id to an engine instance (tests, replays)."""
+    from researchmind.runs import (
+        CANCEL_POLL_SECONDS,
+        LEASE_RENEW_SECONDS,
+        _cancel_requested,
+        _renew_lease,
+        arun_question,
+        claim_question,
+    )
+
+    if not await sync_to_async(claim_question)(parent_id):
+        return "skipped"
+    parent = await Question.objects.select_related("session").aget(pk=parent_id)
+    subs = await sync_to_async(_subs)(parent_id)
+    spec = parent.protocol.get("fanout", {})
+    concurrency = max(1, min(MAX_CONCURRENCY, int(spec.get("concurrency") or 2)))
+    recorder = ProgressRecorder(parent_id)
+    await recorder.start()
+    total = len(subs)
+    recorder.add(
+        "run_start",
+        stage="primary",
+        detail=f"Fan-out: {total} {spec.get('type', '')} sub-runs, {concurrency} at a time",
+        payload={"engine": parent.engine, "question": parent.text[:500], "sub_runs": total},
+    )
+    cancel = asyncio.Event()
+    semaphore = asyncio.Semaphore(concurrency)
+    finished = 0
+
+    async def one(index: int, sub: Question) -> None:
+        nonlocal finished
+        label = _label(sub)
+        async with semaphore:
+            if not cancel.is_set():
+                recorder.add(
+                    "subrun",
+                    stage="primary",
+                    detail=f"Sub-run {index}/{total} started: {label}",
+                    payload={"question_id": sub.pk, "state": "started"},
+                )
+                try:
+                    status = await arun_question(sub.pk, engine=(engines or {}).get(sub.pk))
+                except Exception:  # the sub-run's own path records its failure; keep the others going
+                    log.exception("Sub-run %s of fan-out %s failed", sub.pk, parent_id)
+                    status = "error"
+                done = await Question.objects.aget(pk=sub.pk)
+                outcome = done.result_status or status.upper()
+                recorder.add(
+                    "subrun",
+                    stage="primary",
+                    detail=f"Sub-run {index}/{total} done: {outcome}",
+                    payload={
+                        "question_id": sub.pk,
+                        "state": "done",
+                        "status": done.status,
+                        "result_status": done.result_status,
+                    },
+                )
+        finished += 1
+        recorder.add(
+            "phase",
+            stage="primary",
+            phase="sub-runs",
+            step=finished,
+            total=total,
+            detail=f"{finished} of {total} sub-runs finished",
+        )
+
+    async def watch() -> None:
+        last_renew = time.monotonic()
+        while True:
+            await asyncio.sleep(CANCEL_POLL_SECONDS)
+            if not cancel.is_set() and await sync_to_async(_cancel_requested)(parent_id):
+                cancel.set()
+                recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
+                await sync_to_async(_cancel_unfinished)(parent_id)
+            if time.monotonic() - last_renew >= LEASE_RENEW_SECONDS:
+                await sync_to_async(_renew_lease)(parent_id)
+                last_renew = time.monotonic()
+
+    watcher = asyncio.create_task(watch())
+    try:
+        await asyncio.gather(*(one(n, sub) for n, sub in enumerate(subs, start=1)))
+    finally:
+        watcher.cancel()
+    recorder.add(
+        "phase",
+        stage="primary",
+        phase="aggregating",
+        step=total,
+        total=total,
+        detail="Aggregating the sub-runs' results",
+    )
+    await recorder.flush()
+    status = await sync_to_async(_finish)(parent_id, cancelled=cancel.is_set())
+    recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
+    # Flush before close: close cancels the periodic flusher, and a batch it
+    # holds while waiting for the database would be lost with it.
+    await recorder.flush()
+    await recorder.close()
+    return status
+
+
+def run_fanout(parent_id: int) -> str:
+    """Synchronous entry point (Celery, threads, commands)."""
+    return asyncio.run(arun_fanout(parent_id))

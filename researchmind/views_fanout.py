@@ -1,0 +1,52 @@
+"""Fan-out pages: the "Ask across content items" form and the live lanes
+partial of a fan-out question. Views validate and call
+``researchmind.fanout``; ownership is checked first (404 otherwise)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from researchmind import fanout
+from researchmind.forms_fanout import FanoutForm
+from researchmind.views import owned_question, owned_session
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fanout_ask(request, session_id):
+    session = owned_session(request, session_id)
+    form = FanoutForm(request.POST or None, session=session, initial={"engine": session.engine})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        parent = fanout.fanout_create(
+            session=session,
+            text=data["text"],
+            result_type=data["result_type"],
+            items=data["items"],
+            every_pair=data["pairs"] == "all",
+            checklist=data["checklist_lines"],
+            engine=data.get("engine") or session.engine,
+            concurrency=data["concurrency"],
+        )
+        url = reverse("question_detail", args=[session.id, parent.pk])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    status = 422 if request.method == "POST" else 200
+    return render(request, "researchmind/fanout_form.html", {"session": session, "form": form}, status=status)
+
+
+@login_required
+@require_GET
+def fanout_lanes(request, session_id, question_id):
+    """The sub-run lanes alone, polled while the fan-out runs. Once the parent
+    has finished, a poll asks the page to reload so the report appears."""
+    question = owned_question(request, session_id, question_id)
+    response = render(
+        request, "researchmind/_fanout_lanes.html", {"question": question, "session": question.session}
+    )
+    if request.htmx and question.is_finished and request.GET.get("poll"):
+        response["HX-Refresh"] = "true"
+    return response

@@ -1,0 +1,153 @@
+"""The fan-out pages: the form, the lanes partial, the report on the question
+page and the admin; ownership is checked on every new view."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from researchmind import fanout
+from researchmind.models import Question
+from researchmind.runs import run_question
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _run_consistency(session, items):
+    parent = fanout.fanout_create(
+        session=session, text="Do these agree?", result_type="consistency", items=items[:2], every_pair=False
+    )
+    run_question(parent.pk)
+    parent.refresh_from_db()
+    return parent
+
+
+def test_session_page_links_to_the_fanout_form(token_session, client_for, user):
+    """The session page offers "Ask across content items"."""
+    session, _ = token_session
+    page = client_for(user).get(reverse("session_detail", args=[session.id])).content.decode()
+    assert reverse("fanout_ask", args=[session.id]) in page and "Ask across content items" in page
+
+
+def test_form_lists_ready_items(token_session, client_for, user):
+    """The form offers each ready content item as a checkbox and the three result types."""
+    session, items = token_session
+    page = client_for(user).get(reverse("fanout_ask", args=[session.id])).content.decode()
+    for item in items:
+        assert f'value="{item.id}"' in page and item.title in page
+    assert 'value="verification"' in page and 'name="concurrency"' in page
+
+
+def test_post_creates_parent_with_chosen_subset(token_session, client_for, user):
+    """Posting two ticked items makes a parent with two sub-runs and redirects to its page."""
+    session, items = token_session
+    response = client_for(user).post(
+        reverse("fanout_ask", args=[session.id]),
+        {
+            "text": "Summarise token rules",
+            "result_type": "digest",
+            "items": [items[0].id, items[2].id],
+            "pairs": "all",
+            "checklist": "",
+            "engine": "builtin",
+            "concurrency": 3,
+        },
+    )
+    parent = Question.objects.get(parent__isnull=True, session=session)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("question_detail", args=[session.id, parent.pk])
+    assert parent.protocol["fanout"]["items"] == [str(items[0].id), str(items[2].id)]
+    assert parent.protocol["fanout"]["concurrency"] == 3
+    assert parent.sub_runs.count() == 2
+
+
+def test_post_defaults_to_all_ready_items(token_session, client_for, user):
+    """With no item ticked, every ready content item gets a sub-run."""
+    session, items = token_session
+    client_for(user).post(
+        reverse("fanout_ask", args=[session.id]),
+        {
+            "text": "Digest",
+            "result_type": "digest",
+            "pairs": "all",
+            "engine": "builtin",
+            "concurrency": 2,
+        },
+    )
+    assert Question.objects.get(parent__isnull=True).sub_runs.count() == len(items)
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"result_type": "verification", "checklist": ""}, "checklist"),
+        ({"result_type": "consistency", "pairs": "chosen"}, "items"),
+        ({"result_type": "digest", "concurrency": 5}, "concurrency"),
+    ],
+)
+def test_invalid_posts_are_refused(token_session, client_for, user, data, field):
+    """A verification needs a checklist; "the two chosen" needs exactly two; concurrency is at most 4."""
+    session, _ = token_session
+    form = {"text": "Q", "pairs": "all", "engine": "builtin", "concurrency": 2} | data
+    response = client_for(user).post(reverse("fanout_ask", args=[session.id]), form)
+    assert response.status_code == 422
+    assert field in response.context["form"].errors
+    assert not Question.objects.exists()
+
+
+def test_other_users_get_404(token_session, client_for, other_user):
+    """Another user can neither open the form, post to it, nor read the lanes."""
+    session, items = token_session
+    parent = fanout.fanout_create(session=session, text="Q", result_type="digest", items=items)
+    client = client_for(other_user)
+    assert client.get(reverse("fanout_ask", args=[session.id])).status_code == 404
+    assert client.post(reverse("fanout_ask", args=[session.id]), {"text": "x"}).status_code == 404
+    assert client.get(reverse("fanout_lanes", args=[session.id, parent.pk])).status_code == 404
+    assert Question.objects.count() == 4
+
+
+def test_lanes_poll_while_running(token_session, client_for, user):
+    """Before the run, the page shows a lane per sub-run that polls the lanes partial every second."""
+    session, items = token_session
+    parent = fanout.fanout_create(session=session, text="Q", result_type="digest", items=items)
+    page = client_for(user).get(reverse("question_detail", args=[session.id, parent.pk])).content.decode()
+    assert page.count('class="lane lane-queued"') == 3
+    assert f'hx-get="{reverse("fanout_lanes", args=[session.id, parent.pk])}?poll=1"' in page
+    assert "Waiting for a free slot" in page
+
+
+def test_report_page_after_the_run(token_session, client_for, user):
+    """After the run: finished lanes (no polling), the report with its finding table and citations by sub-run."""
+    session, items = token_session
+    parent = _run_consistency(session, items)
+    page = client_for(user).get(reverse("question_detail", args=[session.id, parent.pk])).content.decode()
+    assert 'id="fanout-lanes"' in page and "?poll=1" not in page
+    assert 'id="fanout-report"' in page and 'id="findings-table"' in page
+    assert 'data-severity="major" data-type="contradiction"' in page
+    assert 'data-filter="severity"' in page and "js/findings.js" in page
+    assert "Citations by sub-run" in page and "Access tokens expire after 60 minutes." in page
+    (sub,) = parent.sub_runs.all()
+    assert reverse("question_detail", args=[session.id, sub.pk]) in page
+
+
+def test_lanes_poll_reloads_the_page_once_finished(token_session, client_for, user):
+    """A poll that finds the parent finished asks htmx to reload so the report appears."""
+    session, items = token_session
+    parent = _run_consistency(session, items)
+    url = reverse("fanout_lanes", args=[session.id, parent.pk])
+    response = client_for(user).get(url + "?poll=1", headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    assert "Sub-runs" in response.content.decode()
+
+
+def test_admin_shows_findings(token_session, client, admin_user):
+    """QuestionAdmin lists a findings count, filters fan-out parents and shows the findings table."""
+    session, items = token_session
+    parent = _run_consistency(session, items)
+    client.force_login(admin_user)
+    listing = client.get(
+        reverse("admin:researchmind_question_changelist") + "?fanout=parent"
+    ).content.decode()
+    assert "Findings" in listing and "Do these agree?" in listing
+    change = client.get(reverse("admin:researchmind_question_change", args=[parent.pk])).content.decode()
+    assert "Findings table" in change and "contradiction" in change and "G1" in change
