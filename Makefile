@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test tools browser run test test-fast test-postgres lint format check-python clean
+.PHONY: help install install-test tools browser services run test test-fast test-postgres lint format check-python clean
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
@@ -62,7 +62,11 @@ run: install
 	@echo "Serving Research Mind on http://$(HOST):$(PORT)/ (Ctrl-C stops it)."
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install-test tools browser
+# PostgreSQL and Redis on loopback for the scale-out tests (quiet when already up).
+services:
+	@bash tools/services.sh
+
+test: install-test tools browser services
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-fast: install-test

@@ -144,7 +144,7 @@ async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float
         layer = get_channel_layer()
         start = time.perf_counter()
         await layer.group_send(question_group(question.pk), {"type": "progress.events", "first": 10**9,
-                                                             "last": 10**9, "events_json": "[]"})
+                                                             "last": 10**9, "frames": []})
         await asyncio.sleep(0)
         baseline.append(time.perf_counter() - start)
         start = time.perf_counter()

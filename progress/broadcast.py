@@ -46,13 +46,26 @@ async def notify_events(question_id: int, events: list[dict]) -> None:
     # The events travel as one JSON string: the in-memory layer deep-copies
     # messages per receiver and channels-redis serialises them, and one string
     # is far cheaper to copy than a tree of dicts.
+    # Each event is serialised once here, as the exact frame JSON clients
+    # receive, instead of once per connected client.
     message = {"type": EVENTS_MESSAGE, "first": events[0]["seq"], "last": events[-1]["seq"],
-               "events_json": json.dumps(events, ensure_ascii=False)}
+               "ended": any(event["kind"] == "end" for event in events),
+               "frames": [event_frame(event) for event in events]}
     try:
         await layer.group_send(question_group(question_id), message)
     except Exception:  # a broken layer must not stop a run: clients resume from the DB
         log.warning("Could not broadcast events of question %s", question_id, exc_info=True)
 
 
+def event_frame(event: dict) -> str:
+    """The websocket text frame of one event for programs."""
+    return json.dumps({"type": "event", **event}, ensure_ascii=False)
+
+
 def events_from_message(message: dict) -> list[dict]:
-    return json.loads(message.get("events_json") or "[]")
+    events = []
+    for frame in message.get("frames") or []:
+        event = json.loads(frame)
+        event.pop("type", None)
+        events.append(event)
+    return events

@@ -19,6 +19,7 @@ from researchmind.tokens import SUBPROTOCOL
 
 REPLAY_CHUNK = 500
 CLOSE_NOT_FOUND = 4404
+CLOSE_TRY_AGAIN = 1013
 
 
 def _after_from_query(query_string: bytes) -> tuple[int, str]:
@@ -48,8 +49,17 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.question_group(self.question_id)
         self._lock = asyncio.Lock()
         self._ended = False
-        await self.channel_layer.group_add(self.group, self.channel_name)
         subprotocols = self.scope.get("subprotocols") or []
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception:
+            # The channel layer (Redis) is down: accept and close with "try
+            # again later" so browsers (htmx) and programs reconnect and
+            # resume from the database once it is back.
+            self.group = None
+            await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
         self._catch_up_task = asyncio.create_task(self._catch_up())
 
@@ -58,7 +68,10 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         if task is not None:
             task.cancel()
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except Exception:  # the layer is gone; nothing to leave
+                pass
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients may send ``{"after": seq}`` to resume; everything else is ignored
@@ -90,11 +103,22 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         if message.get("first", 0) > self.last_sent + 1:
             await self._catch_up()  # we missed a notification: the database has it
             return
-        events = broadcast.events_from_message(message)
         async with self._lock:
-            fresh = [event for event in events if event["seq"] > self.last_sent]
-            if fresh and fresh[0]["seq"] == self.last_sent + 1:
-                await self._send_events(fresh)
+            if message["last"] <= self.last_sent:
+                return
+            frames = message.get("frames") or []
+            skip = self.last_sent + 1 - message["first"]
+            if skip < 0:
+                return
+            if self.format == "json":
+                # Forward the frames serialised once by the broadcaster.
+                for frame in frames[skip:]:
+                    await self.send(text_data=frame)
+                self.last_sent = message["last"]
+                if message.get("ended"):
+                    await self._finish_json()
+            else:
+                await self._send_events(broadcast.events_from_message(message)[skip:])
 
     async def _send_events(self, events: list[dict]) -> None:
         if not events:
@@ -104,13 +128,17 @@ class QuestionConsumer(AsyncWebsocketConsumer):
 
             html = await database_sync_to_async(render_events_html)(self.question_id, events)
             await self.send(text_data=html)
+            self.last_sent = events[-1]["seq"]
+            if any(event["kind"] == "end" for event in events):
+                await self.close(code=1000)  # the run is over: a normal close, which htmx does not reconnect
         else:
             for event in events:
-                await self.send(text_data=json.dumps({"type": "event", **event}))
+                await self.send(text_data=broadcast.event_frame(event))
+            self.last_sent = events[-1]["seq"]
             if any(event["kind"] == "end" for event in events):
-                answer = await database_sync_to_async(selectors.answer_message)(self.question_id)
-                await self.send(text_data=json.dumps(answer))
-        self.last_sent = events[-1]["seq"]
-        if any(event["kind"] == "end" for event in events):
-            # The run is over: a normal close, which htmx does not reconnect.
-            await self.close(code=1000)
+                await self._finish_json()
+
+    async def _finish_json(self) -> None:
+        answer = await database_sync_to_async(selectors.answer_message)(self.question_id)
+        await self.send(text_data=json.dumps(answer))
+        await self.close(code=1000)

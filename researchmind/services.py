@@ -138,12 +138,17 @@ def content_run_async(item: ContentItem, work: Callable[..., object], *, cleanup
         finally:
             if cleanup is not None:
                 shutil.rmtree(cleanup, ignore_errors=True)
-            close_old_connections()
+
+    def in_thread() -> None:
+        try:
+            target()
+        finally:
+            close_old_connections()  # this thread's own connection; never the request's
 
     if getattr(settings, "INGEST_SYNC", False):
         target()
     else:
-        transaction.on_commit(lambda: threading.Thread(target=target, daemon=True).start())
+        transaction.on_commit(lambda: threading.Thread(target=in_thread, daemon=True).start())
 
 
 def content_delete(item: ContentItem) -> None:

@@ -1,0 +1,239 @@
+"""Scale-out, end to end: PostgreSQL, redis, two daphne web processes and a
+Celery worker as separate processes on loopback (see ``cluster.py``).
+
+Questions are asked through web process A with the real login and ask forms
+and watched on web process B's websocket; the database is the reference for
+what every client must have received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from celery import Celery
+
+from tests.scaleout.clients import follow
+from tests.scaleout.cluster import HERE, wait_for
+
+pytestmark = pytest.mark.slow
+
+
+def comparable(events: list[dict]) -> list[tuple]:
+    return [(e["seq"], e["kind"], e["detail"], e["payload"]) for e in events]
+
+
+def assert_matches_database(cluster, question_id: int, watch) -> list[dict]:
+    """Every persisted event reached the client exactly once, in order, then the answer."""
+    stored = cluster.events(question_id)
+    assert watch.seqs == list(range(1, len(stored) + 1)), f"gaps or duplicates: {watch.seqs}"
+    assert comparable(watch.events) == comparable(stored)
+    assert watch.events[-1]["kind"] == "end"
+    assert watch.answer["type"] == "answer"
+    assert watch.answer["status"] == watch.events[-1]["payload"]["status"]
+    return stored
+
+
+async def wait_until_events(cluster, question_id: int, count: int, timeout: float = 30.0) -> None:
+    await asyncio.to_thread(
+        wait_for,
+        lambda: len(cluster.events(question_id)) >= count,
+        timeout=timeout,
+        what=f"{count} events recorded for question {question_id}",
+    )
+
+
+def slow_engines_running(question_text: str) -> list[int]:
+    """Pids of slow_claude stand-ins answering ``question_text``."""
+    marker, text = str(HERE / "slow_claude.py").encode(), question_text.encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if entry.name.isdigit() and marker in cmdline and text in cmdline:
+            pids.append(int(entry.name))
+    return pids
+
+
+async def test_events_asked_on_a_stream_to_a_client_of_b_once_and_in_order(cluster, seeded, visitor):
+    """A run on the worker reaches a websocket on the other web process live:
+    every event once, in order, then ``end`` and the answer, then close."""
+    question_id = await asyncio.to_thread(
+        visitor.ask, seeded["session_id"], "[slow lines=40 delay=0.05] How do workers run?", "claude-code"
+    )
+    opened = time.time()
+    watch = await follow(cluster, visitor, question_id, on="B", reconnect=False, timeout=60)
+
+    stored = assert_matches_database(cluster, question_id, watch)
+    assert watch.connections == 1 and not watch.failures
+    assert watch.answer["status"] == "complete"
+    assert watch.answer["answer"].startswith("Point 1 is noted.")
+    # The socket was open long before the run ended: the events came live through redis.
+    assert stored[-1]["created_at"].timestamp() - opened > 1.0
+    assert {"run_start", "system", "text_delta", "tool_start", "tool_end", "result", "end"} <= {
+        e["kind"] for e in stored
+    }
+
+
+async def test_builtin_answer_with_verified_citations_crosses_processes(cluster, seeded, visitor):
+    """The offline engine on the worker cites the content ingested by the web
+    side (shared sandbox root) and B's client receives the verified citations."""
+    question_id = await asyncio.to_thread(
+        visitor.ask, seeded["session_id"], "What marks a run interrupted?", "builtin"
+    )
+    watch = await follow(cluster, visitor, question_id, on="B", reconnect=False, timeout=60)
+
+    assert_matches_database(cluster, question_id, watch)
+    assert watch.answer["status"] == "complete"
+    assert watch.answer["citations"]
+    assert {c["verification"] for c in watch.answer["citations"]} == {"verified"}
+
+
+async def test_killed_worker_leaves_question_interrupted_and_retry_completes(cluster, seeded, visitor):
+    """SIGKILL the worker mid-run: the sweeper of a web process marks the question
+    interrupted (an ``end`` event the watching client receives), its events and
+    partial answer stay, the engine does not keep running, and Retry (on a new
+    worker) answers it."""
+    text = "[slow lines=120 delay=0.1] What survives a dead worker?"
+    question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
+    watching = asyncio.create_task(follow(cluster, visitor, question_id, on="B", timeout=90))
+    await wait_until_events(cluster, question_id, 15)
+    assert slow_engines_running(text), "the engine should be running on the worker"
+
+    await asyncio.to_thread(cluster.kill_worker)
+    killed = time.monotonic()
+    watch = await watching
+    ended_after = time.monotonic() - killed
+
+    stored = assert_matches_database(cluster, question_id, watch)
+    assert watch.events[-1]["payload"]["status"] == "interrupted"
+    assert ended_after < 40, f"interrupted only after {ended_after:.1f} s"
+    question = cluster.question(question_id)
+    assert question["status"] == "interrupted"
+    assert question["answer"].startswith("Point 1 is noted. Point 2 is noted.")  # partial output kept
+    assert sum(e["kind"] == "text_delta" for e in stored) >= 5
+    raw_log = (
+        Path(cluster.env()["SANDBOX_ROOT"])
+        / seeded["session_id"]
+        / ".researchmind"
+        / "runs"
+        / f"{question_id}.log"
+    )
+    assert raw_log.read_text().count('"text_delta"') >= 5  # every printed line kept verbatim
+    await asyncio.to_thread(
+        wait_for, lambda: not slow_engines_running(text), timeout=10, what="the orphaned engine exiting"
+    )
+
+    await asyncio.to_thread(cluster.start_worker)
+    retried = await asyncio.to_thread(visitor.retry, seeded["session_id"], question_id)
+    assert retried != question_id
+    watch = await follow(cluster, visitor, retried, on="B", reconnect=False, timeout=90)
+    assert_matches_database(cluster, retried, watch)
+    assert watch.answer["status"] == "complete"
+    assert cluster.question(question_id)["status"] == "interrupted"  # the original stays as it was
+
+
+async def test_restarted_web_process_client_resumes_without_loss_or_duplicates(cluster, seeded, visitor):
+    """Kill web process B mid-stream and start it again: the client reconnects
+    with ``?after=<last seq>`` and ends with every event exactly once."""
+    text = "[slow lines=100 delay=0.1] Does a web restart lose events?"
+    question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
+    watch_task = asyncio.create_task(follow(cluster, visitor, question_id, on="B", timeout=90))
+    await wait_until_events(cluster, question_id, 10)
+
+    await asyncio.to_thread(cluster.kill_web, "B")
+    await asyncio.sleep(1.0)  # events keep being recorded while B is down
+    await asyncio.to_thread(cluster.start_web, "B")
+    watch = await watch_task
+
+    assert watch.connections >= 2, "the client should have reconnected"
+    assert_matches_database(cluster, question_id, watch)
+    assert watch.answer["status"] == "complete"
+
+
+async def test_task_delivered_twice_runs_once(cluster, seeded, visitor):
+    """The lease makes a redelivered task a no-op: enqueued twice, and run twice
+    more at the same moment from two other processes, the question runs once."""
+    question_id = (
+        await asyncio.to_thread(
+            cluster.dbtool, "queue", seeded["session_id"], "claude-code", "[slow lines=20 delay=0.05] Twice?"
+        )
+    )["question_id"]
+    broker = Celery(broker=cluster.redis_url)
+    try:
+        first = broker.send_task("researchmind.run_question", args=[question_id])
+        second = broker.send_task("researchmind.run_question", args=[question_id])
+    finally:
+        broker.close()
+    worker = cluster.worker
+
+    def both_done() -> bool:
+        log = worker.output()
+        return f"[{first.id}] succeeded" in log and f"[{second.id}] succeeded" in log
+
+    await asyncio.to_thread(wait_for, both_done, timeout=60, what="both deliveries handled")
+    log = worker.output()
+    results = sorted(
+        line.rsplit(":", 1)[-1].strip()
+        for line in log.splitlines()
+        if f"[{first.id}] succeeded" in line or f"[{second.id}] succeeded" in line
+    )
+    assert results == ["'complete'", "'skipped'"]
+
+    concurrent = await asyncio.gather(
+        asyncio.to_thread(cluster.dbtool, "run-task", str(question_id)),
+        asyncio.to_thread(cluster.dbtool, "run-task", str(question_id)),
+    )
+    assert [r["result"] for r in concurrent] == ["skipped", "skipped"]
+
+    stored = cluster.events(question_id)
+    assert [e["seq"] for e in stored] == list(range(1, len(stored) + 1))
+    assert [e["kind"] for e in stored].count("run_start") == 1
+    assert [e["kind"] for e in stored].count("end") == 1
+    assert cluster.question(question_id)["status"] == "complete"
+
+
+async def test_concurrent_deliveries_of_a_queued_task_run_it_once(cluster, seeded, visitor):
+    """Two processes racing to run the same queued question: one runs it, the other skips."""
+    question_id = (
+        await asyncio.to_thread(
+            cluster.dbtool, "queue", seeded["session_id"], "claude-code", "[slow lines=10 delay=0.05] Race?"
+        )
+    )["question_id"]
+    results = await asyncio.gather(
+        asyncio.to_thread(cluster.dbtool, "run-task", str(question_id)),
+        asyncio.to_thread(cluster.dbtool, "run-task", str(question_id)),
+    )
+    assert sorted(r["result"] for r in results) == ["complete", "skipped"]
+    stored = cluster.events(question_id)
+    assert [e["seq"] for e in stored] == list(range(1, len(stored) + 1))
+    assert [e["kind"] for e in stored].count("run_start") == 1
+
+
+async def test_redis_restart_clients_resume_from_the_database(cluster, seeded, visitor):
+    """Restart redis mid-run (everything in it is lost): the run goes on (events
+    are in PostgreSQL), the client reconnects and resumes from its last seq with
+    nothing lost or repeated, and the deployment keeps working afterwards."""
+    text = "[slow lines=100 delay=0.1] Does a redis restart lose events?"
+    question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
+    watch_task = asyncio.create_task(follow(cluster, visitor, question_id, on="B", timeout=90))
+    await wait_until_events(cluster, question_id, 10)
+
+    await asyncio.to_thread(cluster.restart_redis)
+    watch = await watch_task
+
+    assert_matches_database(cluster, question_id, watch)
+    assert watch.answer["status"] == "complete"
+    assert cluster.question(question_id)["status"] == "complete"
+
+    # The worker and both web processes work with the new redis.
+    after = await asyncio.to_thread(
+        visitor.ask, seeded["session_id"], "[slow lines=10 delay=0.05] Still working?", "claude-code"
+    )
+    watch = await follow(cluster, visitor, after, on="B", reconnect=False, timeout=60)
+    assert_matches_database(cluster, after, watch)
+    assert watch.answer["status"] == "complete"
