@@ -25,9 +25,15 @@ _FOLD = str.maketrans(
     }
 )  # fmt: skip
 _MARKUP = "*_`#>"
-_BULLETS_RE = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
+# A list bullet at the start of a line. Matched as "newline + bullet" (plus
+# the text's first line separately) rather than with a MULTILINE "^", which
+# makes the regex engine test every character; a leading literal lets it skip.
+_BULLET = r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+"
+_BULLET_FIRST_RE = re.compile(_BULLET)
+_BULLETS_RE = re.compile("\n" + _BULLET)
 _ELLIPSIS_RE = re.compile(r"\.\.\.|…")
 _TOKEN_RE = re.compile(r"[^\W_]+")
+_DIGIT_RE = re.compile(r"[0-9]")
 FUZZY_THRESHOLD = 0.9
 MAX_GAP = 2000  # characters allowed between the pieces of an excerpt elided with "..."
 
@@ -37,7 +43,10 @@ def fold(text: str) -> str:
     Python), keeping its line breaks so matches map back to lines."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_FOLD)
-    text = _BULLETS_RE.sub("", text)
+    first = _BULLET_FIRST_RE.match(text)
+    if first:
+        text = text[first.end() :]
+    text = _BULLETS_RE.sub("\n", text)
     for mark in _MARKUP:
         if mark in text:
             text = text.replace(mark, "")
@@ -79,11 +88,46 @@ def make_needle(excerpt: str | None) -> Needle | None:
     raw = raw_pieces[0].lower()
     for mark in _MARKUP:
         raw = raw.replace(mark, " ")
-    words = sorted({t for t in _TOKEN_RE.findall(raw) if t.isascii()}, key=lambda t: (-len(t), t))
+    tokens = set(_TOKEN_RE.findall(raw))
+    if not raw.isascii():
+        tokens = {t for t in tokens if t.isascii()}
+    # Longest first, ties alphabetical: two C-level stable sorts, no lambda
+    # (this runs once per citation).
+    words = sorted(sorted(tokens), key=len, reverse=True)
     # Numbers and identifiers with digits are usually rarer than any word.
-    numbers = [t for t in words if len(t) >= 3 and not t.isalpha()][:2]
+    numbers = [t for t in words if len(t) >= 3 and not t.isalpha()][:2] if _DIGIT_RE.search(raw) else []
     candidates = list(dict.fromkeys(words[:3] + numbers))
     return Needle([norm for _, norm in split if norm], candidates, len(text))
+
+
+def matches(text: str, pieces: list[str], first_only: bool = False) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` of every place the pieces occur in
+    order, each within ``MAX_GAP`` of the previous one. ``first_only`` stops
+    at the first, for callers that only ask "is it here at all?"."""
+    found: list[tuple[int, int]] = []
+    if not text:
+        return found
+    first, rest = pieces[0], pieces[1:]
+    pos = text.find(first)
+    while pos >= 0:
+        end = pos + len(first)
+        for piece in rest:
+            nxt = text.find(piece, end)
+            if nxt < 0 or nxt - end > MAX_GAP:
+                end = -1
+                break
+            end = nxt + len(piece)
+        if end >= 0:
+            found.append((pos, end))
+            if first_only:
+                break
+        pos = text.find(first, pos + 1)
+    return found
+
+
+def span_bound(pieces: list[str]) -> int:
+    """The most normalised characters one occurrence of the pieces can cover."""
+    return sum(map(len, pieces)) + (len(pieces) - 1) * MAX_GAP
 
 
 @dataclass(slots=True)
@@ -97,33 +141,20 @@ class Window:
     @classmethod
     def from_text(cls, text: str, first_line: int) -> Window:
         """Normalise ``text`` (whose first line is ``first_line``) line by line."""
-        kept = [(i, n) for i, n in enumerate(" ".join(line.split()) for line in fold(text).split("\n")) if n]
-        parts = [n for _, n in kept]
-        starts = list(accumulate((len(n) + 1 for n in parts), initial=0))[:-1]
-        return cls(" ".join(parts), starts, [first_line + i for i, _ in kept])
+        # List comprehensions over C-level str methods: this runs per line.
+        normalised = [" ".join(line.split()) for line in fold(text).split("\n")]
+        parts = [n for n in normalised if n]
+        starts = list(accumulate([len(n) + 1 for n in parts], initial=0))
+        starts.pop()
+        numbers = [first_line + i for i, n in enumerate(normalised) if n]
+        return cls(" ".join(parts), starts, numbers)
 
     def line_at(self, offset: int) -> int:
         return self.line_numbers[max(0, bisect_right(self.starts, offset) - 1)]
 
     def occurrences(self, needle: Needle) -> list[tuple[int, int]]:
         """Every (first line, last line) where the excerpt's pieces occur in order."""
-        found: list[tuple[int, int]] = []
-        if not self.joined:
-            return found
-        first, rest = needle.pieces[0], needle.pieces[1:]
-        pos = self.joined.find(first)
-        while pos >= 0:
-            end = pos + len(first)
-            for piece in rest:
-                nxt = self.joined.find(piece, end)
-                if nxt < 0 or nxt - end > MAX_GAP:
-                    end = -1
-                    break
-                end = nxt + len(piece)
-            if end >= 0:
-                found.append((self.line_at(pos), self.line_at(end - 1)))
-            pos = self.joined.find(first, pos + 1)
-        return found
+        return [(self.line_at(a), self.line_at(b - 1)) for a, b in matches(self.joined, needle.pieces)]
 
     def best_fuzzy(self, needle: Needle, budget: int = 2000) -> tuple[float, int, int]:
         """The best difflib ratio, word by word, of a same-length run of words,

@@ -1,13 +1,15 @@
 """Read one file once and answer every question its citations ask of it.
 
-Files are read in large line-aligned chunks, never line by line in Python:
-that keeps verification near the cost of reading. Each chunk is hashed and
-its newlines counted; only the cited line windows are decoded and
-normalised. A citation whose excerpt is not in its cited lines (or that gave
-no lines) is searched for across the file: a word of the excerpt is found
-with a fast lower-cased substring search and only the text around each hit is
-normalised. Files larger than one chunk are searched as they stream past,
-with an overlap so an excerpt straddling two chunks is still found.
+Files under 16 MB are read in one go; larger ones stream in 4 MB
+line-aligned chunks (never line by line in Python, never loaded twice). The
+bytes read are hashed as they are, and line numbers come from counting
+newlines (see ``lines``) rather than splitting the file. Per citation, only
+its cited lines (± 2) are decoded and normalised, and a plain substring test
+settles the common case. An excerpt not there is looked for within
+``NEAR`` lines of the citation, and across the whole file only when that
+cannot prove which occurrence is nearest (or no lines were cited); see
+``search``. Streamed files are searched as they pass, with an overlap so an
+excerpt straddling two chunks is still found.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from citations.verification.normalize import Needle, Window
+from citations.verification.lines import LineIndex
+from citations.verification.normalize import Needle, Window, matches, normalize_text, span_bound
+from citations.verification.search import decode, search_any
 
 WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
 CHUNK = 4 * 1024 * 1024  # larger ones stream in chunks of this size
 OVERLAP = 64 * 1024
 BINARY_PROBE = 8192
-MAX_HITS = 20000
-RARE_HITS = 64
 BOM = b"\xef\xbb\xbf"
+NEAR = 50  # lines either side of a missed citation searched before the whole file
 
 
 @dataclass(slots=True)
@@ -49,223 +52,121 @@ class FileScan:
     answers: list[Answer]
 
 
-def decode(data: bytes) -> tuple[str, str]:
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+def _windows(requests: list[Request]) -> list[tuple[int, int, int]]:
+    """(request, first line, last line) of each cited window (± 2), by first line."""
+    found = [
+        (i, max(1, r.cited[0] - 2), r.cited[1] + 2)
+        for i, r in enumerate(requests)
+        if r.needle is not None and r.cited is not None
+    ]
+    return sorted(found, key=lambda w: w[1])
 
 
-def cited_window(cited: tuple[int, int], n_lines: int) -> tuple[int, int]:
-    return max(1, cited[0] - 2), min(n_lines, cited[1] + 2)
+def _in_window(needle: Needle, text: str) -> bool:
+    # Containment in the window's normalised text is exactly "found in the
+    # cited lines": the window holds whole lines, and folding is line-local.
+    return bool(matches(normalize_text(text), needle.pieces, first_only=True))
 
 
-def _pick_anchor(low: str, needle: Needle) -> str | None:
-    """The excerpt word with the fewest hits in this text (counting stops
-    early, so common words cost little); ``""`` when a word is absent (so the
-    excerpt cannot be here), ``None`` when there is no usable word."""
-    best: tuple[int, str] | None = None
-    for word in needle.words:
-        hits, pos = 0, low.find(word)
-        while pos >= 0 and hits < RARE_HITS:
-            hits += 1
-            pos = low.find(word, pos + 1)
-        if hits == 0:
-            return ""
-        if best is None or hits < best[0]:
-            best = (hits, word)
-        if hits <= 2:
-            break
-    return best[1] if best else None
-
-
-def search_buffer(text: str, first_line: int, needles: list[Needle]) -> list[set[tuple[int, int]]]:
-    """All occurrences of each excerpt in ``text`` (whose first line is
-    ``first_line``), normalising only the text around its rarest word's hits;
-    when hits cover much of the text, the whole text is normalised once and
-    shared by every excerpt."""
-    low = text.lower()
-    results: list[set[tuple[int, int]]] = []
-    whole: Window | None = None
-    for needle in needles:
-        anchor = _pick_anchor(low, needle) if len(low) == len(text) else None
-        if anchor == "":
-            results.append(set())
-            continue
-        spans = None if anchor is None else _spans(low, anchor, 2 * needle.raw_length + 100)
-        if spans is None or sum(b - a for a, b in spans) > len(text) // 4:
-            if whole is None:
-                whole = Window.from_text(text, first_line)
-            results.append(set(whole.occurrences(needle)))
-            continue
-        found: set[tuple[int, int]] = set()
-        counted_to, line = 0, first_line
-        for start, end in spans:
-            start = text.rfind("\n", 0, start) + 1
-            stop = text.find("\n", end)
-            stop = len(text) if stop < 0 else stop
-            line += text.count("\n", counted_to, start)
-            counted_to = start
-            found.update(Window.from_text(text[start:stop], line).occurrences(needle))
-        results.append(found)
-    return results
-
-
-def _spans(low: str, anchor: str, reach: int) -> list[list[int]] | None:
-    """Merged character spans around each hit of ``anchor``; ``None`` when
-    there are too many hits to be worth it."""
-    spans: list[list[int]] = []
-    pos = low.find(anchor)
-    hits = 0
-    while pos >= 0:
-        hits += 1
-        if hits > MAX_HITS:
-            return None
-        start, end = max(0, pos - reach), min(len(low), pos + reach)
-        if spans and start <= spans[-1][1]:
-            spans[-1][1] = end
-        else:
-            spans.append([start, end])
-        pos = low.find(anchor, pos + 1)
-    return spans
-
-
-class _Scanner:
-    def __init__(self, requests: list[Request]) -> None:
-        self.requests = requests
-        self.answers = [Answer() for _ in requests]
-        self.sha = hashlib.sha256()
-        self.binary = False
-        self.encoding = "utf-8"
-        self.lines_before = 0  # newlines in the chunks already seen
-        self.windows: dict[int, list[bytes]] = {}
-        self.cited_text: dict[int, Window] = {}
-
-    def wanted(self, n_lines_hint: int | None) -> dict[int, tuple[int, int]]:
-        return {
-            i: cited_window(r.cited, n_lines_hint or r.cited[1] + 2)
-            for i, r in enumerate(self.requests)
-            if r.needle is not None and r.cited is not None
-        }
-
-    def collect(self, chunk: bytes, wanted: dict[int, tuple[int, int]]) -> None:
-        """Keep the raw bytes of cited lines that fall in this chunk."""
-        first = self.lines_before + 1
-        last = first + chunk.count(b"\n") - (1 if chunk.endswith(b"\n") else 0)
-        needed = [(i, lo, min(hi, last)) for i, (lo, hi) in wanted.items() if lo <= last and hi >= first]
-        if needed:
-            upto = max(hi for _, _, hi in needed) - first + 1
-            lines = chunk.split(b"\n", upto)
-            for i, lo, hi in needed:
-                self.windows.setdefault(i, []).extend(lines[max(lo, first) - first : hi - first + 1])
-
-    def check_window(self, i: int, lo: int, hi: int) -> None:
-        """Look for request ``i``'s excerpt in its cited lines (± 2)."""
-        text, _ = decode(b"\n".join(self.windows.get(i, [])))
-        window = Window.from_text(text, lo)
-        needle = self.requests[i].needle
-        assert needle is not None
-        found = window.occurrences(needle)
-        answer = self.answers[i]
-        answer.occurrences.update(found)
-        answer.in_place = any(lo <= s and e <= hi for s, e in found)
-        self.cited_text[i] = window
-
-    def check_windows(self, wanted: dict[int, tuple[int, int]]) -> None:
-        for i, (lo, hi) in wanted.items():
-            if i in self.windows and i not in self.cited_text:
-                self.check_window(i, lo, hi)
-
-    def fuzzy_where_missing(self) -> None:
-        """Only an excerpt found nowhere is compared fuzzily with its cited lines."""
-        for i, window in self.cited_text.items():
-            answer = self.answers[i]
-            needle = self.requests[i].needle
-            if not answer.occurrences and needle is not None:
-                answer.fuzzy = window.best_fuzzy(needle)
-
-    def finish(self, n_lines: int) -> FileScan:
-        self.fuzzy_where_missing()
-        return FileScan(self.sha.hexdigest(), n_lines, self.binary, self.encoding, self.answers)
+def _fuzzy(requests: list[Request], answers: list[Answer], texts: dict[int, tuple[str, int]]) -> None:
+    """Only an excerpt found nowhere is compared fuzzily with its cited lines."""
+    for i, (text, first) in texts.items():
+        needle = requests[i].needle
+        if needle is not None and not answers[i].in_place and not answers[i].occurrences:
+            answers[i].fuzzy = Window.from_text(text, first).best_fuzzy(needle)
 
 
 def scan_file(path: Path, requests: list[Request]) -> FileScan:
-    """Hash, count lines and look for each request's excerpt; raises OSError."""
-    scanner = _Scanner(requests)
+    """Hash, count lines and look for each request's excerpt; raises OSError.
+    The hash is of the bytes already read for the search: no second read.
+    (Hashing on a worker thread was measured and dropped: GIL hand-offs
+    cost more than the overlap won on these 2-core machines.)"""
     with open(path, "rb") as handle:
         first = handle.read(WHOLE)
-        scanner.sha.update(first)
-        scanner.binary = b"\x00" in first[:BINARY_PROBE]
+        sha = hashlib.sha256(first)
+        binary = b"\x00" in first[:BINARY_PROBE]
         body = first[3:] if first.startswith(BOM) else first
         if len(first) < WHOLE:
-            return _scan_whole(scanner, body)
-        return _scan_stream(scanner, handle, body)
+            return _scan_whole(requests, body, sha, binary)
+        # Imported here: stream builds on this module's helpers.
+        from citations.verification.stream import scan_stream
+
+        sizes = (len(first) - len(body), CHUNK, OVERLAP)
+        return scan_stream(requests, handle, body, sha, binary, sizes)
 
 
-def _count_lines(data: bytes) -> int:
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
-
-
-def _scan_whole(scanner: _Scanner, body: bytes) -> FileScan:
-    n_lines = _count_lines(body)
-    if scanner.binary:
-        return scanner.finish(n_lines)
-    wanted = {i: w for i, w in scanner.wanted(n_lines).items() if w[0] <= w[1]}
-    scanner.collect(body, wanted)
-    scanner.check_windows(wanted)
-    pending = [i for i, r in enumerate(scanner.requests) if r.needle and not scanner.answers[i].in_place]
+def _scan_whole(requests: list[Request], body: bytes, sha, binary: bool) -> FileScan:
+    answers = [Answer() for _ in requests]
+    index = LineIndex(body)
+    texts: dict[int, tuple[str, int]] = {}
+    if not binary:
+        # Rising line order, so each stretch of the file is counted once.
+        for i, lo, hi in _windows(requests):
+            start = index.start_of(lo)
+            if start >= len(body):
+                continue  # the window starts past the end of the file
+            text, _ = decode(body[start : index.end_of(hi)])
+            texts[i] = (text, lo)
+            answers[i].in_place = _in_window(requests[i].needle, text)
+    n_lines = index.newlines + (1 if body and not body.endswith(b"\n") else 0)
+    encoding = "utf-8"
+    if binary:
+        return FileScan(sha.hexdigest(), n_lines, binary, encoding, answers)
+    pending = [i for i, r in enumerate(requests) if r.needle and not answers[i].in_place]
+    ascii_body = body.isascii()
+    if ascii_body:
+        ends = (True, True)
+        pending = [i for i in pending if not _nearby(body, index, requests[i], answers[i], 0, n_lines, ends)]
     if pending:
-        text, scanner.encoding = decode(body)
-        needles = [scanner.requests[i].needle for i in pending]
-        for i, found in zip(pending, search_buffer(text, 1, needles), strict=True):
-            scanner.answers[i].occurrences.update(found)
-    return scanner.finish(n_lines)
+        needles = [requests[i].needle for i in pending]
+        first_only = [requests[i].cited is None for i in pending]
+        found, encoding = search_any(body, index, 1, needles, first_only, ascii_body)
+        for i, occurrences in zip(pending, found, strict=True):
+            answers[i].occurrences.update(occurrences)
+    _fuzzy(requests, answers, texts)
+    return FileScan(sha.hexdigest(), n_lines, binary, encoding, answers)
 
 
-def _scan_stream(scanner: _Scanner, handle, body: bytes) -> FileScan:
-    searching = [i for i, r in enumerate(scanner.requests) if r.needle]
-    wanted = scanner.wanted(None)
-    carry = body
-    tail, tail_lines = "", 0
-    last_byte = b""
-    while True:
-        more = handle.read(CHUNK)
-        scanner.sha.update(more)
-        data = carry + more
-        cut = data.rfind(b"\n")
-        if more and cut < 0:
-            carry = data  # one enormous line: keep reading until it ends
-            continue
-        chunk, carry = (data[: cut + 1], data[cut + 1 :]) if more else (data, b"")
-        if chunk:
-            last_byte = chunk[-1:]
-            if not scanner.binary:
-                scanner.collect(chunk, wanted)
-                # A window that is complete and holds its excerpt needs no
-                # search through the rest of the file.
-                last = scanner.lines_before + chunk.count(b"\n")
-                for i in [i for i in searching if i in wanted and wanted[i][1] <= last]:
-                    scanner.check_window(i, *wanted[i])
-                    if scanner.answers[i].in_place:
-                        searching.remove(i)
-                if searching:
-                    text, encoding = decode(chunk)
-                    if encoding == "latin-1":
-                        scanner.encoding = encoding
-                    buffer = tail + text
-                    first_line = scanner.lines_before + 1 - tail_lines
-                    needles = [scanner.requests[i].needle for i in searching]
-                    for i, found in zip(searching, search_buffer(buffer, first_line, needles), strict=True):
-                        scanner.answers[i].occurrences.update(found)
-                    cut_at = buffer.rfind("\n", 0, max(0, len(buffer) - OVERLAP)) + 1
-                    tail = buffer[cut_at:]
-                    tail_lines = tail.count("\n")
-            scanner.lines_before += chunk.count(b"\n")
-        if not more:
-            break
-    n_lines = scanner.lines_before + (1 if last_byte and last_byte != b"\n" else 0)
-    if not scanner.binary:
-        wanted = {i: (lo, min(hi, n_lines)) for i, (lo, hi) in wanted.items() if lo <= n_lines}
-        scanner.windows = {i: w for i, w in scanner.windows.items() if i in wanted}
-        scanner.check_windows(wanted)
-    return scanner.finish(n_lines)
+def _nearby(
+    buf: bytes,
+    index: LineIndex,
+    request: Request,
+    answer: Answer,
+    base: int,
+    lines: int,
+    ends: tuple[bool, bool],
+) -> bool:
+    """Find a missed excerpt near where it was cited (within ``NEAR`` lines)
+    in ``buf`` (lines ``base + 1`` to ``base + lines`` of the file; ``ends``
+    says whether it starts / ends the file) and say whether that settles
+    it: only when no occurrence elsewhere could be nearer, so the search
+    of the whole file would pick the same one."""
+    needle = request.needle
+    if request.cited is None or needle is None:
+        return False
+    lo, hi = request.cited[0] - base, request.cited[1] - base
+    first, last = max(1, lo - NEAR), min(lines, hi + NEAR)
+    if first > last:
+        return False
+    text, _ = decode(buf[index.start_of(first) : index.end_of(last)])
+    # Normalising the band as one string is C-speed; the per-line Window
+    # (for line numbers) is only built when the excerpt is there.
+    if not _in_window(needle, text):
+        return False
+    window = Window.from_text(text, first)
+    found = window.occurrences(needle)
+    if not found:  # cannot happen (same normalised text), but never guess
+        return False
+    if last >= lines and ends[1]:
+        complete_to = lines
+    else:
+        # An occurrence starting at a line before the one holding this
+        # offset ends inside the band, so it would have been found.
+        cut = len(window.joined) - span_bound(needle.pieces)
+        complete_to = window.line_at(cut) - 1 if cut > 0 else first - 1
+    start = min(found, key=lambda o: (abs(o[0] - lo), o[0]))[0]
+    distance = abs(start - lo)
+    if (lo - distance >= first or (first == 1 and ends[0])) and lo + distance <= complete_to:
+        answer.occurrences.update((s + base, e + base) for s, e in found)
+        return True
+    return False

@@ -347,3 +347,17 @@ def test_end_to_end_seed_000_block(sandbox):
     parsed = parse_citations(answer, content_ids=[CID, OTHER])
     (v,) = verify_citations(sandbox, parsed.citations, content_ids=[CID, OTHER])
     assert (v.status, v.resolved_path) == ("verified", f"{CID}/notes.md")
+
+
+def test_crlf_line_endings(tmp_path):
+    """Windows line endings neither shift line numbers nor break matching."""
+    (tmp_path / "a.md").write_bytes(b"one\r\ntwo words here\r\nthree\r\n")
+    v = verify_one(tmp_path, cite(path="a.md", excerpt="two words here three"))
+    assert (v.status, v.line_start, v.line_end) == ("verified", 2, 3)
+
+
+def test_first_occurrence_when_no_lines(tmp_path):
+    """With no cited lines, the inferred range is the first occurrence."""
+    (tmp_path / "a.md").write_text("x\nrepeat me\ny\nrepeat me\n", encoding="utf-8")
+    v = verify_one(tmp_path, cite(path="a.md", excerpt="repeat me"))
+    assert (v.status, v.line_start) == ("verified", 2)

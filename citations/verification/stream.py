@@ -1,0 +1,175 @@
+"""Files too big to hold at once, scanned in line-aligned chunks.
+
+The one pass that hashes the file and counts its lines also checks each
+cited window as it passes, then the lines near it. Only an excerpt found
+in neither is searched for through the file: from its chunk on during this
+pass, and through the chunks already passed by re-reading just those
+(rare, and far cheaper than searching every chunk for every excerpt just in
+case its cited lines, further on, turn out not to hold it). Searches also
+cover the seam between chunks, so an excerpt straddling one is found.
+"""
+
+from __future__ import annotations
+
+from citations.verification.lines import LineIndex
+from citations.verification.scan import (
+    Answer,
+    FileScan,
+    Request,
+    _fuzzy,
+    _in_window,
+    _nearby,
+    _windows,
+)
+from citations.verification.search import decode, search_any
+
+
+class _Searcher:
+    """Searches chunks (and the seams between them) for chosen excerpts."""
+
+    def __init__(self, requests: list[Request], answers: list[Answer], overlap: int) -> None:
+        self.requests, self.answers, self.overlap = requests, answers, overlap
+        self.encoding = "utf-8"
+        self.tail = b""
+
+    def chunk(self, chunk: bytes, index: LineIndex, first_line: int, which: list[int]) -> None:
+        if which:
+            if self.tail:
+                # The previous chunk's last lines go in front, so an excerpt
+                # straddling the two is found; the chunk's line counts are
+                # reused, not redone.
+                buffer = self.tail + chunk
+                first_line -= self.tail.count(b"\n")
+                index = LineIndex.after(self.tail, index, buffer)
+            else:
+                buffer = chunk
+            self._search(buffer, index, first_line, which)
+        # The last lines (at least ``overlap`` bytes) seed the next seam.
+        joined = chunk if len(chunk) >= self.overlap else self.tail + chunk
+        self.tail = joined[joined.rfind(b"\n", 0, max(0, len(joined) - self.overlap)) + 1 :]
+
+    def _search(self, buffer: bytes, index: LineIndex, first_line: int, which: list[int]) -> None:
+        needles = [self.requests[i].needle for i in which]
+        found, used = search_any(buffer, index, first_line, needles, None, None)
+        self.encoding = "latin-1" if used == "latin-1" else self.encoding
+        for i, occurrences in zip(which, found, strict=True):
+            self.answers[i].occurrences.update(occurrences)
+
+
+def _chunks(handle, body: bytes, chunk_size: int, sha):
+    """(chunk, is last) in order; each ends at a line end, but the last."""
+    carry, more = b"", body
+    while True:
+        # The first round works on the bytes already read; a chunk is only
+        # copied into a bigger buffer when a line runs across reads.
+        data = carry + more if carry else more
+        if not more:  # end of file
+            yield data, True
+            return
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            carry = data  # one enormous line: read on until it ends
+        else:
+            chunk, carry = data[: cut + 1], data[cut + 1 :]
+            yield chunk, False
+        more = handle.read(chunk_size)
+        sha.update(more)
+
+
+def scan_stream(
+    requests: list[Request],
+    handle,
+    body: bytes,
+    sha,
+    binary: bool,
+    sizes: tuple[int, int, int],
+) -> FileScan:
+    """``body`` is the file's first bytes after a BOM; ``sizes`` are the BOM
+    length, the chunk size and the seam overlap."""
+    skip, chunk_size, overlap = sizes
+    answers = [Answer() for _ in requests]
+    windows = _windows(requests)
+    parts: dict[int, list[bytes]] = {}
+    texts: dict[int, tuple[str, int]] = {}
+    searcher = _Searcher(requests, answers, overlap)
+    # Searched from the first chunk: excerpts cited without lines.
+    searching = [i for i, r in enumerate(requests) if r.needle and r.cited is None]
+    late: dict[int, int] = {}  # excerpt → chunk from which it is searched
+    starts: list[tuple[int, int]] = []  # each chunk's (offset in body, lines before it)
+    offset, lines_before, last_byte = 0, 0, b""
+    for chunk, is_last in _chunks(handle, body, chunk_size, sha):
+        starts.append((offset, lines_before))
+        offset += len(chunk)
+        if not chunk:
+            continue
+        last_byte = chunk[-1:]
+        if binary:
+            lines_before += chunk.count(b"\n")
+            continue
+        index = LineIndex(chunk)
+        first = lines_before + 1
+        for i, lo, hi in windows:
+            if i in texts or hi < first:
+                continue
+            start = index.start_of(max(lo, first) - lines_before)
+            if start >= len(chunk):
+                break  # this and later windows start in a later chunk
+            # A window running on into the next chunk keeps this one's
+            # final newline, so its parts join back byte for byte.
+            parts.setdefault(i, []).append(chunk[start : index.end_of(hi - lines_before)])
+        newlines = index.newlines
+        lines = newlines + (0 if chunk.endswith(b"\n") else 1)
+        ascii_chunk = None
+        for i, lo, hi in windows:
+            if i not in parts or i in texts or hi > lines_before + newlines:
+                continue
+            _check(requests, answers, parts, texts, i, lo)
+            if answers[i].in_place:
+                continue
+            ascii_chunk = chunk.isascii() if ascii_chunk is None else ascii_chunk
+            ends = (lines_before == 0, is_last)
+            if not (
+                ascii_chunk and _nearby(chunk, index, requests[i], answers[i], lines_before, lines, ends)
+            ):
+                searching.append(i)
+                late[i] = len(starts) - 1
+        searcher.chunk(chunk, index, first, searching)
+        lines_before += newlines
+    n_lines = lines_before + (1 if last_byte and last_byte != b"\n" else 0)
+    for i, lo, _ in windows:
+        if binary or (i in texts and i not in late):  # settled, or searched already
+            continue
+        if i in parts:  # a window cut short by the end of the file
+            _check(requests, answers, parts, texts, i, lo)
+        if not answers[i].in_place and i not in late:
+            late[i] = len(starts)  # missed, or cited past the end: search it all
+    if not binary:
+        _search_passed(handle, skip, body, requests, answers, late, starts, overlap, searcher)
+    _fuzzy(requests, answers, texts)
+    return FileScan(sha.hexdigest(), n_lines, binary, searcher.encoding, answers)
+
+
+def _check(requests, answers, parts, texts, i: int, lo: int) -> None:
+    text, _ = decode(b"".join(parts.pop(i, [])))
+    texts[i] = (text, lo)
+    answers[i].in_place = _in_window(requests[i].needle, text)
+
+
+def _search_passed(handle, skip: int, body, requests, answers, late, starts, overlap, searcher) -> None:
+    """Search the chunks already passed for excerpts found missing later."""
+    late = {i: k for i, k in late.items() if k > 0}
+    if not late:
+        return
+    again = _Searcher(requests, answers, overlap)
+    ends = [offset for offset, _ in starts[1:]] + [None]
+    # The seam into the chunk where each search began was searched then.
+    for k, (offset, lines_before) in enumerate(starts[: max(late.values())]):
+        end = ends[k]
+        if end is not None and end <= len(body):
+            chunk = body[offset:end]
+        else:
+            handle.seek(skip + offset)
+            chunk = handle.read() if end is None else handle.read(end - offset)
+        which = [i for i, first in late.items() if first > k]
+        again.chunk(chunk, LineIndex(chunk), lines_before + 1, which)
+    searcher.encoding = "latin-1" if again.encoding == "latin-1" else searcher.encoding
