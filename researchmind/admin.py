@@ -15,6 +15,20 @@ from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
 GOOD = ("verified", "relocated", "url_matched", "located")
 
 
+def audit_export_actions(lookup: str, name: str):
+    """The CSV and JSON export actions for the citations of the selected rows."""
+
+    @admin.action(description="Export the citation audit as CSV")
+    def export_csv(modeladmin, request, queryset):
+        return export_response(Citation.objects.filter(**{lookup: queryset}), "csv", name)
+
+    @admin.action(description="Export the citation audit as JSON")
+    def export_json(modeladmin, request, queryset):
+        return export_response(Citation.objects.filter(**{lookup: queryset}), "json", name)
+
+    return export_csv, export_json
+
+
 def rate(good: int, total: int) -> str:
     return f"{round(100 * good / total)}% ({good}/{total})" if total else "—"
 
@@ -54,13 +68,7 @@ class ResearchSessionAdmin(admin.ModelAdmin):
     def verification_rate(self, obj):
         return rate(obj._good, obj._cits)
 
-    @admin.action(description="Export the citation audit as CSV")
-    def export_csv(self, request, queryset):
-        return export_response(Citation.objects.filter(question__session__in=queryset), "csv", "session-audit")
-
-    @admin.action(description="Export the citation audit as JSON")
-    def export_json(self, request, queryset):
-        return export_response(Citation.objects.filter(question__session__in=queryset), "json", "session-audit")
+    export_csv, export_json = audit_export_actions("question__session__in", "session-audit")
 
 
 @admin.register(ContentItem)
@@ -181,13 +189,7 @@ class QuestionAdmin(admin.ModelAdmin):
         count = citations_reverify(Citation.objects.filter(question__in=queryset))
         self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
 
-    @admin.action(description="Export the citation audit as CSV")
-    def export_csv(self, request, queryset):
-        return export_response(Citation.objects.filter(question__in=queryset), "csv", "question-audit")
-
-    @admin.action(description="Export the citation audit as JSON")
-    def export_json(self, request, queryset):
-        return export_response(Citation.objects.filter(question__in=queryset), "json", "question-audit")
+    export_csv, export_json = audit_export_actions("question__in", "question-audit")
 
 
 @admin.register(ApiToken)

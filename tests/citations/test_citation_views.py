@@ -165,3 +165,17 @@ def test_removing_cited_content_flags_citations_stale(answered):
     assert states == {"stale"}
     question.refresh_from_db()
     assert question.answer and question.html_cache == ""
+
+
+def test_session_and_question_audit_exports(client, answered, django_user_model):
+    """The session and question admins export their citations' audit as CSV and JSON."""
+    question, _ = answered
+    admin_user = django_user_model.objects.create_superuser("auditor2", "b@example.com", "pw-for-tests-1")
+    client.force_login(admin_user)
+    n = question.citations.count()
+    for url, pk in ((reverse("admin:researchmind_researchsession_changelist"), question.session_id),
+                    (reverse("admin:researchmind_question_changelist"), question.pk)):
+        response = client.post(url, {"action": "export_json", "_selected_action": [pk]})
+        assert len(json.loads(response.content)) == n
+        response = client.post(url, {"action": "export_csv", "_selected_action": [pk]})
+        assert len(list(csv.DictReader(io.StringIO(response.content.decode())))) == n

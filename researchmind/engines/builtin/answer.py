@@ -159,20 +159,12 @@ def compose_answer(
         "</answer>",
     ]
     citations = [
-        {
-            "id": ids[id(claim)],
-            "source_file": claim.path,
-            "source_type": "file",
-            "location": {
-                "line_start": claim.line_start,
-                "line_end": claim.line_end,
-                "section": claim.heading,
-                "page": None,
-            },
-            "excerpt": claim.excerpt,
-            "relevance": "direct" if claim is top or claim.coverage >= 0.5 else "supporting",
-            "confidence": round(min(0.95, 0.35 + 0.6 * claim.coverage), 2),
-        }
+        citation_entry(
+            claim,
+            ids[id(claim)],
+            relevance="direct" if claim is top or claim.coverage >= 0.5 else "supporting",
+            confidence=round(min(0.95, 0.35 + 0.6 * claim.coverage), 2),
+        )
         for claim in claims
     ]
     thinking = "\n".join(
@@ -241,3 +233,16 @@ def no_results(
         ]
     )
     return Answer(envelope(question, timestamp, 0, "NONE", tools="Grep"), thinking, report, [], "NONE")
+
+
+def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: float = 0.9) -> dict:
+    """One entry of the CITATIONS block (seed 000 §2.4 field names) for a quoted claim."""
+    return {
+        "id": cid,
+        "source_file": claim.path,
+        "source_type": "file",
+        "location": {"line_start": claim.line_start, "line_end": claim.line_end, "section": claim.heading, "page": None},
+        "excerpt": claim.excerpt,
+        "relevance": relevance,
+        "confidence": confidence,
+    }

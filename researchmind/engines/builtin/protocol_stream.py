@@ -11,27 +11,14 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from .answer import safe_json
+from .answer import citation_entry, safe_json
 from .protocol import ProtocolTask, compose
 from .scoped import ensure_index, scoped_files
 from .streamjson import StreamWriter
 
 
 def _citation(claim, cid: str) -> dict:
-    return {
-        "id": cid,
-        "source_file": claim.path,
-        "source_type": "file",
-        "location": {
-            "line_start": claim.line_start,
-            "line_end": claim.line_end,
-            "section": claim.heading,
-            "page": None,
-        },
-        "excerpt": claim.excerpt,
-        "relevance": "direct",
-        "confidence": 0.9,
-    }
+    return citation_entry(claim, cid)
 
 
 def protocol_steps(
