@@ -165,17 +165,33 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     lines = transcript_lines(args.lines)
     size = sum(len(line) for line in lines)
-    start = time.perf_counter()
+    # Process CPU time on both sides (the pipeline's database thread included):
+    # this shared 2-core machine's wall clock swings with other people's load.
+    rounds = []
+    for _ in range(5):
+        start = time.process_time()
+        for line in lines:
+            json.loads(line)
+        rounds.append(time.process_time() - start)
+    loads = sorted(rounds)[2]
+    from progress.streamjson import StreamInterpreter
+
+    start = time.process_time()
+    interpreter = StreamInterpreter()
     for line in lines:
-        json.loads(line)
-    loads = time.perf_counter() - start
+        interpreter.feed(line)
+    interpreter.finish()
+    parse_only = time.process_time() - start
+    cpu_start = time.process_time()
     elapsed, events, received, produced = asyncio.run(ingest(lines))
+    cpu = time.process_time() - cpu_start
     print(f"lines: {len(lines):,} ({size / 1e6:.1f} MB)")
-    print(f"json.loads:            {len(lines) / loads:>10,.0f} lines/s")
+    print(f"json.loads:            {len(lines) / loads:>10,.0f} lines/s (CPU, median of 5)")
     print(f"parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
           f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
           f"{received:,} broadcast")
-    print(f"ratio pipeline/json.loads: {loads / elapsed:.2f} (target >= 0.33)")
+    print(f"parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, ratio {loads / parse_only:.2f}")
+    print(f"ratio pipeline/json.loads (CPU time): {loads / cpu:.2f} (target >= 0.33); wall {elapsed:.2f} s")
     latencies, baseline = asyncio.run(first_event_latency())
     latencies.sort()
     print(f"first event after ask: p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
