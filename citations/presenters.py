@@ -15,7 +15,9 @@ HIGHLIGHTED = {"verified", "relocated", "url_matched"}
 def viewer_url(citation: Citation) -> str | None:
     if not citation.content_item_id or not citation.path_in_item:
         return None
-    url = reverse("file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item])
+    url = reverse(
+        "file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item]
+    )
     if citation.line_start:
         end = citation.line_end or citation.line_start
         # Only verified ranges are highlighted; others open scrolled to the lines.
@@ -33,10 +35,17 @@ def citation_view(citation: Citation) -> CitationView:
     if citation.source_path and citation.title:
         label = f"{citation.title}/{citation.path_in_item}" if citation.path_in_item else citation.title
     if citation.line_start:
-        label += f":{citation.line_start}" + (f"-{citation.line_end}" if citation.line_end and citation.line_end != citation.line_start else "")
+        label += f":{citation.line_start}" + (
+            f"-{citation.line_end}" if citation.line_end and citation.line_end != citation.line_start else ""
+        )
     return CitationView(
-        cid=citation.cid, label=label, excerpt=citation.excerpt, status=citation.verification,
-        status_label=citation.get_verification_display(), href=href, is_url=is_url and not viewer_url(citation),
+        cid=citation.cid,
+        label=label,
+        excerpt=citation.excerpt,
+        status=citation.verification,
+        status_label=citation.get_verification_display(),
+        href=href,
+        is_url=is_url and not viewer_url(citation),
         highlight=citation.verification in HIGHLIGHTED,
     )
 
@@ -47,16 +56,23 @@ def answer_context(question) -> dict:
     html = question.html_cache
     if not html and question.answer:
         html = render_answer(question.answer, views, link_for=lambda view: view.href)
-        if question.is_finished:
+        # Cache only once the run has fully ended (its end event recorded).
+        if question.is_finished and question.events.filter(kind="end").exists():
             type(question).objects.filter(pk=question.pk).update(html_cache=html)
             question.html_cache = html
     cited_paths = {c.source_path for c in citations}
-    consulted = sorted({
-        e.payload.get("input", {}).get("file_path", "")
-        for e in question.events.filter(kind="tool_start")
-        if isinstance(e.payload.get("input"), dict) and e.payload.get("input", {}).get("file_path")
-    } - cited_paths - {""})
-    verified = sum(1 for c in citations if c.verification in ("verified", "relocated", "url_matched", "located"))
+    consulted = sorted(
+        {
+            e.payload.get("input", {}).get("file_path", "")
+            for e in question.events.filter(kind="tool_start")
+            if isinstance(e.payload.get("input"), dict) and e.payload.get("input", {}).get("file_path")
+        }
+        - cited_paths
+        - {""}
+    )
+    verified = sum(
+        1 for c in citations if c.verification in ("verified", "relocated", "url_matched", "located")
+    )
     return {
         "answer_html": html,
         "citations": [(c, views[c.cid]) for c in citations],

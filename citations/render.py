@@ -289,6 +289,11 @@ def markdown_to_html(markdown_text: str) -> str:
         },
         output_format="html",
     )
+    # Raw HTML in an answer is shown as text, never passed through: the
+    # sanitiser would drop an unclosed <textarea> or <style> together with
+    # everything after it, losing the rest of the answer.
+    converter.preprocessors.deregister("html_block")
+    converter.inlinePatterns.deregister("html")
     literal: list[str] = []
     token = f"rmliteral{secrets.token_hex(8)}x"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -17,6 +18,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from progress import broadcast, selectors
 from researchmind.tokens import SUBPROTOCOL
 
+log = logging.getLogger(__name__)
 REPLAY_CHUNK = 500
 CLOSE_NOT_FOUND = 4404
 CLOSE_TRY_AGAIN = 1013
@@ -71,7 +73,7 @@ class QuestionConsumer(AsyncWebsocketConsumer):
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
             except Exception:  # the layer is gone; nothing to leave
-                pass
+                log.info("Channel layer unavailable while leaving %s", self.group)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients may send ``{"after": seq}`` to resume; everything else is ignored

@@ -10,6 +10,7 @@ any process, and finishes with the answer, its citations verified and an
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import socket
@@ -46,7 +47,9 @@ def claim_question(question_id: int) -> bool:
     now = timezone.now()
     with transaction.atomic():
         claimed = Question.objects.filter(pk=question_id, status=Question.Status.QUEUED).update(
-            status=Question.Status.RUNNING, started_at=now, lease_owner=lease_owner(),
+            status=Question.Status.RUNNING,
+            started_at=now,
+            lease_owner=lease_owner(),
             lease_expires_at=now + timedelta(seconds=LEASE_SECONDS),
         )
     if not claimed:
@@ -96,19 +99,25 @@ def _finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
     for qid in question_ids:
         with transaction.atomic():
             updated = Question.objects.filter(pk=qid, status=Question.Status.RUNNING).update(
-                status=Question.Status.INTERRUPTED, finished_at=timezone.now(),
+                status=Question.Status.INTERRUPTED,
+                finished_at=timezone.now(),
                 error="The run was interrupted: the process running it stopped.",
             )
             if not updated:
                 continue
             partial = "".join(
-                e.payload.get("text", "") for e in ProgressEvent.objects.filter(question_id=qid, kind="text_delta")
+                e.payload.get("text", "")
+                for e in ProgressEvent.objects.filter(question_id=qid, kind="text_delta")
             )
             if partial:
                 Question.objects.filter(pk=qid, answer="").update(answer=partial)
             seq = (ProgressEvent.objects.filter(question_id=qid).aggregate(m=Max("seq"))["m"] or 0) + 1
             event = ProgressEvent.objects.create(
-                question_id=qid, seq=seq, kind="end", stage="primary", detail="Interrupted",
+                question_id=qid,
+                seq=seq,
+                kind="end",
+                stage="primary",
+                detail="Interrupted",
                 payload={"status": "interrupted"},
             )
         ended.append((qid, event_dict(event)))
@@ -164,12 +173,15 @@ def engine_settings() -> dict[str, dict]:
         "base_url": settings.ANTHROPIC_BASE_URL or None,
         "api_key": settings.ANTHROPIC_API_KEY or None,
         "limits": limits,
-        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)} if settings.CLAUDE_MAX_RETRIES != "" else {},
+        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)}
+        if settings.CLAUDE_MAX_RETRIES != ""
+        else {},
     }
     return {
         "claude-code": claude,
-        "claude-mpm": dict(claude, executable=settings.CLAUDE_MPM_BIN or None,
-                           claude_executable=settings.CLAUDE_BIN or None),
+        "claude-mpm": dict(
+            claude, executable=settings.CLAUDE_MPM_BIN or None, claude_executable=settings.CLAUDE_BIN or None
+        ),
     }
 
 
@@ -185,7 +197,9 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         return "skipped"
     question, titles = await sync_to_async(_load)(question_id)
     sandbox = question.session.sandbox_path
-    recorder = ProgressRecorder(question_id, raw_log=sandbox / ".researchmind" / "runs" / f"{question_id}.log")
+    recorder = ProgressRecorder(
+        question_id, raw_log=sandbox / ".researchmind" / "runs" / f"{question_id}.log"
+    )
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -193,8 +207,12 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     stderr_lines: list[str] = []
     raw_lines: list[str] = []
     started = time.monotonic()
-    recorder.add("run_start", stage="primary", detail=f"Asking {question.engine}",
-                 payload={"engine": question.engine, "question": question.text[:500]})
+    recorder.add(
+        "run_start",
+        stage="primary",
+        detail=f"Asking {question.engine}",
+        payload={"engine": question.engine, "question": question.text[:500]},
+    )
 
     async def watch() -> None:
         last_renew = time.monotonic()
@@ -209,8 +227,11 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
                 last_renew = now
             silent = now - recorder.last_event_at
             if silent >= settings.HEARTBEAT_SECONDS:
-                recorder.add("heartbeat", detail=f"Still working ({int(now - started)}s)",
-                             payload={"elapsed_s": round(now - started, 1)})
+                recorder.add(
+                    "heartbeat",
+                    detail=f"Still working ({int(now - started)}s)",
+                    payload={"elapsed_s": round(now - started, 1)},
+                )
 
     watcher = asyncio.create_task(watch())
     failure = ""
@@ -246,14 +267,22 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
 
     status = decide_status(interpreter, outcome, cancelled=cancel.is_set(), failure=failure)
     await recorder.flush()
-    await sync_to_async(finish_question)(
-        question_id, interpreter=interpreter, outcome=outcome, status=status, failure=failure,
-        stderr_lines=stderr_lines or outcome.stderr_tail, raw_output="\n".join(raw_lines),
+    n_citations = await sync_to_async(finish_question)(
+        question_id,
+        interpreter=interpreter,
+        outcome=outcome,
+        status=status,
+        failure=failure,
+        stderr_lines=stderr_lines or outcome.stderr_tail,
+        raw_output="\n".join(raw_lines),
     )
-    n_citations = await sync_to_async(record_citations)(question_id)
     if n_citations:
-        recorder.add("citations", stage="primary", detail=f"{n_citations} citations checked",
-                     payload={"count": n_citations})
+        recorder.add(
+            "citations",
+            stage="primary",
+            detail=f"{n_citations} citations checked",
+            payload={"count": n_citations},
+        )
     recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
     await recorder.close()
     return status
@@ -266,7 +295,11 @@ def decide_status(interpreter, outcome: RunOutcome, *, cancelled: bool, failure:
         return Question.Status.ERROR
     if interpreter.saw_result:
         if interpreter.is_error:
-            return Question.Status.PARTIAL if interpreter.answer_text and _partial_ok(interpreter) else Question.Status.ERROR
+            return (
+                Question.Status.PARTIAL
+                if interpreter.answer_text and _partial_ok(interpreter)
+                else Question.Status.ERROR
+            )
         return Question.Status.COMPLETE
     if interpreter.answer_text.strip():
         return Question.Status.PARTIAL
@@ -287,8 +320,17 @@ def _decimal(value) -> Decimal | None:
         return None
 
 
-def finish_question(question_id: int, *, interpreter, outcome: RunOutcome, status: str, failure: str,
-                    stderr_lines: list[str], raw_output: str) -> None:
+def finish_question(
+    question_id: int,
+    *,
+    interpreter,
+    outcome: RunOutcome,
+    status: str,
+    failure: str,
+    stderr_lines: list[str],
+    raw_output: str,
+) -> int:
+    """Save the run's outcome and its verified citations; returns how many."""
     from researchmind.protocols_glue import apply_protocols
 
     question = Question.objects.get(pk=question_id)
@@ -311,7 +353,11 @@ def finish_question(question_id: int, *, interpreter, outcome: RunOutcome, statu
     elif status == Question.Status.PARTIAL:
         question.error = "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
     apply_protocols(question)
-    question.save()
+    # The finished status and the citations become visible together: a page
+    # rendered in between would show (and cache) an answer without its links.
+    with transaction.atomic():
+        question.save()
+        return record_citations(question)
 
 
 def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:
@@ -327,10 +373,10 @@ def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:
     return why + (" Last error output: " + " | ".join(tail) if tail else "")
 
 
-def record_citations(question_id: int) -> int:
+def record_citations(question) -> int:
     from citations.services import citations_record
 
-    return citations_record(Question.objects.select_related("session").get(pk=question_id))
+    return citations_record(question)
 
 
 # Executors --------------------------------------------------------------
@@ -368,10 +414,15 @@ def _dispatch_now(question_id: int) -> None:
         return  # tests drive arun_question themselves
     loop = _server_loop
     if loop is not None and loop.is_running():
-        def start() -> None:
-            keep_task(loop.create_task(arun_fanout(question_id) if fanout else arun_question(question_id)))
 
-        loop.call_soon_threadsafe(start)
+        def start() -> None:
+            # A fresh context: the request's would carry asgiref's per-request
+            # executor, which is gone once the request ends ("CurrentThreadExecutor
+            # already quit") and would break every later sync_to_async call of the run.
+            run = arun_fanout(question_id) if fanout else arun_question(question_id)
+            keep_task(loop.create_task(run, context=contextvars.Context()))
+
+        loop.call_soon_threadsafe(start, context=contextvars.Context())
     else:
         # No ASGI loop in this process (a management command): run in a thread.
         import threading

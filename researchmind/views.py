@@ -26,6 +26,11 @@ CONTENT_FORMS = {
 CONTENT_TABS = [("text", "Text"), ("files", "Files"), ("zip", "Zip"), ("git", "Git"), ("url", "Web page")]
 
 
+def content_form(kind: str, *args):
+    """One add-content form; each kind gets its own element ids (four forms share a page)."""
+    return CONTENT_FORMS[kind](*args, auto_id=f"id_{kind}_%s")
+
+
 def owned_session(request, session_id) -> ResearchSession:
     return get_object_or_404(ResearchSession.objects.owned_by(request.user), pk=session_id)
 
@@ -43,11 +48,12 @@ def home(request):
 @login_required
 @require_GET
 def session_list(request):
-    sessions = (
-        ResearchSession.objects.owned_by(request.user)
-        .annotate(n_content=Count("content_items", distinct=True), n_questions=Count("questions", distinct=True))
+    sessions = ResearchSession.objects.owned_by(request.user).annotate(
+        n_content=Count("content_items", distinct=True), n_questions=Count("questions", distinct=True)
     )
-    return render(request, "researchmind/session_list.html", {"sessions": sessions, "form": forms.SessionForm()})
+    return render(
+        request, "researchmind/session_list.html", {"sessions": sessions, "form": forms.SessionForm()}
+    )
 
 
 @login_required
@@ -81,7 +87,7 @@ def session_detail(request, session_id):
     context = _content_context(session) | {
         "questions": session.questions.filter(parent__isnull=True)[:50],
         "ask_form": forms.AskForm(initial={"engine": session.engine}),
-        "content_forms": [(kind, label, CONTENT_FORMS[kind]()) for kind, label in CONTENT_TABS],
+        "content_forms": [(kind, label, content_form(kind)) for kind, label in CONTENT_TABS],
     }
     return render(request, "researchmind/session_detail.html", context)
 
@@ -100,11 +106,13 @@ def content_add(request, session_id, kind):
     form_class = CONTENT_FORMS.get(kind)
     if form_class is None:
         return HttpResponse("Unknown content kind.", status=404)
-    form = form_class(request.POST, request.FILES)
+    form = content_form(kind, request.POST, request.FILES)
     if not form.is_valid():
         response = render(
-            request, "researchmind/session_detail.html#content-form",
-            {"session": session, "kind": kind, "form": form}, status=422,
+            request,
+            "researchmind/session_detail.html#content-form",
+            {"session": session, "kind": kind, "form": form},
+            status=422,
         )
         if request.htmx:
             return reswap(retarget(response, f"#content-form-{kind}"), "outerHTML")
@@ -141,12 +149,19 @@ def question_ask(request, session_id):
     form = forms.AskForm(request.POST)
     if not form.is_valid():
         if request.htmx:
-            return render(request, "researchmind/session_detail.html#ask-form",
-                          {"session": session, "ask_form": form}, status=422)
+            return render(
+                request,
+                "researchmind/session_detail.html#ask-form",
+                {"session": session, "ask_form": form},
+                status=422,
+            )
         _full_page_with_error(request, session, form)
         return redirect("session_detail", session_id=session.id)
-    question = services.question_ask(session=session, text=form.cleaned_data["text"],
-                                     engine=form.cleaned_data.get("engine") or session.engine)
+    question = services.question_ask(
+        session=session,
+        text=form.cleaned_data["text"],
+        engine=form.cleaned_data.get("engine") or session.engine,
+    )
     url = reverse("question_detail", args=[session.id, question.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
@@ -208,5 +223,3 @@ def question_retry(request, session_id, question_id):
     new = services.question_retry(question)
     url = reverse("question_detail", args=[session_id, new.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-

@@ -11,7 +11,6 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override
 from ninja.openapi.docs import Swagger
 
-
 PAGE = Template("""{% load static %}<!doctype html>
 <html lang="en">
 <head>
