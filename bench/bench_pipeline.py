@@ -136,17 +136,24 @@ async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
     client = Client()
     await sync_to_async(client.force_login)(user)
-    headers = [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()), (b"origin", b"http://127.0.0.1")]
+    headers = [
+        (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+        (b"origin", b"http://127.0.0.1"),
+    ]
     session = await sync_to_async(services.session_create)(owner=user, title="latency")
     latencies, baseline = [], []
     for _ in range(rounds):
-        question = await Question.objects.acreate(session=session, text="What is in the notes?", engine="builtin")
+        question = await Question.objects.acreate(
+            session=session, text="What is in the notes?", engine="builtin"
+        )
         ws = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/", headers=headers)
         await ws.connect()
         layer = get_channel_layer()
         start = time.perf_counter()
-        await layer.group_send(question_group(question.pk), {"type": "progress.events", "first": 10**9,
-                                                             "last": 10**9, "frames": []})
+        await layer.group_send(
+            question_group(question.pk),
+            {"type": "progress.events", "first": 10**9, "last": 10**9, "frames": []},
+        )
         await asyncio.sleep(0)
         baseline.append(time.perf_counter() - start)
         start = time.perf_counter()
@@ -187,16 +194,22 @@ def main() -> None:
     cpu = time.process_time() - cpu_start
     print(f"lines: {len(lines):,} ({size / 1e6:.1f} MB)")
     print(f"json.loads:            {len(lines) / loads:>10,.0f} lines/s (CPU, median of 5)")
-    print(f"parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
-          f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
-          f"{received:,} broadcast")
-    print(f"parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, ratio {loads / parse_only:.2f}")
+    print(
+        f"parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
+        f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
+        f"{received:,} broadcast"
+    )
+    print(
+        f"parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, ratio {loads / parse_only:.2f}"
+    )
     print(f"ratio pipeline/json.loads (CPU time): {loads / cpu:.2f} (target >= 0.33); wall {elapsed:.2f} s")
     latencies, baseline = asyncio.run(first_event_latency())
     latencies.sort()
-    print(f"first event after ask: p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
-          f"max {1000 * latencies[-1]:.1f} ms (target <= 100 ms); "
-          f"bare layer send p50 {1000 * sorted(baseline)[len(baseline) // 2]:.2f} ms")
+    print(
+        f"first event after ask: p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
+        f"max {1000 * latencies[-1]:.1f} ms (target <= 100 ms); "
+        f"bare layer send p50 {1000 * sorted(baseline)[len(baseline) // 2]:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -32,22 +32,94 @@ def export_response(queryset, fmt: str, name: str) -> HttpResponse:
 
 @admin.register(Citation)
 class CitationAdmin(admin.ModelAdmin):
-    list_display = ["cid", "question_link", "location", "source_type", "relevance", "verification_badge",
-                    "match_score", "review_status", "reviewer"]
-    list_filter = ["verification", "review_status", "relevance", "source_type", "found_by",
-                   "question__engine", "question__session"]
+    list_display = [
+        "cid",
+        "question_link",
+        "location",
+        "source_type",
+        "relevance",
+        "verification_badge",
+        "match_score",
+        "review_status",
+        "reviewer",
+    ]
+    list_filter = [
+        "verification",
+        "review_status",
+        "relevance",
+        "source_type",
+        "found_by",
+        "question__engine",
+        "question__session",
+    ]
     search_fields = ["excerpt", "source_path", "url", "question__text"]
     list_select_related = ["question", "question__session", "reviewer"]
-    readonly_fields = ["question", "cid", "source_type", "found_by", "content_item", "source_path", "url", "title",
-                       "line_start", "line_end", "original_line_start", "original_line_end", "section", "page",
-                       "excerpt", "relevance", "confidence", "authority", "date", "version", "web_type",
-                       "verification", "verification_detail", "match_score", "file_sha256", "verified_at",
-                       "reviewer", "reviewed_at", "cited_lines", "viewer_link"]
-    fields = ["question", "cid", "viewer_link", "cited_lines", "excerpt", "verification", "verification_detail",
-              "match_score", "review_status", "review_note", "reviewer", "reviewed_at", "source_type", "found_by",
-              "content_item", "source_path", "url", "title", "line_start", "line_end", "original_line_start",
-              "original_line_end", "section", "page", "relevance", "confidence", "authority", "date", "version",
-              "web_type", "file_sha256", "verified_at"]
+    readonly_fields = [
+        "question",
+        "cid",
+        "source_type",
+        "found_by",
+        "content_item",
+        "source_path",
+        "url",
+        "title",
+        "line_start",
+        "line_end",
+        "original_line_start",
+        "original_line_end",
+        "section",
+        "page",
+        "excerpt",
+        "relevance",
+        "confidence",
+        "authority",
+        "date",
+        "version",
+        "web_type",
+        "verification",
+        "verification_detail",
+        "match_score",
+        "file_sha256",
+        "verified_at",
+        "reviewer",
+        "reviewed_at",
+        "cited_lines",
+        "viewer_link",
+    ]
+    fields = [
+        "question",
+        "cid",
+        "viewer_link",
+        "cited_lines",
+        "excerpt",
+        "verification",
+        "verification_detail",
+        "match_score",
+        "review_status",
+        "review_note",
+        "reviewer",
+        "reviewed_at",
+        "source_type",
+        "found_by",
+        "content_item",
+        "source_path",
+        "url",
+        "title",
+        "line_start",
+        "line_end",
+        "original_line_start",
+        "original_line_end",
+        "section",
+        "page",
+        "relevance",
+        "confidence",
+        "authority",
+        "date",
+        "version",
+        "web_type",
+        "file_sha256",
+        "verified_at",
+    ]
     inlines = [FeedbackInline]
     actions = ["reverify", "approve", "reject", "export_csv", "export_json"]
 
@@ -64,8 +136,9 @@ class CitationAdmin(admin.ModelAdmin):
 
     @admin.display(description="Verification", ordering="verification")
     def verification_badge(self, obj):
-        return format_html('<span class="badge verify-{}">{}</span>', obj.verification,
-                           obj.get_verification_display())
+        return format_html(
+            '<span class="badge verify-{}">{}</span>', obj.verification, obj.get_verification_display()
+        )
 
     @admin.display(description="Open in viewer")
     def viewer_link(self, obj):
@@ -75,7 +148,9 @@ class CitationAdmin(admin.ModelAdmin):
         if url:
             return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, obj.location_label)
         if obj.url:
-            return format_html('<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, obj.url)
+            return format_html(
+                '<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, obj.url
+            )
         return "—"
 
     @admin.display(description="Cited lines in context")
@@ -85,15 +160,30 @@ class CitationAdmin(admin.ModelAdmin):
         if not obj.source_path or not obj.line_start:
             return "—"
         try:
-            window = open_window(obj.question.session.sandbox_path, obj.source_path, line_start=obj.line_start,
-                                 line_end=obj.line_end or obj.line_start, context=5, highlight=True)
+            window = open_window(
+                obj.question.session.sandbox_path,
+                obj.source_path,
+                line_start=obj.line_start,
+                line_end=obj.line_end or obj.line_start,
+                context=5,
+                highlight=True,
+            )
         except ViewerError as exc:
             return format_html('<span class="error">{}</span>', str(exc))
         rows = format_html_join(
-            "", '<tr class="{}"><td class="ln">{}</td><td class="src"><pre>{}</pre></td></tr>',
-            (("hl" if window.highlight_start and window.highlight_start <= line.number <= window.highlight_end
-              # Pygments output is escaped already.
-              else "", line.number, mark_safe(line.html)) for line in window.lines),  # noqa: S308
+            "",
+            '<tr class="{}"><td class="ln">{}</td><td class="src"><pre>{}</pre></td></tr>',
+            (
+                (
+                    "hl"
+                    if window.highlight_start
+                    and window.highlight_start <= line.number <= window.highlight_end
+                    else "",
+                    line.number,
+                    mark_safe(line.html),  # noqa: S308 (Pygments output: file text escaped already)
+                )
+                for line in window.lines
+            ),
         )
         return format_html('<table class="code highlight audit-context">{}</table>', rows)
 
@@ -111,15 +201,17 @@ class CitationAdmin(admin.ModelAdmin):
     @admin.action(description="Approve (record me as reviewer)")
     def approve(self, request, queryset):
         for citation in queryset:
-            citation_review(citation, reviewer=request.user, status=Citation.Review.APPROVED,
-                            note=citation.review_note)
+            citation_review(
+                citation, reviewer=request.user, status=Citation.Review.APPROVED, note=citation.review_note
+            )
         self.message_user(request, f"Approved {queryset.count()} citation(s).", messages.SUCCESS)
 
     @admin.action(description="Reject (record me as reviewer)")
     def reject(self, request, queryset):
         for citation in queryset:
-            citation_review(citation, reviewer=request.user, status=Citation.Review.REJECTED,
-                            note=citation.review_note)
+            citation_review(
+                citation, reviewer=request.user, status=Citation.Review.REJECTED, note=citation.review_note
+            )
         self.message_user(request, f"Rejected {queryset.count()} citation(s).", messages.WARNING)
 
     @admin.action(description="Export audit as CSV")

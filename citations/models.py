@@ -93,7 +93,9 @@ class Citation(models.Model):
             return self.url
         label = self.source_path or self.source_type
         if self.line_start:
-            label += f":{self.line_start}" + (f"-{self.line_end}" if self.line_end and self.line_end != self.line_start else "")
+            label += f":{self.line_start}" + (
+                f"-{self.line_end}" if self.line_end and self.line_end != self.line_start else ""
+            )
         return label
 
     @property

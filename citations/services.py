@@ -12,7 +12,9 @@ from citations.models import Citation
 def _content_maps(session):
     items = list(session.content_items.all())
     by_id = {str(item.id): item for item in items}
-    url_to_content = {item.source_url: str(item.id) for item in items if item.source_url and item.kind == "url_scrape"}
+    url_to_content = {
+        item.source_url: str(item.id) for item in items if item.source_url and item.kind == "url_scrape"
+    }
     return by_id, url_to_content
 
 
@@ -26,8 +28,9 @@ def citations_record(question) -> int:
     session = question.session
     by_id, url_to_content = _content_maps(session)
     parsed = parse_citations(question.answer_raw or question.answer or "", content_ids=list(by_id))
-    verifications = verify_citations(session.sandbox_path, parsed.citations, url_to_content=url_to_content,
-                                     content_ids=list(by_id))
+    verifications = verify_citations(
+        session.sandbox_path, parsed.citations, url_to_content=url_to_content, content_ids=list(by_id)
+    )
     now = timezone.now()
     rows = []
     for position, (cit, ver) in enumerate(zip(parsed.citations, verifications, strict=True)):
@@ -35,20 +38,37 @@ def citations_record(question) -> int:
         if content_id is None and cit.url and cit.url in url_to_content:
             content_id = url_to_content[cit.url]
         item = by_id.get(content_id or "")
-        rows.append(Citation(
-            question=question, cid=cit.cid, position=position, source_type=cit.source_type or "file",
-            content_item=item, source_path=(ver.resolved_path or cit.source_path or "")[:1000],
-            url=(cit.url or (item.source_url if item else "") or "")[:2000],
-            title=(cit.title or (item.title if item else "") or "")[:300],
-            line_start=ver.line_start if ver.line_start is not None else cit.line_start,
-            line_end=ver.line_end if ver.line_end is not None else cit.line_end,
-            original_line_start=ver.original_line_start, original_line_end=ver.original_line_end,
-            section=(cit.section or "")[:300], page=str(cit.page or "")[:50], excerpt=cit.excerpt or "",
-            relevance=cit.relevance or "", confidence=cit.confidence, authority=cit.authority or "",
-            date=str(cit.date or "")[:40], version=str(cit.version or "")[:60], web_type=cit.web_type or "",
-            found_by=cit.found_by, verification=ver.status, verification_detail=ver.detail,
-            match_score=ver.score, file_sha256=ver.file_sha256 or "", verified_at=now,
-        ))
+        rows.append(
+            Citation(
+                question=question,
+                cid=cit.cid,
+                position=position,
+                source_type=cit.source_type or "file",
+                content_item=item,
+                source_path=(ver.resolved_path or cit.source_path or "")[:1000],
+                url=(cit.url or (item.source_url if item else "") or "")[:2000],
+                title=(cit.title or (item.title if item else "") or "")[:300],
+                line_start=ver.line_start if ver.line_start is not None else cit.line_start,
+                line_end=ver.line_end if ver.line_end is not None else cit.line_end,
+                original_line_start=ver.original_line_start,
+                original_line_end=ver.original_line_end,
+                section=(cit.section or "")[:300],
+                page=str(cit.page or "")[:50],
+                excerpt=cit.excerpt or "",
+                relevance=cit.relevance or "",
+                confidence=cit.confidence,
+                authority=cit.authority or "",
+                date=str(cit.date or "")[:40],
+                version=str(cit.version or "")[:60],
+                web_type=cit.web_type or "",
+                found_by=cit.found_by,
+                verification=ver.status,
+                verification_detail=ver.detail,
+                match_score=ver.score,
+                file_sha256=ver.file_sha256 or "",
+                verified_at=now,
+            )
+        )
     with transaction.atomic():
         question.citations.all().delete()
         Citation.objects.bulk_create(rows)
@@ -73,15 +93,21 @@ def citations_reverify(citations) -> int:
         by_id, url_to_content = _content_maps(session)
         parsed = [
             ParsedCitation(
-                cid=c.cid, found_by=c.found_by, source_type=c.source_type, source_path=c.source_path,
-                content_id=str(c.content_item_id) if c.content_item_id else None, url=c.url or None,
-                line_start=c.original_line_start or c.line_start, line_end=c.original_line_end or c.line_end,
+                cid=c.cid,
+                found_by=c.found_by,
+                source_type=c.source_type,
+                source_path=c.source_path,
+                content_id=str(c.content_item_id) if c.content_item_id else None,
+                url=c.url or None,
+                line_start=c.original_line_start or c.line_start,
+                line_end=c.original_line_end or c.line_end,
                 excerpt=c.excerpt or None,
             )
             for c in group
         ]
-        results = verify_citations(session.sandbox_path, parsed, url_to_content=url_to_content,
-                                   content_ids=list(by_id))
+        results = verify_citations(
+            session.sandbox_path, parsed, url_to_content=url_to_content, content_ids=list(by_id)
+        )
         now = timezone.now()
         for citation, ver in zip(group, results, strict=True):
             if ver.line_start is not None:
@@ -105,7 +131,9 @@ def citations_mark_stale(citations) -> int:
 
     digests: dict[tuple, str | None] = {}
     stale_questions = set()
-    for citation in citations.select_related("question__session").exclude(verification=Citation.Verification.STALE):
+    for citation in citations.select_related("question__session").exclude(
+        verification=Citation.Verification.STALE
+    ):
         if not citation.file_sha256 or citation.source_type != "file":
             continue
         key = (citation.question.session_id, citation.source_path)

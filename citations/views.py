@@ -42,14 +42,27 @@ def file_viewer(request, session_id, content_id, file_path):
     start = hl_start or at_start
     end = hl_end or at_end
     try:
-        window = open_window(session.sandbox_path, f"{item.id}/{file_path}", line_start=start, line_end=end,
-                             first_line=page_start, highlight=hl_start is not None)
+        window = open_window(
+            session.sandbox_path,
+            f"{item.id}/{file_path}",
+            line_start=start,
+            line_end=end,
+            first_line=page_start,
+            highlight=hl_start is not None,
+        )
     except ViewerError as exc:
         raise Http404(str(exc)) from None
-    return render(request, "citations/file_viewer.html", {
-        "session": session, "item": item, "file_path": file_path, "window": window,
-        "hl": request.GET.get("hl", ""),
-    })
+    return render(
+        request,
+        "citations/file_viewer.html",
+        {
+            "session": session,
+            "item": item,
+            "file_path": file_path,
+            "window": window,
+            "hl": request.GET.get("hl", ""),
+        },
+    )
 
 
 @login_required
@@ -72,11 +85,14 @@ def file_raw(request, session_id, content_id, file_path):
 @require_POST
 def citation_feedback(request, citation_id):
     citation = get_object_or_404(
-        Citation.objects.select_related("question__session"), pk=citation_id,
+        Citation.objects.select_related("question__session"),
+        pk=citation_id,
         question__session__owner=request.user,
     )
     verdict = request.POST.get("verdict", "")
     if verdict not in CitationFeedback.Verdict.values:
         return HttpResponse("Choose helpful or wrong.", status=400)
-    CitationFeedback.objects.update_or_create(citation=citation, user=request.user, defaults={"verdict": verdict})
+    CitationFeedback.objects.update_or_create(
+        citation=citation, user=request.user, defaults={"verdict": verdict}
+    )
     return render(request, "citations/_feedback.html", {"citation": citation, "verdict": verdict})

@@ -48,9 +48,13 @@ async def notify_events(question_id: int, events: list[dict]) -> None:
     # is far cheaper to copy than a tree of dicts.
     # Each event is serialised once here, as the exact frame JSON clients
     # receive, instead of once per connected client.
-    message = {"type": EVENTS_MESSAGE, "first": events[0]["seq"], "last": events[-1]["seq"],
-               "ended": any(event["kind"] == "end" for event in events),
-               "frames": [event_frame(event) for event in events]}
+    message = {
+        "type": EVENTS_MESSAGE,
+        "first": events[0]["seq"],
+        "last": events[-1]["seq"],
+        "ended": any(event["kind"] == "end" for event in events),
+        "frames": [event_frame(event) for event in events],
+    }
     try:
         await layer.group_send(question_group(question_id), message)
     except Exception:  # a broken layer must not stop a run: clients resume from the DB

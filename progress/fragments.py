@@ -28,7 +28,11 @@ def render_events_html(question_id: int, events: list[dict]) -> str:
     for event in events:
         kind = event["kind"]
         where = timeline.placement(event)
-        if kind == "text" and event["payload"].get("abandoned") and not event["payload"].get("parent_tool_use_id"):
+        if (
+            kind == "text"
+            and event["payload"].get("abandoned")
+            and not event["payload"].get("parent_tool_use_id")
+        ):
             live_text.clear()
             reset_live = True
         if kind == "text_delta":
@@ -81,8 +85,11 @@ def _start_from_db(question_id: int, tool_id) -> dict | None:
     from progress.broadcast import event_dict
     from progress.models import ProgressEvent
 
-    row = (ProgressEvent.objects.filter(question_id=question_id, kind="tool_start",
-                                        payload__tool_use_id=tool_id).order_by("seq").first())
+    row = (
+        ProgressEvent.objects.filter(question_id=question_id, kind="tool_start", payload__tool_use_id=tool_id)
+        .order_by("seq")
+        .first()
+    )
     return timeline.decorate(event_dict(row)) if row is not None else None
 
 

@@ -135,7 +135,9 @@ class ProgressRecorder:
             try:
                 await self.flush()
             except Exception:  # the database blinked: keep the events and retry next tick
-                log.warning("Could not record events of question %s; retrying", self.question_id, exc_info=True)
+                log.warning(
+                    "Could not record events of question %s; retrying", self.question_id, exc_info=True
+                )
 
     async def flush(self) -> None:
         async with self._lock:
@@ -164,13 +166,24 @@ class ProgressRecorder:
         now = timezone.now()
         created = ops.adapt_datetimefield_value(now)
         rows = [
-            (self.question_id, row["seq"], row["kind"], row["stage"], row["phase"], row["step"], row["total"],
-             row["detail"], ops.adapt_json_value(row["payload"], None), created)
+            (
+                self.question_id,
+                row["seq"],
+                row["kind"],
+                row["stage"],
+                row["phase"],
+                row["step"],
+                row["total"],
+                row["detail"],
+                ops.adapt_json_value(row["payload"], None),
+                created,
+            )
             for row in batch
         ]
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.executemany(INSERT_SQL.format(table=connection.ops.quote_name(ProgressEvent._meta.db_table)),
-                               rows)
+            cursor.executemany(
+                INSERT_SQL.format(table=connection.ops.quote_name(ProgressEvent._meta.db_table)), rows
+            )
         stamp = now.isoformat()
         return [dict(row, created_at=stamp) for row in batch]
 

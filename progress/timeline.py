@@ -45,7 +45,8 @@ def build(events: list[dict]) -> tuple[list[dict], list[dict]]:
     """Split persisted events into (primary items, detail items) for a full page."""
     closed = {
         (e.get("payload") or {}).get("tool_use_id"): bool((e.get("payload") or {}).get("is_error"))
-        for e in events if e["kind"] == "tool_end"
+        for e in events
+        if e["kind"] == "tool_end"
     }
     primary, details = [], []
     for event in events:

@@ -50,10 +50,19 @@ class ResearchSessionAdmin(admin.ModelAdmin):
     actions = ["export_csv", "export_json"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(
-            _content=Count("content_items", distinct=True), _questions=Count("questions", distinct=True),
-            _cits=Count("questions__citations", distinct=True),
-            _good=Count("questions__citations", filter=Q(questions__citations__verification__in=GOOD), distinct=True),
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _content=Count("content_items", distinct=True),
+                _questions=Count("questions", distinct=True),
+                _cits=Count("questions__citations", distinct=True),
+                _good=Count(
+                    "questions__citations",
+                    filter=Q(questions__citations__verification__in=GOOD),
+                    distinct=True,
+                ),
+            )
         )
 
     @admin.display(description="Content", ordering="_content")
@@ -76,15 +85,36 @@ class ContentItemAdmin(admin.ModelAdmin):
     list_display = ["__str__", "kind", "status", "session", "file_count", "byte_size", "added_at"]
     list_filter = ["kind", "status"]
     search_fields = ["title", "source_url", "id"]
-    readonly_fields = ["id", "session", "kind", "status", "error", "file_count", "byte_size", "added_at",
-                       "progress_done", "progress_total", "progress_message"]
+    readonly_fields = [
+        "id",
+        "session",
+        "kind",
+        "status",
+        "error",
+        "file_count",
+        "byte_size",
+        "added_at",
+        "progress_done",
+        "progress_total",
+        "progress_message",
+    ]
 
 
 class CitationInline(admin.TabularInline):
     model = Citation
     extra = 0
-    fields = ["cid", "source_type", "source_path", "url", "line_start", "line_end", "verification", "match_score",
-              "review_status", "open"]
+    fields = [
+        "cid",
+        "source_type",
+        "source_path",
+        "url",
+        "line_start",
+        "line_end",
+        "verification",
+        "match_score",
+        "review_status",
+        "open",
+    ]
     readonly_fields = fields
     show_change_link = True
     can_delete = False
@@ -137,22 +167,57 @@ class FanoutFilter(admin.SimpleListFilter):
 
 @admin.register(Question)
 class QuestionAdmin(admin.ModelAdmin):
-    list_display = ["short_text", "session", "engine", "status", "result_status", "confidence", "findings_count",
-                    "verification_rate", "created_at"]
+    list_display = [
+        "short_text",
+        "session",
+        "engine",
+        "status",
+        "result_status",
+        "confidence",
+        "findings_count",
+        "verification_rate",
+        "created_at",
+    ]
     list_filter = ["status", "engine", "result_status", "confidence", FanoutFilter, "session"]
     search_fields = ["text", "answer"]
-    readonly_fields = ["session", "parent", "text", "engine", "status", "answer", "answer_raw", "thinking",
-                       "result_status", "confidence", "error", "stderr_tail", "cost_usd", "usage", "duration_ms",
-                       "num_turns", "protocol", "created_at", "started_at", "finished_at", "lease_owner",
-                       "raw_output", "findings_table"]
+    readonly_fields = [
+        "session",
+        "parent",
+        "text",
+        "engine",
+        "status",
+        "answer",
+        "answer_raw",
+        "thinking",
+        "result_status",
+        "confidence",
+        "error",
+        "stderr_tail",
+        "cost_usd",
+        "usage",
+        "duration_ms",
+        "num_turns",
+        "protocol",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "lease_owner",
+        "raw_output",
+        "findings_table",
+    ]
     exclude = ["html_cache", "cancel_requested", "lease_expires_at"]
     inlines = [CitationInline, EventInline]
     actions = ["reverify", "export_csv", "export_json"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("session").annotate(
-            _cits=Count("citations", distinct=True),
-            _good=Count("citations", filter=Q(citations__verification__in=GOOD), distinct=True),
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("session")
+            .annotate(
+                _cits=Count("citations", distinct=True),
+                _good=Count("citations", filter=Q(citations__verification__in=GOOD), distinct=True),
+            )
         )
 
     @admin.display(description="Question")
@@ -172,11 +237,13 @@ class QuestionAdmin(admin.ModelAdmin):
         columns = ["id", "severity", "type", "location", "counter_location", "description", "suggestion"]
         head = format_html_join("", "<th>{}</th>", ((c.replace("_", "-").capitalize(),) for c in columns))
         rows = format_html_join(
-            "", "<tr>{}</tr>",
+            "",
+            "<tr>{}</tr>",
             ((format_html_join("", "<td>{}</td>", ((f.get(c) or "—",) for c in columns)),) for f in findings),
         )
-        return format_html('<table class="findings-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>',
-                           head, rows)
+        return format_html(
+            '<table class="findings-table"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', head, rows
+        )
 
     @admin.display(description="Citations verified")
     def verification_rate(self, obj):

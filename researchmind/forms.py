@@ -14,7 +14,9 @@ def engine_choices() -> list[tuple[str, str]]:
     for name, label, availability in list_engines(engine_settings()):
         if name == "replay":
             continue
-        choices.append((name, label if availability.available else f"{label} — unavailable: {availability.reason}"))
+        choices.append(
+            (name, label if availability.available else f"{label} — unavailable: {availability.reason}")
+        )
     return choices
 
 
@@ -42,7 +44,9 @@ class SessionForm(forms.ModelForm):
 
 class TextContentForm(forms.Form):
     title = forms.CharField(max_length=300)
-    markdown = forms.CharField(label="Text (Markdown)", widget=forms.Textarea(attrs={"rows": 8}), max_length=5_000_000)
+    markdown = forms.CharField(
+        label="Text (Markdown)", widget=forms.Textarea(attrs={"rows": 8}), max_length=5_000_000
+    )
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -80,7 +84,9 @@ class ZipContentForm(forms.Form):
     def clean_archive(self):
         archive = self.cleaned_data["archive"]
         if archive.size > settings.MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(f"The archive is too large (limit {settings.MAX_UPLOAD_BYTES:,} bytes).")
+            raise forms.ValidationError(
+                f"The archive is too large (limit {settings.MAX_UPLOAD_BYTES:,} bytes)."
+            )
         return archive
 
 

@@ -18,7 +18,9 @@ class ResearchSessionQuerySet(models.QuerySet):
 
 class ResearchSession(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="research_sessions")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="research_sessions"
+    )
     title = models.CharField(max_length=200)
     engine = models.CharField(max_length=40, default="builtin", help_text="Default engine for new questions.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -102,13 +104,19 @@ class Question(models.Model):
 
     session = models.ForeignKey(ResearchSession, on_delete=models.CASCADE, related_name="questions")
     parent = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="sub_runs",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="sub_runs",
         help_text="The fan-out question this sub-run belongs to.",
     )
     text = models.TextField()
     engine = models.CharField(max_length=40, default="builtin")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
-    answer = models.TextField(blank=True, help_text="The answer as shown: markers and the citations block removed.")
+    answer = models.TextField(
+        blank=True, help_text="The answer as shown: markers and the citations block removed."
+    )
     answer_raw = models.TextField(blank=True, help_text="The answer exactly as the engine wrote it.")
     thinking = models.TextField(blank=True)
     result_status = models.CharField(max_length=10, choices=ResultStatus.choices, blank=True)

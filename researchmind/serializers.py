@@ -64,8 +64,21 @@ def replay_report(question) -> dict:
         "thinking": question.thinking,
         "tool_steps": [detail for kind, detail in events if kind == "tool_start"],
         "citations": [
-            {key: c[key] for key in ("cid", "found_by", "source_type", "source_path", "url", "line_start",
-                                     "line_end", "excerpt", "verification", "verification_detail")}
+            {
+                key: c[key]
+                for key in (
+                    "cid",
+                    "found_by",
+                    "source_type",
+                    "source_path",
+                    "url",
+                    "line_start",
+                    "line_end",
+                    "excerpt",
+                    "verification",
+                    "verification_detail",
+                )
+            }
             for c in data["citations"]
         ],
     }

@@ -23,9 +23,12 @@ log = logging.getLogger(__name__)
 
 # Sessions and their sandbox ---------------------------------------------
 
+
 def session_create(*, owner, title: str, engine: str | None = None) -> ResearchSession:
     session = ResearchSession.objects.create(
-        owner=owner, title=title.strip()[:200] or "Untitled research", engine=engine or settings.DEFAULT_ENGINE
+        owner=owner,
+        title=title.strip()[:200] or "Untitled research",
+        engine=engine or settings.DEFAULT_ENGINE,
     )
     sandbox_refresh(session)
     return session
@@ -56,6 +59,7 @@ def sandbox_refresh(session: ResearchSession) -> None:
 
 # Content ----------------------------------------------------------------
 
+
 def _limits():
     from researchmind.ingest import Limits
 
@@ -77,8 +81,12 @@ def _progress_saver(item_id) -> Callable[[int, int | None, str], None]:
     return report
 
 
-def content_start(*, session: ResearchSession, kind: str, title: str = "", source_url: str = "") -> ContentItem:
-    return ContentItem.objects.create(session=session, kind=kind, title=title[:300], source_url=source_url[:2000])
+def content_start(
+    *, session: ResearchSession, kind: str, title: str = "", source_url: str = ""
+) -> ContentItem:
+    return ContentItem.objects.create(
+        session=session, kind=kind, title=title[:300], source_url=source_url[:2000]
+    )
 
 
 def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
@@ -204,13 +212,16 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         item = content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
         content_run_async(
             item,
-            lambda dest, progress: ingest.ingest_files(dest, spooled_files(spool), limits=limits, progress=progress),
+            lambda dest, progress: ingest.ingest_files(
+                dest, spooled_files(spool), limits=limits, progress=progress
+            ),
             cleanup=spool,
         )
     elif kind == "zip":
         spool = spool_uploads(session, [data["archive"]])
-        item = content_start(session=session, kind=ContentItem.Kind.ARCHIVE,
-                             title=data.get("title") or data["archive"].name)
+        item = content_start(
+            session=session, kind=ContentItem.Kind.ARCHIVE, title=data.get("title") or data["archive"].name
+        )
 
         def zip_work(dest, progress):
             for _name, handle in spooled_files(spool):
@@ -219,8 +230,12 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         content_run_async(item, zip_work, cleanup=spool)
     elif kind == "git":
         url = data["repository"]
-        item = content_start(session=session, kind=ContentItem.Kind.GIT_REPO,
-                             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1], source_url=url)
+        item = content_start(
+            session=session,
+            kind=ContentItem.Kind.GIT_REPO,
+            title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
+            source_url=url,
+        )
         content_run_async(item, partial(_git_work, url=url, limits=limits))
     elif kind == "url":
         url = data["url"]
@@ -242,19 +257,26 @@ def _git_work(dest, progress, *, url, limits):
 
     # A path on the server is only for the command line (or when explicitly
     # allowed): from the web it would let anyone copy any repository here.
-    return ingest.ingest_git(dest, url, limits=limits, progress=progress,
-                             allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
-                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
+    return ingest.ingest_git(
+        dest,
+        url,
+        limits=limits,
+        progress=progress,
+        allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
+        allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
+    )
 
 
 def _url_work(dest, progress, *, url, limits):
     from researchmind import ingest
 
-    return ingest.ingest_url(dest, url, limits=limits, progress=progress,
-                             allow_loopback=settings.INGEST_ALLOW_LOOPBACK)
+    return ingest.ingest_url(
+        dest, url, limits=limits, progress=progress, allow_loopback=settings.INGEST_ALLOW_LOOPBACK
+    )
 
 
 # Questions --------------------------------------------------------------
+
 
 def question_ask(*, session: ResearchSession, text: str, engine: str | None = None) -> Question:
     from researchmind import runs
@@ -276,11 +298,19 @@ def question_cancel(question: Question) -> None:
     for pk in targets:
         with transaction.atomic():
             cancelled_now = Question.objects.filter(pk=pk, status=Question.Status.QUEUED).update(
-                status=Question.Status.CANCELLED, finished_at=timezone.now(), error="Cancelled before it started."
+                status=Question.Status.CANCELLED,
+                finished_at=timezone.now(),
+                error="Cancelled before it started.",
             )
             if cancelled_now:
-                ProgressEvent.objects.create(question_id=pk, seq=1, kind="end", stage="primary",
-                                             detail="Cancelled", payload={"status": "cancelled"})
+                ProgressEvent.objects.create(
+                    question_id=pk,
+                    seq=1,
+                    kind="end",
+                    stage="primary",
+                    detail="Cancelled",
+                    payload={"status": "cancelled"},
+                )
 
 
 def question_retry(question: Question) -> Question:
@@ -290,11 +320,19 @@ def question_retry(question: Question) -> Question:
     if fanout:
         from researchmind.fanout import fanout_create
 
-        items = list(question.session.content_items.filter(pk__in=fanout.get("items") or [],
-                                                            status=ContentItem.Status.READY))
+        items = list(
+            question.session.content_items.filter(
+                pk__in=fanout.get("items") or [], status=ContentItem.Status.READY
+            )
+        )
         return fanout_create(
-            session=question.session, text=question.text, result_type=fanout["type"], items=items,
-            every_pair=bool(fanout.get("every_pair", True)), checklist=fanout.get("checklist") or [],
-            engine=question.engine, concurrency=fanout.get("concurrency", 2),
+            session=question.session,
+            text=question.text,
+            result_type=fanout["type"],
+            items=items,
+            every_pair=bool(fanout.get("every_pair", True)),
+            checklist=fanout.get("checklist") or [],
+            engine=question.engine,
+            concurrency=fanout.get("concurrency", 2),
         )
     return question_ask(session=question.session, text=question.text, engine=question.engine)

@@ -68,7 +68,9 @@ def add_text(db):
 
     def add(session, title: str, markdown: str):
         item = services.content_start(session=session, kind="text", title=title)
-        return services.content_run(item, lambda dest, progress: ingest_text(dest, title=title, markdown=markdown))
+        return services.content_run(
+            item, lambda dest, progress: ingest_text(dest, title=title, markdown=markdown)
+        )
 
     return add
 

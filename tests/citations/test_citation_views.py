@@ -22,9 +22,14 @@ from researchmind.runs import run_question
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
-NOTES = "# Token lifetimes\n\n" + "\n".join(f"Filler line {i} about nothing." for i in range(1, 40)) + (
-    "\nRefresh tokens live for 30 days and rotate on every use.\n"
-    "Reusing a revoked refresh token revokes the whole token family.\n")
+NOTES = (
+    "# Token lifetimes\n\n"
+    + "\n".join(f"Filler line {i} about nothing." for i in range(1, 40))
+    + (
+        "\nRefresh tokens live for 30 days and rotate on every use.\n"
+        "Reusing a revoked refresh token revokes the whole token family.\n"
+    )
+)
 
 
 @pytest.fixture
@@ -41,7 +46,11 @@ def test_citation_links_open_the_viewer_at_the_verified_range(client_for, user, 
     question, item = answered
     citation = question.citations.order_by("position").first()
     assert citation.verification == "verified"
-    html = client_for(user).get(reverse("question_detail", args=[question.session_id, question.pk])).content.decode()
+    html = (
+        client_for(user)
+        .get(reverse("question_detail", args=[question.session_id, question.pk]))
+        .content.decode()
+    )
     assert 'class="cite"' in html and f"hl={citation.line_start}-{citation.line_end}" in html
     path = citation.source_path.split("/", 1)[1]
     url = reverse("file_viewer", args=[question.session_id, item.id, path])
@@ -50,8 +59,17 @@ def test_citation_links_open_the_viewer_at_the_verified_range(client_for, user, 
     assert "30 days" in page
 
 
-@pytest.mark.parametrize("path", ["../../etc/passwd", "..%2f..%2fetc%2fpasswd", ".researchmind/index.sqlite3",
-                                  "missing.md", "%00", "a/../../../x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../../etc/passwd",
+        "..%2f..%2fetc%2fpasswd",
+        ".researchmind/index.sqlite3",
+        "missing.md",
+        "%00",
+        "a/../../../x",
+    ],
+)
 def test_viewer_refuses_traversal_and_private_files(client_for, user, answered, path):
     """Anything outside the content item (or private) is a plain 404."""
     question, item = answered
@@ -119,7 +137,9 @@ def test_admin_audit_filters_review_and_export(client, answered, django_user_mod
     assert len(rows) == len(ids) and rows[0]["review_status"] == "approved"
     response = client.post(changelist, {"action": "export_json", "_selected_action": ids})
     assert json.loads(response.content)[0]["cid"] == approved.cid
-    question_page = client.get(reverse("admin:researchmind_question_change", args=[question.pk])).content.decode()
+    question_page = client.get(
+        reverse("admin:researchmind_question_change", args=[question.pk])
+    ).content.decode()
     assert approved.cid in question_page
 
 
@@ -138,20 +158,55 @@ def test_replay_json_reports_the_spec_fields(tmp_path):
     """`manage.py replay T.jsonl --sandbox DIR --json` prints the SPEC §7 object with verified citations."""
     env = dict(os.environ, DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="researchmind.settings")
     env.pop("DATABASE_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
     out = subprocess.run(
-        [sys.executable, "manage.py", "replay", str(FIXTURES / "simple_answer.jsonl"), "--sandbox",
-         str(FIXTURES / "sandbox"), "--json"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "manage.py",
+            "replay",
+            str(FIXTURES / "simple_answer.jsonl"),
+            "--sandbox",
+            str(FIXTURES / "sandbox"),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
-    assert set(report) >= {"question_id", "status", "result_status", "confidence", "events", "event_kinds",
-                           "answer", "thinking", "tool_steps", "citations"}
+    assert set(report) >= {
+        "question_id",
+        "status",
+        "result_status",
+        "confidence",
+        "events",
+        "event_kinds",
+        "answer",
+        "thinking",
+        "tool_steps",
+        "citations",
+    }
     assert report["status"] == "complete"
     assert "<!-- CITATIONS" not in report["answer"] and "<!-- PROGRESS" not in report["answer"]
     assert report["tool_steps"] and report["citations"]
     first = report["citations"][0]
-    assert set(first) == {"cid", "found_by", "source_type", "source_path", "url", "line_start", "line_end",
-                          "excerpt", "verification", "verification_detail"}
+    assert set(first) == {
+        "cid",
+        "found_by",
+        "source_type",
+        "source_path",
+        "url",
+        "line_start",
+        "line_end",
+        "excerpt",
+        "verification",
+        "verification_detail",
+    }
     assert any(c["verification"] == "verified" for c in report["citations"])
 
 
@@ -173,8 +228,10 @@ def test_session_and_question_audit_exports(client, answered, django_user_model)
     admin_user = django_user_model.objects.create_superuser("auditor2", "b@example.com", "pw-for-tests-1")
     client.force_login(admin_user)
     n = question.citations.count()
-    for url, pk in ((reverse("admin:researchmind_researchsession_changelist"), question.session_id),
-                    (reverse("admin:researchmind_question_changelist"), question.pk)):
+    for url, pk in (
+        (reverse("admin:researchmind_researchsession_changelist"), question.session_id),
+        (reverse("admin:researchmind_question_changelist"), question.pk),
+    ):
         response = client.post(url, {"action": "export_json", "_selected_action": [pk]})
         assert len(json.loads(response.content)) == n
         response = client.post(url, {"action": "export_csv", "_selected_action": [pk]})

@@ -32,15 +32,32 @@ def tools():
 
 def script(sandbox: Path, content_id: str) -> list[Reply]:
     notes = f"{content_id}/sky-notes.md"
-    citations = [{"id": "c1", "source_file": notes, "source_type": "file",
-                  "location": {"line_start": 3, "line_end": 3, "section": "Sky notes", "page": None},
-                  "excerpt": "The sky is blue on a clear day.", "relevance": "direct", "confidence": 0.9}]
+    citations = [
+        {
+            "id": "c1",
+            "source_file": notes,
+            "source_type": "file",
+            "location": {"line_start": 3, "line_end": 3, "section": "Sky notes", "page": None},
+            "excerpt": "The sky is blue on a clear day.",
+            "relevance": "direct",
+            "confidence": 0.9,
+        }
+    ]
     return [
-        Reply([Text('<!-- PROGRESS: {"phase": "searching", "step": 1, "total": 2, "detail": "Reading notes"} -->\n'
-                    "Let me read the notes."),
-               ToolUse("Read", {"file_path": str(sandbox / notes)})], chunk_chars=7),
-        Reply([Text("The sky is blue on a clear day [c1].\n\n"
-                    f"<!-- CITATIONS: {json.dumps(citations)} -->")], chunk_chars=11),
+        Reply(
+            [
+                Text(
+                    '<!-- PROGRESS: {"phase": "searching", "step": 1, "total": 2, "detail": "Reading notes"} -->\n'
+                    "Let me read the notes."
+                ),
+                ToolUse("Read", {"file_path": str(sandbox / notes)}),
+            ],
+            chunk_chars=7,
+        ),
+        Reply(
+            [Text(f"The sky is blue on a clear day [c1].\n\n<!-- CITATIONS: {json.dumps(citations)} -->")],
+            chunk_chars=11,
+        ),
     ]
 
 
@@ -69,7 +86,9 @@ def test_real_cli_answers_with_verified_citations(tools, research_with_notes, se
     assert (citation.cid, citation.verification, citation.content_item_id) == ("c1", "verified", item.id)
     kinds = set(ProgressEvent.objects.filter(question=question).values_list("kind", flat=True))
     assert {"system", "phase", "tool_start", "tool_end", "text_delta", "result", "end"} <= kinds
-    steps = list(ProgressEvent.objects.filter(question=question, kind="tool_start").values_list("detail", flat=True))
+    steps = list(
+        ProgressEvent.objects.filter(question=question, kind="tool_start").values_list("detail", flat=True)
+    )
     assert any(step.startswith("Reading Sky notes/") for step in steps), steps
     assert question.raw_output.count("\n") > 5
 

@@ -64,8 +64,10 @@ async def _cookie_for(user) -> list[tuple[bytes, bytes]]:
 
     client = Client()
     await sync_to_async(client.force_login)(user)
-    return [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
-            (b"origin", b"http://127.0.0.1")]
+    return [
+        (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()),
+        (b"origin", b"http://127.0.0.1"),
+    ]
 
 
 def _events(question_id):
@@ -86,7 +88,9 @@ async def test_builtin_question_runs_end_to_end(user, make_session, add_text):
     assert events[-1].kind == "end" and events[-1].payload["status"] == "complete"
     assert "30 days" in question.answer and "[c1]" in question.answer
     assert "<!-- CITATIONS" not in question.answer and "<!-- CITATIONS" in question.answer_raw
-    verifications = await sync_to_async(lambda: list(question.citations.values_list("verification", flat=True)))()
+    verifications = await sync_to_async(
+        lambda: list(question.citations.values_list("verification", flat=True))
+    )()
     assert verifications and set(verifications) <= {"verified", "relocated"}
     assert (session.sandbox_path / ".researchmind" / "runs" / f"{question.pk}.log").stat().st_size > 0
 
@@ -94,7 +98,9 @@ async def test_builtin_question_runs_end_to_end(user, make_session, add_text):
 async def test_text_deltas_are_coalesced(user, make_session, add_text):
     """Many small text deltas become a few persisted rows whose text adds up to the answer."""
     session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
-    question = await Question.objects.acreate(session=session, text="What happens when a refresh token is reused?")
+    question = await Question.objects.acreate(
+        session=session, text="What happens when a refresh token is reused?"
+    )
     await runs.arun_question(question.pk)
     events = await sync_to_async(_events)(question.pk)
     deltas = [e for e in events if e.kind == "text_delta"]
@@ -110,8 +116,9 @@ async def test_websocket_streams_every_event_once_in_order(user, make_session, a
 
     session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
     question = await Question.objects.acreate(session=session, text="How long do access tokens last?")
-    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/",
-                                         headers=await _cookie_for(user))
+    communicator = WebsocketCommunicator(
+        application, f"/ws/questions/{question.pk}/", headers=await _cookie_for(user)
+    )
     connected, _ = await communicator.connect()
     assert connected
     run = asyncio.create_task(runs.arun_question(question.pk))
@@ -126,7 +133,10 @@ async def test_websocket_streams_every_event_once_in_order(user, make_session, a
     assert await run == "complete"
     persisted = [e.seq for e in await sync_to_async(_events)(question.pk)]
     assert seqs == persisted
-    assert answer["status"] == "complete" and answer["citations"][0]["verification"] in ("verified", "relocated")
+    assert answer["status"] == "complete" and answer["citations"][0]["verification"] in (
+        "verified",
+        "relocated",
+    )
     assert (await communicator.receive_output(timeout=5))["type"] == "websocket.close"
 
 
@@ -139,8 +149,9 @@ async def test_reconnect_with_after_replays_only_newer_events(user, make_session
     await runs.arun_question(question.pk)
     total = await ProgressEvent.objects.filter(question=question).acount()
     after = total // 2
-    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/?after={after}",
-                                         headers=await _cookie_for(user))
+    communicator = WebsocketCommunicator(
+        application, f"/ws/questions/{question.pk}/?after={after}", headers=await _cookie_for(user)
+    )
     assert (await communicator.connect())[0]
     seqs = []
     while True:
@@ -172,8 +183,9 @@ async def test_html_format_sends_oob_fragments(user, make_session, add_text):
     session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
     question = await Question.objects.acreate(session=session, text="How long do refresh tokens live?")
     await runs.arun_question(question.pk)
-    communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/?format=html",
-                                         headers=await _cookie_for(user))
+    communicator = WebsocketCommunicator(
+        application, f"/ws/questions/{question.pk}/?format=html", headers=await _cookie_for(user)
+    )
     assert (await communicator.connect())[0]
     html = await communicator.receive_from(timeout=10)
     assert 'hx-swap-oob="beforeend:#timeline"' in html
@@ -186,9 +198,20 @@ async def test_silent_engine_gets_still_working_events(user, make_session):
     """While the engine prints nothing for over 2 s, heartbeat events keep the page alive."""
     session = await sync_to_async(make_session)(user)
     question = await Question.objects.acreate(session=session, text="slow")
-    lines = [json.dumps({"type": "system", "subtype": "init", "session_id": "s"}),
-             json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": "done",
-                         "session_id": "s", "duration_ms": 1, "num_turns": 1})]
+    lines = [
+        json.dumps({"type": "system", "subtype": "init", "session_id": "s"}),
+        json.dumps(
+            {
+                "type": "result",
+                "subtype": "success",
+                "is_error": False,
+                "result": "done",
+                "session_id": "s",
+                "duration_ms": 1,
+                "num_turns": 1,
+            }
+        ),
+    ]
     await runs.arun_question(question.pk, engine=SlowEngine(lines, pause=3.0))
     heartbeats = [e for e in await sync_to_async(_events)(question.pk) if e.kind == "heartbeat"]
     assert heartbeats and heartbeats[0].detail.startswith("Still working (")
@@ -246,8 +269,13 @@ def test_claim_runs_a_question_at_most_once(user, make_session):
 
 def test_dead_runner_is_marked_interrupted_with_partial_text(user, make_session):
     """A running question whose lease expired becomes interrupted, keeps its events and partial text."""
-    question = Question.objects.create(session=make_session(user), text="q", status="running",
-                                       lease_owner="elsewhere:1", lease_expires_at=timezone.now() - timedelta(seconds=5))
+    question = Question.objects.create(
+        session=make_session(user),
+        text="q",
+        status="running",
+        lease_owner="elsewhere:1",
+        lease_expires_at=timezone.now() - timedelta(seconds=5),
+    )
     ProgressEvent.objects.create(question=question, seq=1, kind="text_delta", payload={"text": "Partial ans"})
     assert runs.recover_interrupted() == 1
     question.refresh_from_db()

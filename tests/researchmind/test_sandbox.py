@@ -96,8 +96,11 @@ def test_sandbox_root_that_is_a_symlink_still_works(tmp_path, root):
 path_chars = st.sampled_from([*"ab./\\%2e\x00．／‥:~ ", "..", "../", "%2f", "/..", "C:"])
 
 
-@settings(max_examples=int(os.environ.get("SANDBOX_EXAMPLES", 10_000)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("SANDBOX_EXAMPLES", 10_000)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(path_chars, max_size=30).map("".join) | st.text(max_size=60))
 def test_property_nothing_outside_is_ever_returned(root, path):
     """For any generated path, the resolver either refuses or returns a path inside the sandbox."""

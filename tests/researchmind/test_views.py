@@ -65,7 +65,9 @@ def test_csrf_is_enforced(user, research):
     """A POST without the CSRF token is refused."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
-    response = client.post(reverse("content_add", args=[research.id, "text"]), {"title": "t", "markdown": "m"})
+    response = client.post(
+        reverse("content_add", args=[research.id, "text"]), {"title": "t", "markdown": "m"}
+    )
     assert response.status_code == 403
     assert not research.content_items.exists()
 
@@ -73,8 +75,11 @@ def test_csrf_is_enforced(user, research):
 def test_add_text_through_the_form(client_for, user, research):
     """Pasted Markdown becomes a ready content item in its own UUID folder, listed in the manifest."""
     client = client_for(user)
-    response = client.post(reverse("content_add", args=[research.id, "text"]),
-                           {"title": "Meeting notes", "markdown": "# Plan\n\nShip on Friday.\n"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("content_add", args=[research.id, "text"]),
+        {"title": "Meeting notes", "markdown": "# Plan\n\nShip on Friday.\n"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 200
     item = research.content_items.get()
     assert item.status == "ready", item.error
@@ -88,7 +93,9 @@ def test_add_text_through_the_form(client_for, user, research):
 def test_invalid_form_returns_422_with_errors(client_for, user, research):
     """A form missing its fields comes back with a clear error and status 422 for htmx to show."""
     client = client_for(user)
-    response = client.post(reverse("content_add", args=[research.id, "text"]), {"title": ""}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("content_add", args=[research.id, "text"]), {"title": ""}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 422
     assert "This field is required." in response.content.decode()
     assert response["HX-Retarget"] == "#content-form-text"
@@ -115,8 +122,10 @@ def test_zip_slip_upload_fails_cleanly(client_for, user, research):
         zf.writestr("ok.txt", "fine")
         zf.writestr("../../evil.txt", "pwned")
     client = client_for(user)
-    client.post(reverse("content_add", args=[research.id, "zip"]),
-                {"archive": SimpleUploadedFile("evil.zip", buf.getvalue())})
+    client.post(
+        reverse("content_add", args=[research.id, "zip"]),
+        {"archive": SimpleUploadedFile("evil.zip", buf.getvalue())},
+    )
     item = research.content_items.get()
     assert item.status == "failed"
     assert "evil.txt" in item.error
@@ -173,8 +182,10 @@ def local_site():
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
-            body = (b"<html><head><title>Local page</title><script>alert(1)</script></head>"
-                    b"<body><nav>menu</nav><h1>Local page</h1><p>Rotation happens every 90 days.</p></body></html>")
+            body = (
+                b"<html><head><title>Local page</title><script>alert(1)</script></head>"
+                b"<body><nav>menu</nav><h1>Local page</h1><p>Rotation happens every 90 days.</p></body></html>"
+            )
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
@@ -208,15 +219,20 @@ def test_web_page_on_loopback_is_refused_by_default(client_for, user, research, 
     client_for(user).post(reverse("content_add", args=[research.id, "url"]), {"url": local_site})
     item = research.content_items.get()
     assert item.status == "failed"
-    assert "127.0.0.1" in item.error or "loopback" in item.error.lower() or "not allowed" in item.error.lower()
+    assert (
+        "127.0.0.1" in item.error or "loopback" in item.error.lower() or "not allowed" in item.error.lower()
+    )
     assert not (research.sandbox_path / str(item.id)).exists()
 
 
 def test_unavailable_engine_is_refused_with_its_reason(client_for, user, research, settings, tmp_path):
     """Asking with an engine whose executable is missing is refused, naming why."""
     settings.CLAUDE_BIN = str(tmp_path / "no-such-claude")
-    response = client_for(user).post(reverse("question_ask", args=[research.id]),
-                                     {"text": "q", "engine": "claude-code"}, HTTP_HX_REQUEST="true")
+    response = client_for(user).post(
+        reverse("question_ask", args=[research.id]),
+        {"text": "q", "engine": "claude-code"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 422
     assert "unavailable" in response.content.decode()
     assert not research.questions.exists()

@@ -241,7 +241,12 @@ def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: fl
         "id": cid,
         "source_file": claim.path,
         "source_type": "file",
-        "location": {"line_start": claim.line_start, "line_end": claim.line_end, "section": claim.heading, "page": None},
+        "location": {
+            "line_start": claim.line_start,
+            "line_end": claim.line_end,
+            "section": claim.heading,
+            "page": None,
+        },
         "excerpt": claim.excerpt,
         "relevance": relevance,
         "confidence": confidence,

@@ -27,7 +27,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, username, password, no_question, **options):
         User = get_user_model()
-        user, _created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
+        user, _created = User.objects.get_or_create(
+            username=username, defaults={"email": f"{username}@example.com"}
+        )
         user.set_password(password)
         # The demo user may open the admin: the citation audit lives there.
         user.is_staff = user.is_superuser = True
@@ -40,8 +42,12 @@ class Command(BaseCommand):
                 text = path.read_text(encoding="utf-8")
                 title = text.splitlines()[0].lstrip("# ").strip()
                 item = services.content_start(session=session, kind=ContentItem.Kind.TEXT, title=title)
-                services.content_run(item, lambda dest, progress, text=text, title=title: ingest_text(
-                    dest, title=title, markdown=text))
+                services.content_run(
+                    item,
+                    lambda dest, progress, text=text, title=title: ingest_text(
+                        dest, title=title, markdown=text
+                    ),
+                )
         if not no_question and not session.questions.exists():
             from researchmind.runs import run_question
 

@@ -1,10 +1,10 @@
 """Add content to a research session from the command line, with a progress bar.
 
-    manage.py ingest SESSION text --title T FILE.md
-    manage.py ingest SESSION files PATH [PATH …]
-    manage.py ingest SESSION zip ARCHIVE.zip
-    manage.py ingest SESSION git URL_OR_PATH
-    manage.py ingest SESSION url https://…
+manage.py ingest SESSION text --title T FILE.md
+manage.py ingest SESSION files PATH [PATH …]
+manage.py ingest SESSION zip ARCHIVE.zip
+manage.py ingest SESSION git URL_OR_PATH
+manage.py ingest SESSION url https://…
 """
 
 from __future__ import annotations
@@ -58,28 +58,39 @@ class Command(BaseCommand):
             name = title or Path(sources[0]).stem
             work = lambda dest, progress: ingest.ingest_text(dest, title=name, markdown=text)  # noqa: E731
         elif kind == "files":
+
             def work(dest, progress):
                 with contextlib.ExitStack() as stack:
                     files = [(Path(s).name, stack.enter_context(open(s, "rb"))) for s in sources]
                     return ingest.ingest_files(dest, files, limits=limits, progress=_both(progress, bar))
         elif kind == "zip":
+
             def work(dest, progress):
                 with open(sources[0], "rb") as handle:
                     return ingest.ingest_zip(dest, handle, limits=limits, progress=_both(progress, bar))
         elif kind == "git":
             work = lambda dest, progress: ingest.ingest_git(  # noqa: E731
-                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow)
+                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow
+            )
         else:
             work = lambda dest, progress: ingest.ingest_url(  # noqa: E731
-                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow)
-        item = services.content_start(session=research, kind=KINDS[kind], title=title,
-                                      source_url=sources[0] if kind in ("git", "url") else "")
+                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow
+            )
+        item = services.content_start(
+            session=research,
+            kind=KINDS[kind],
+            title=title,
+            source_url=sources[0] if kind in ("git", "url") else "",
+        )
         item = services.content_run(item, work)
         sys.stderr.write("\n")
         if item.status != ContentItem.Status.READY:
             raise CommandError(item.error)
-        self.stdout.write(self.style.SUCCESS(
-            f"Added {item} ({item.file_count} files, {item.byte_size:,} bytes) as {item.id}"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Added {item} ({item.file_count} files, {item.byte_size:,} bytes) as {item.id}"
+            )
+        )
 
 
 def _both(first, second):

@@ -30,7 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("transcript")
         parser.add_argument("--sandbox", help="A folder to copy as the session's sandbox.")
         parser.add_argument("--json", action="store_true", help="Print the result as one JSON object.")
-        parser.add_argument("--timing", action="store_true", help="Replay with the transcript's original timing.")
+        parser.add_argument(
+            "--timing", action="store_true", help="Replay with the transcript's original timing."
+        )
         parser.add_argument("--question", default="", help="The question text to record.")
         parser.add_argument("--username", default="replay")
 
@@ -52,13 +54,19 @@ class Command(BaseCommand):
                 folder = session.sandbox_path / content_id
                 files = [p for p in folder.rglob("*") if p.is_file()] if folder.is_dir() else []
                 ContentItem.objects.create(
-                    id=uid, session=session, kind=meta.get("kind") or ContentItem.Kind.FILE,
-                    title=str(meta.get("title") or "")[:300], source_url=str(meta.get("source_url") or "")[:2000],
-                    status=ContentItem.Status.READY, file_count=len(files),
+                    id=uid,
+                    session=session,
+                    kind=meta.get("kind") or ContentItem.Kind.FILE,
+                    title=str(meta.get("title") or "")[:300],
+                    source_url=str(meta.get("source_url") or "")[:2000],
+                    status=ContentItem.Status.READY,
+                    file_count=len(files),
                     byte_size=sum(p.stat().st_size for p in files),
                 )
         services.sandbox_refresh(session)
-        q = Question.objects.create(session=session, text=question or f"Replay of {path.name}", engine="replay")
+        q = Question.objects.create(
+            session=session, text=question or f"Replay of {path.name}", engine="replay"
+        )
         from researchmind.runs import run_question_with
 
         run_question_with(q.pk, ReplayEngine(path, timing=timing))
@@ -66,7 +74,9 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(replay_report(q)))
         else:
-            self.stdout.write(f"Question {q.pk}: {q.status}, {q.events.count()} events, {q.citations.count()} citations.")
+            self.stdout.write(
+                f"Question {q.pk}: {q.status}, {q.events.count()} events, {q.citations.count()} citations."
+            )
 
 
 def _dumps(data) -> str:
