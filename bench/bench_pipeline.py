@@ -165,9 +165,42 @@ async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float
     return latencies, baseline
 
 
+async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
+    """A builtin run over a generated sandbox (indexing included): the longest
+    gap between consecutive persisted events, which heartbeats bound at ~2 s."""
+    from datetime import datetime
+
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth import get_user_model
+
+    from researchmind import runs, services
+    from researchmind.ingest import ingest_text
+    from researchmind.models import Question
+
+    user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
+    session = await sync_to_async(services.session_create)(owner=user, title="gap")
+    words = "token refresh rotation gateway cache signing key outage deploy rollback migration".split()
+    body = "\n".join(f"Line {i}: " + " ".join(words[(i * 7 + j) % len(words)] for j in range(12)) for i in range(400))
+
+    def add_all():
+        for n in range(files):
+            item = services.content_start(session=session, kind="text", title=f"Doc {n}")
+            services.content_run(item, lambda dest, progress, n=n: ingest_text(dest, title=f"Doc {n}", markdown=body))
+
+    await sync_to_async(add_all)()
+    question = await Question.objects.acreate(session=session, text="How does key rotation affect the gateway cache?")
+    start = time.perf_counter()
+    await runs.arun_question(question.pk)
+    elapsed = time.perf_counter() - start
+    stamps = [datetime.fromisoformat(str(t)) if isinstance(t, str) else t
+              async for t in question.events.order_by("seq").values_list("created_at", flat=True)]
+    gaps = [(b - a).total_seconds() for a, b in zip(stamps, stamps[1:], strict=False)]
+    return max(gaps or [0.0]), len(stamps), elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--lines", type=int, default=50000)
+    parser.add_argument("--lines", type=int, default=100000)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     lines = transcript_lines(args.lines)
@@ -203,6 +236,9 @@ def main() -> None:
         f"parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, ratio {loads / parse_only:.2f}"
     )
     print(f"ratio pipeline/json.loads (CPU time): {loads / cpu:.2f} (target >= 0.33); wall {elapsed:.2f} s")
+    gap, n_events, run_s = asyncio.run(longest_silent_gap())
+    print(f"builtin run over 400 new documents (indexing included): {run_s:.1f} s, {n_events} events, "
+          f"longest gap between events {gap:.2f} s (target: no silent gap > 2 s)")
     latencies, baseline = asyncio.run(first_event_latency())
     latencies.sort()
     print(

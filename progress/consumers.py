@@ -20,7 +20,7 @@ from researchmind.tokens import SUBPROTOCOL
 
 log = logging.getLogger(__name__)
 REPLAY_CHUNK = 500
-CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
 
 
@@ -46,7 +46,7 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         owned = await database_sync_to_async(selectors.question_owned_by)(self.question_id, user)
         if not owned:
             # Not accepted: the handshake fails and nothing about the question leaks.
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = broadcast.question_group(self.question_id)
         self._lock = asyncio.Lock()

@@ -76,7 +76,11 @@ def session_delete(request, session_id):
 
 
 def _content_context(session: ResearchSession) -> dict:
+    from researchmind.filetree import file_tree
+
     items = list(session.content_items.all())
+    for item in items:
+        item.tree, item.tree_truncated = file_tree(item.folder) if item.status == "ready" else ([], False)
     return {"session": session, "items": items, "any_pending": any(i.status == "pending" for i in items)}
 
 

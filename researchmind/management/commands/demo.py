@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import zipfile
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from researchmind import services
-from researchmind.ingest import ingest_text
+from researchmind.ingest import DEFAULT_LIMITS, ingest_files, ingest_text, ingest_zip
 from researchmind.models import ContentItem, Question, ResearchSession
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
@@ -38,16 +41,7 @@ class Command(BaseCommand):
         session = ResearchSession.objects.filter(owner=user, title=DEMO_TITLE).first()
         if session is None:
             session = services.session_create(owner=user, title=DEMO_TITLE, engine="builtin")
-            for path in sorted(DEMO_DIR.glob("*.md")):
-                text = path.read_text(encoding="utf-8")
-                title = text.splitlines()[0].lstrip("# ").strip()
-                item = services.content_start(session=session, kind=ContentItem.Kind.TEXT, title=title)
-                services.content_run(
-                    item,
-                    lambda dest, progress, text=text, title=title: ingest_text(
-                        dest, title=title, markdown=text
-                    ),
-                )
+            self._add_demo_content(session)
         if not no_question and not session.questions.exists():
             from researchmind.runs import run_question
 
@@ -58,3 +52,43 @@ class Command(BaseCommand):
         self.stdout.write(f"  Sign in at http://127.0.0.1:8000/login/ as  {username} / {password}")
         self.stdout.write(f"  Session:  http://127.0.0.1:8000/sessions/{session.id}/")
         self.stdout.write("  Admin (citation audit): http://127.0.0.1:8000/admin/")
+
+    def _add_demo_content(self, session) -> None:
+        """Three kinds of content from files shipped in the repo (no network):
+        pasted text, uploaded files, and a zip archive built from a folder."""
+        for kind, title, work in (
+            (ContentItem.Kind.TEXT, None, self._text_work(DEMO_DIR / "auth-design.md")),
+            (ContentItem.Kind.FILE, "Incident review (uploaded)", self._files_work([DEMO_DIR / "incident-2026-03.md"])),
+            (ContentItem.Kind.ARCHIVE, "Runbooks (zip)", self._zip_work(DEMO_DIR / "runbooks")),
+        ):
+            item = services.content_start(session=session, kind=kind, title=title or "")
+            item = services.content_run(item, work)
+            if item.status != ContentItem.Status.READY:
+                raise CommandError(f"The demo content {item} could not be added: {item.error}")
+
+    @staticmethod
+    def _text_work(path: Path):
+        text = path.read_text(encoding="utf-8")
+        title = text.splitlines()[0].lstrip("# ").strip()
+        return lambda dest, progress: ingest_text(dest, title=title, markdown=text)
+
+    @staticmethod
+    def _files_work(paths: list[Path]):
+        def work(dest, progress):
+            with contextlib.ExitStack() as stack:
+                files = [(p.name, stack.enter_context(p.open("rb"))) for p in paths]
+                return ingest_files(dest, files, limits=DEFAULT_LIMITS, progress=progress)
+
+        return work
+
+    @staticmethod
+    def _zip_work(folder: Path):
+        def work(dest, progress):
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in sorted(folder.rglob("*.md")):
+                    archive.write(path, f"runbooks/{path.relative_to(folder)}")
+            buffer.seek(0)
+            return ingest_zip(dest, buffer, limits=DEFAULT_LIMITS, progress=progress)
+
+        return work
