@@ -26,7 +26,9 @@ def file_tree(folder: Path, *, limit: int = MAX_ENTRIES) -> tuple[list[TreeEntry
 
     def walk(current: Path, depth: int) -> bool:
         try:
-            entries = sorted(os.scandir(current), key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
+            entries = sorted(
+                os.scandir(current), key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower())
+            )
         except OSError:
             return True
         for entry in entries:

@@ -174,6 +174,7 @@ def question_context(question: Question) -> dict:
     from citations.presenters import answer_context
     from progress import timeline
     from progress.broadcast import event_dict
+    from progress.svgtimeline import render_svg
 
     events = [event_dict(e) for e in question.events.order_by("seq")]
     primary, details = timeline.build(events)
@@ -186,6 +187,7 @@ def question_context(question: Question) -> dict:
         "live_text": live_text,
         "last_seq": events[-1]["seq"] if events else 0,
         "phase_event": next((e for e in reversed(events) if e["kind"] == "phase"), None),
+        "run_svg": render_svg(events) if question.is_finished else "",
         "sub_runs": list(question.sub_runs.all()),
     } | answer_context(question)
 

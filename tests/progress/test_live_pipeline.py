@@ -312,3 +312,14 @@ async def test_every_persisted_event_is_broadcast(user, make_session):
         announced.update(range(message["first"], message["last"] + 1))
     assert announced == set(range(1, 3001))
     assert await ProgressEvent.objects.filter(question=question).acount() == 3000
+
+
+def test_finished_question_page_shows_the_svg_timeline(user, make_session, add_text, client_for):
+    """A finished run's page carries the server-rendered SVG timeline of its phases and steps."""
+    from django.urls import reverse
+
+    session = _session_with_notes(user, make_session, add_text)
+    question = Question.objects.create(session=session, text="How long do refresh tokens live?")
+    runs.run_question(question.pk)
+    html = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
+    assert "<svg" in html and 'class="run-timeline"' in html and "Run timeline:" in html

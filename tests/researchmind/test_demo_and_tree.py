@@ -38,8 +38,12 @@ def test_file_tree_lists_folders_then_files_without_following_symlinks(tmp_path)
     os.symlink("/etc", tmp_path / "etc-link")
     rows, truncated = file_tree(tmp_path)
     assert [(r.depth, r.name, r.path) for r in rows] == [
-        (0, "docs", None), (1, "deep", None), (2, "c.md", "docs/deep/c.md"), (1, "b.md", "docs/b.md"),
-        (0, "a.md", "a.md"), (0, "etc-link", "etc-link"),
+        (0, "docs", None),
+        (1, "deep", None),
+        (2, "c.md", "docs/deep/c.md"),
+        (1, "b.md", "docs/b.md"),
+        (0, "a.md", "a.md"),
+        (0, "etc-link", "etc-link"),
     ]
     assert not truncated
     assert file_tree(tmp_path, limit=2) == (rows[:2], True)

@@ -58,7 +58,11 @@ class Command(BaseCommand):
         pasted text, uploaded files, and a zip archive built from a folder."""
         for kind, title, work in (
             (ContentItem.Kind.TEXT, None, self._text_work(DEMO_DIR / "auth-design.md")),
-            (ContentItem.Kind.FILE, "Incident review (uploaded)", self._files_work([DEMO_DIR / "incident-2026-03.md"])),
+            (
+                ContentItem.Kind.FILE,
+                "Incident review (uploaded)",
+                self._files_work([DEMO_DIR / "incident-2026-03.md"]),
+            ),
             (ContentItem.Kind.ARCHIVE, "Runbooks (zip)", self._zip_work(DEMO_DIR / "runbooks")),
         ):
             item = services.content_start(session=session, kind=kind, title=title or "")
