@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import sys
@@ -202,7 +203,7 @@ async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
         datetime.fromisoformat(str(t)) if isinstance(t, str) else t
         async for t in question.events.order_by("seq").values_list("created_at", flat=True)
     ]
-    gaps = [(b - a).total_seconds() for a, b in zip(stamps, stamps[1:], strict=False)]
+    gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(stamps)]
     return max(gaps or [0.0]), len(stamps), elapsed
 
 
