@@ -82,3 +82,11 @@ def client_for(client):
         return client
 
     return login
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the browser suite last: Playwright's sync API keeps an event loop
+    running in the main thread for the session, and asyncio tests collected
+    after it would fail with "Runner.run() cannot be called from a running
+    event loop"."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -87,7 +87,9 @@ def _metric_value(key: str, value: str, problems: list[str]) -> object:
 
 
 def _first_segment(after_colon: str) -> str:
-    return split_cells(after_colon)[0] if after_colon.strip() else ""
+    # A line like "RESULT: |" has no cells at all (found by hypothesis).
+    cells = split_cells(after_colon) if after_colon.strip() else []
+    return cells[0] if cells else ""
 
 
 def find_summary_line(text: str) -> re.Match[str] | None:

@@ -174,10 +174,11 @@ def test_links_get_noopener() -> None:
 
 
 def test_forged_cite_link_loses_its_class_and_data() -> None:
-    """Raw HTML dressed as a verified citation is stripped to a plain link."""
+    """Raw HTML dressed as a verified citation is shown as text, never as a link or a cite."""
     html = render('<a class="cite" data-status="verified" href="/x">[c7]</a>')
     assert cites(html) == []
-    assert parse(html)[1] == ("a", {"href": "/x", "rel": "noopener noreferrer"})
+    assert all(tag != "a" for tag, _ in parse(html))
+    assert "&lt;a class=" in html
 
 
 def test_sanitize_html_is_exported_for_reuse() -> None:
