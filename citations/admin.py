@@ -54,38 +54,6 @@ class CitationAdmin(admin.ModelAdmin):
     ]
     search_fields = ["excerpt", "source_path", "url", "question__text"]
     list_select_related = ["question", "question__session", "reviewer"]
-    readonly_fields = [
-        "question",
-        "cid",
-        "source_type",
-        "found_by",
-        "content_item",
-        "source_path",
-        "url",
-        "title",
-        "line_start",
-        "line_end",
-        "original_line_start",
-        "original_line_end",
-        "section",
-        "page",
-        "excerpt",
-        "relevance",
-        "confidence",
-        "authority",
-        "date",
-        "version",
-        "web_type",
-        "verification",
-        "verification_detail",
-        "match_score",
-        "file_sha256",
-        "verified_at",
-        "reviewer",
-        "reviewed_at",
-        "cited_lines",
-        "viewer_link",
-    ]
     fields = [
         "question",
         "cid",
@@ -120,6 +88,8 @@ class CitationAdmin(admin.ModelAdmin):
         "file_sha256",
         "verified_at",
     ]
+    # Everything is evidence except the auditor's own review.
+    readonly_fields = [name for name in fields if name not in ("review_status", "review_note")]
     inlines = [FeedbackInline]
     actions = ["reverify", "approve", "reject", "export_csv", "export_json"]
 
