@@ -90,3 +90,32 @@ def pytest_collection_modifyitems(config, items):
     after it would fail with "Runner.run() cannot be called from a running
     event loop"."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+LOCAL_PAGE = (
+    b"<html><head><title>Local page</title><script>alert(1)</script></head>"
+    b"<body><nav>menu</nav><h1>Local page</h1><p>Rotation happens every 90 days.</p></body></html>"
+)
+
+
+@pytest.fixture
+def local_site():
+    """A real HTTP server on 127.0.0.1 serving one HTML page; yields its URL."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(LOCAL_PAGE)))
+            self.end_headers()
+            self.wfile.write(LOCAL_PAGE)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/page"
+    server.shutdown()

@@ -6,9 +6,7 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import threading
 import zipfile
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -96,37 +94,17 @@ def test_git_option_injection_is_422(api, research):
     assert "repository" in response.json()["detail"]
 
 
-@pytest.fixture
-def page_server():
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = b"<html><head><title>Rotation</title></head><body><p>Keys rotate every 90 days.</p></body></html>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/rotation"
-    server.shutdown()
-
-
-def test_add_web_page(api, research, settings, page_server):
+def test_add_web_page(api, research, settings, local_site):
     settings.INGEST_ALLOW_LOOPBACK = True
-    response = api.post(f"/api/sessions/{research.id}/content/url", {"url": page_server})
+    response = api.post(f"/api/sessions/{research.id}/content/url", {"url": local_site})
     assert response.status_code == 201
     item = response.json()
     assert item["kind"] == "url_scrape" and item["status"] == "ready", item["error"]
-    assert item["source_url"] == page_server
+    assert item["source_url"] == local_site
 
 
-def test_loopback_web_page_is_refused_by_default(api, research, page_server):
-    item = api.post(f"/api/sessions/{research.id}/content/url", {"url": page_server}).json()
+def test_loopback_web_page_is_refused_by_default(api, research, local_site):
+    item = api.post(f"/api/sessions/{research.id}/content/url", {"url": local_site}).json()
     assert item["status"] == "failed"
     assert item["error"]
 

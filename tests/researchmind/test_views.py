@@ -175,32 +175,6 @@ def test_git_by_local_path_when_allowed(client_for, user, research, tmp_path, se
     assert not (folder / ".git").exists()
 
 
-@pytest.fixture
-def local_site():
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = (
-                b"<html><head><title>Local page</title><script>alert(1)</script></head>"
-                b"<body><nav>menu</nav><h1>Local page</h1><p>Rotation happens every 90 days.</p></body></html>"
-            )
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/page"
-    server.shutdown()
-
-
 def test_web_page_from_a_local_server(client_for, user, research, settings, local_site):
     """A web page becomes readable Markdown with its title, the original HTML kept and the URL recorded."""
     settings.INGEST_ALLOW_LOOPBACK = True
