@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from json.encoder import encode_basestring_ascii
 
 from channels.layers import get_channel_layer
 
@@ -40,30 +42,108 @@ def event_dict(event) -> dict:
 async def notify_events(question_id: int, events: list[dict]) -> None:
     """Tell every consumer of the question about newly persisted events.
     Called only after the events are committed."""
+    if events:
+        await notify_frames(
+            question_id,
+            first=events[0]["seq"],
+            last=events[-1]["seq"],
+            ended=any(event["kind"] == "end" for event in events),
+            frames=[event_frame(event) for event in events],
+        )
+
+
+async def notify_frames(question_id: int, *, first: int, last: int, ended: bool, frames: list[str]) -> None:
+    """Broadcast events already serialised as frames (seqs ``first``…``last``)."""
     layer = get_channel_layer()
-    if layer is None or not events:
+    if layer is None or not frames:
         return
-    # The events travel as one JSON string: the in-memory layer deep-copies
-    # messages per receiver and channels-redis serialises them, and one string
-    # is far cheaper to copy than a tree of dicts.
-    # Each event is serialised once here, as the exact frame JSON clients
-    # receive, instead of once per connected client.
-    message = {
-        "type": EVENTS_MESSAGE,
-        "first": events[0]["seq"],
-        "last": events[-1]["seq"],
-        "ended": any(event["kind"] == "end" for event in events),
-        "frames": [event_frame(event) for event in events],
-    }
+    # Each event travels as the exact frame JSON clients receive, serialised
+    # once (not once per connected client); strings are also far cheaper than a
+    # tree of dicts for the in-memory layer's per-receiver copy and for
+    # channels-redis's msgpack.
+    message = {"type": EVENTS_MESSAGE, "first": first, "last": last, "ended": ended, "frames": frames}
     try:
         await layer.group_send(question_group(question_id), message)
     except Exception:  # a broken layer must not stop a run: clients resume from the DB
         log.warning("Could not broadcast events of question %s", question_id, exc_info=True)
 
 
+# ASCII-only JSON: a lone surrogate (JSON may spell one as "\\ud800") stays an
+# escape instead of breaking the UTF-8 a database or a websocket needs.
+_encode_payload = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def encode_payload(payload: dict) -> str:
+    """An event payload as compact JSON: stored in the row and spliced into its frame.
+
+    NUL characters and lone surrogates (JSON lines may spell them "\\u0000",
+    "\\udc80") are replaced by U+FFFD: PostgreSQL's jsonb refuses both and a
+    websocket needs valid UTF-8. Only payloads whose JSON shows such an escape
+    (or any non-BMP character) take the slow path."""
+    encoded = _encode_payload(payload)
+    if "\\ud" in encoded or "\\u0000" in encoded:
+        encoded = _encode_payload(clean_json_value(payload))
+    return encoded
+
+
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with NUL characters and lone surrogates replaced by U+FFFD."""
+    return _UNSAFE.sub("\ufffd", text)
+
+
+def clean_json_value(value):
+    """A JSON value with every string (keys too) passed through ``clean_text``."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_text(str(key)): clean_json_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean_json_value(item) for item in value]
+    return value
+
+
+def _optional_int(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
+
+
+def frame_from_parts(
+    seq: int,
+    kind: str,
+    stage: str,
+    phase: str,
+    step: int | None,
+    total: int | None,
+    detail: str,
+    payload_json: str,
+    created_at: str | None,
+) -> str:
+    """The frame of one event, built around its already-encoded payload, so a
+    payload is serialised once for both the database row and the websocket."""
+    return (
+        f'{{"type":"event","seq":{int(seq)},"kind":{encode_basestring_ascii(kind)},'
+        f'"stage":{encode_basestring_ascii(stage)},"phase":{encode_basestring_ascii(phase)},'
+        f'"step":{_optional_int(step)},"total":{_optional_int(total)},'
+        f'"detail":{encode_basestring_ascii(detail)},"payload":{payload_json},'
+        f'"created_at":{"null" if created_at is None else encode_basestring_ascii(created_at)}}}'
+    )
+
+
 def event_frame(event: dict) -> str:
     """The websocket text frame of one event for programs."""
-    return json.dumps({"type": "event", **event}, ensure_ascii=False)
+    return frame_from_parts(
+        event["seq"],
+        event.get("kind") or "",
+        event.get("stage") or "",
+        event.get("phase") or "",
+        event.get("step"),
+        event.get("total"),
+        event.get("detail") or "",
+        encode_payload(event.get("payload") or {}),
+        event.get("created_at"),
+    )
 
 
 def events_from_message(message: dict) -> list[dict]:

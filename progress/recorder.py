@@ -23,15 +23,31 @@ from progress.models import ProgressEvent
 
 log = logging.getLogger(__name__)
 DETAIL_MAX = 100
+_KIND, _PAYLOAD = (
+    1,
+    7,
+)  # positions in a pending event tuple (seq, kind, stage, detail, phase, step, total, payload)
 INSERT_SQL = (
     "INSERT INTO {table} (question_id, seq, kind, stage, phase, step, total, detail, payload, created_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {payload}, %s)"
 )
+
+
+def _insert_sql() -> str:
+    # The payload goes in as JSON text: SQLite stores JSONField as text, and
+    # PostgreSQL casts the text to jsonb.
+    payload = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+    return INSERT_SQL.format(table=connection.ops.quote_name(ProgressEvent._meta.db_table), payload=payload)
 
 
 def _clip(text: str, limit: int = DETAIL_MAX) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _column_safe(text: str) -> str:
+    """No NUL or lone surrogate (a JSON line can spell either): databases refuse them."""
+    return text if text.isascii() and "\x00" not in text else broadcast.clean_text(text)
 
 
 class ProgressRecorder:
@@ -48,14 +64,15 @@ class ProgressRecorder:
         self.max_batch = max_batch
         self.raw_log = raw_log
         self._raw_handle = None
-        self._raw_buffer: list[str] = []
-        self._pending: list[dict] = []
+        self._raw_buffer: list[bytes] = []
+        self._pending: list[tuple] = []
         self._next_seq = 1
         self._lock = asyncio.Lock()
         self._flusher: asyncio.Task | None = None
         self._stop = asyncio.Event()
         self.last_event_at = time.monotonic()
-        self.events_recorded = 0
+        self.events_recorded = 0  # rows persisted
+        self.events_added = 0  # events queued, before text deltas were coalesced
 
     async def start(self) -> None:
         self._next_seq = await database_sync_to_async(self._load_next_seq)()
@@ -68,10 +85,13 @@ class ProgressRecorder:
         current = ProgressEvent.objects.filter(question_id=self.question_id).aggregate(m=Max("seq"))["m"]
         return (current or 0) + 1
 
-    def raw(self, source: str, text: str) -> None:
-        """Keep one raw engine line (stdout or stderr) verbatim."""
+    def raw(self, source: str, text: str, data: bytes | None = None) -> None:
+        """Keep one raw engine line (stdout or stderr) verbatim: its original
+        bytes when the engine has them, else its text."""
         if self._raw_handle is not None:
-            self._raw_buffer.append(text if source == "stdout" else f"[stderr] {text}")
+            if data is None:
+                data = text.encode("utf-8", "surrogateescape")
+            self._raw_buffer.append(data if source == "stdout" else b"[stderr] " + data)
 
     def add(
         self,
@@ -85,44 +105,32 @@ class ProgressRecorder:
         payload: dict | None = None,
     ) -> None:
         """Queue one event; it gets its seq now and is persisted at the next flush."""
-        self.last_event_at = time.monotonic()
-        payload = payload or {}
-        if kind == "text_delta" and self._pending:
-            last = self._pending[-1]
-            lp = last["payload"]
-            if (
-                last["kind"] == "text_delta"
-                and lp.get("message_id") == payload.get("message_id")
-                and lp.get("index") == payload.get("index")
-                and lp.get("parent_tool_use_id") == payload.get("parent_tool_use_id")
-            ):
-                lp["text"] = lp.get("text", "") + payload.get("text", "")
-                return
-        self._pending.append(
-            {
-                "seq": self._next_seq,
-                "kind": kind,
-                "stage": stage,
-                "detail": _clip(detail),
-                "phase": phase[:30],
-                "step": step,
-                "total": total,
-                "payload": payload,
-            }
-        )
-        self._next_seq += 1
+        self._queue(kind, stage, detail, phase, step, total, {} if payload is None else payload)
 
     def add_stream_event(self, event) -> None:
         """Queue a ``progress.streamjson.StreamEvent``."""
-        self.add(
-            event.kind,
-            stage=event.stage,
-            detail=event.detail,
-            phase=event.phase or "",
-            step=event.step,
-            total=event.total,
-            payload=event.payload,
+        self._queue(
+            event.kind, event.stage, event.detail, event.phase, event.step, event.total, event.payload
         )
+
+    def _queue(self, kind, stage, detail, phase, step, total, payload) -> None:
+        self.last_event_at = time.monotonic()
+        self.events_added += 1
+        pending = self._pending
+        if kind == "text_delta" and pending:
+            last = pending[-1]
+            if last[_KIND] == "text_delta":
+                lp = last[_PAYLOAD]
+                if (
+                    lp.get("message_id") == payload.get("message_id")
+                    and lp.get("index") == payload.get("index")
+                    and lp.get("parent_tool_use_id") == payload.get("parent_tool_use_id")
+                ):
+                    lp["text"] = lp.get("text", "") + payload.get("text", "")
+                    return
+        detail, phase = _column_safe(_clip(detail)), _column_safe((phase or "")[:30])
+        pending.append((self._next_seq, kind, stage, detail, phase, step, total, payload))
+        self._next_seq += 1
 
     async def _flush_loop(self) -> None:
         # Stopped by an event, never cancelled: a cancel landing between the
@@ -141,51 +149,61 @@ class ProgressRecorder:
 
     async def flush(self) -> None:
         async with self._lock:
-            self._write_raw()
-            while self._pending:
+            while self._pending or self._raw_buffer:
+                raw, self._raw_buffer = self._raw_buffer, []
                 batch, self._pending = self._pending[: self.max_batch], self._pending[self.max_batch :]
                 try:
-                    saved = await database_sync_to_async(self._persist)(batch)
+                    # One hop to the database thread per batch; the raw lines
+                    # are written there too, off the event loop.
+                    frames = await database_sync_to_async(self._persist)(batch, raw)
                 except Exception:
                     self._pending = batch + self._pending  # nothing is dropped: retried at the next flush
                     raise
-                await broadcast.notify_events(self.question_id, saved)
-                self.events_recorded += len(saved)
+                if batch:
+                    await broadcast.notify_frames(
+                        self.question_id,
+                        first=batch[0][0],
+                        last=batch[-1][0],
+                        ended=any(event[_KIND] == "end" for event in batch),
+                        frames=frames,
+                    )
+                    self.events_recorded += len(batch)
 
-    def _write_raw(self) -> None:
-        if self._raw_handle is not None and self._raw_buffer:
-            lines, self._raw_buffer = self._raw_buffer, []
-            self._raw_handle.write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
+    def _write_raw(self, lines: list[bytes]) -> None:
+        if self._raw_handle is None or not lines:
+            return
+        lines.append(b"")  # so the last line ends with a newline too
+        try:
+            self._raw_handle.write(b"\n".join(lines))
             self._raw_handle.flush()
+        except OSError:  # a full disk must not stop the run: the events still go to the database
+            log.warning("Could not keep the raw output of question %s", self.question_id, exc_info=True)
 
-    def _persist(self, batch: list[dict]) -> list[dict]:
-        """One multi-row insert per batch. The ORM's per-object model
-        construction cost more than the insert itself on long transcripts
-        (bench/bench_pipeline.py), so rows go straight to executemany."""
+    def _persist(self, batch: list[tuple], raw: list[bytes] = ()) -> list[str]:
+        """Append ``raw`` lines to the raw log, then insert ``batch`` with one
+        multi-row insert; returns the events' websocket frames.
+
+        Each payload is encoded to JSON once, for both the row and the frame.
+        The ORM's per-object model construction cost more than the insert
+        itself on long transcripts (bench/bench_pipeline.py), so rows go
+        straight to executemany."""
+        self._write_raw(raw)
+        if not batch:
+            return []
         ops = connection.ops
         now = timezone.now()
         created = ops.adapt_datetimefield_value(now)
-        rows = [
-            (
-                self.question_id,
-                row["seq"],
-                row["kind"],
-                row["stage"],
-                row["phase"],
-                row["step"],
-                row["total"],
-                row["detail"],
-                ops.adapt_json_value(row["payload"], None),
-                created,
-            )
-            for row in batch
-        ]
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.executemany(
-                INSERT_SQL.format(table=connection.ops.quote_name(ProgressEvent._meta.db_table)), rows
-            )
         stamp = now.isoformat()
-        return [dict(row, created_at=stamp) for row in batch]
+        question_id = self.question_id
+        encode, frame = broadcast.encode_payload, broadcast.frame_from_parts
+        rows, frames = [], []
+        for seq, kind, stage, detail, phase, step, total, payload in batch:
+            payload_json = encode(payload)
+            rows.append((question_id, seq, kind, stage, phase, step, total, detail, payload_json, created))
+            frames.append(frame(seq, kind, stage, phase, step, total, detail, payload_json, stamp))
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.executemany(_insert_sql(), rows)
+        return frames
 
     async def close(self) -> None:
         if self._flusher is not None:

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from progress.broadcast import clean_json_value, clean_text
 from progress.recorder import ProgressRecorder
 from progress.streamjson import StreamInterpreter
 from researchmind.engines.base import RunOutcome
@@ -241,18 +242,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
-        async for line in engine.stream(question.text, sandbox, cancel=cancel, outcome=outcome):
-            recorder.raw(line.source, line.text)
-            if line.source == "stderr":
-                stderr_lines.append(line.text)
-                if line.text.strip():
-                    recorder.add("stderr", detail=line.text, payload={"text": line.text[:2000]})
-                continue
-            raw_lines.append(line.text)
-            for event in interpreter.feed(line.text):
-                recorder.add_stream_event(event)
-        for event in interpreter.finish():
-            recorder.add_stream_event(event)
+        lines = engine.stream(question.text, sandbox, cancel=cancel, outcome=outcome)
+        await ingest(lines, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
         # The hosting process is shutting down: leave it for recovery as interrupted.
         watcher.cancel()
@@ -286,6 +277,28 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
     await recorder.close()
     return status
+
+
+async def ingest(lines, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
+    """The ingestion loop: keep every line raw, turn stdout into events, record
+    them. The lists collect the lines as they come (kept if the run fails
+    half way). bench/bench_pipeline.py measures this very function."""
+    raw, feed, add = recorder.raw, interpreter.feed, recorder.add_stream_event
+    keep = stdout_lines.append
+    async for line in lines:
+        text = line.text
+        if line.source == "stderr":
+            raw("stderr", text, line.data)
+            stderr_lines.append(text)
+            if text.strip():
+                recorder.add("stderr", detail=text, payload={"text": text[:2000]})
+            continue
+        raw("stdout", text, line.data)
+        keep(text)
+        for event in feed(text):
+            add(event)
+    for event in interpreter.finish():
+        add(event)
 
 
 def decide_status(interpreter, outcome: RunOutcome, *, cancelled: bool, failure: str) -> str:
@@ -335,13 +348,13 @@ def finish_question(
 
     question = Question.objects.get(pk=question_id)
     question.status = status
-    question.answer_raw = interpreter.answer_raw
-    question.answer = interpreter.answer_text
-    question.thinking = interpreter.thinking_text
-    question.raw_output = raw_output
-    question.stderr_tail = "\n".join(stderr_lines[-50:])
+    question.answer_raw = _db_text(interpreter.answer_raw)
+    question.answer = _db_text(interpreter.answer_text)
+    question.thinking = _db_text(interpreter.thinking_text)
+    question.raw_output = _db_text(raw_output)
+    question.stderr_tail = _db_text("\n".join(stderr_lines[-50:]))
     question.cost_usd = _decimal(interpreter.cost_usd)
-    question.usage = interpreter.usage or {}
+    question.usage = clean_json_value(interpreter.usage or {})
     question.duration_ms = interpreter.duration_ms
     question.num_turns = interpreter.num_turns
     question.finished_at = timezone.now()
@@ -352,12 +365,18 @@ def finish_question(
         question.error = "Cancelled at your request."
     elif status == Question.Status.PARTIAL:
         question.error = "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
+    question.error = _db_text(question.error)
     apply_protocols(question)
     # The finished status and the citations become visible together: a page
     # rendered in between would show (and cache) an answer without its links.
     with transaction.atomic():
         question.save()
         return record_citations(question)
+
+
+def _db_text(text: str) -> str:
+    """Engine text without NUL or lone surrogates (JSON can spell both; no database stores them)."""
+    return text if not text or (text.isascii() and "\x00" not in text) else clean_text(text)
 
 
 def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:

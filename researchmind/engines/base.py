@@ -20,10 +20,13 @@ from typing import Literal, Protocol
 class OutputLine:
     """One line an engine printed. ``source`` is ``stdout`` or ``stderr``;
     ``text`` has its trailing newline removed and is decoded as UTF-8 with
-    replacement (the recorder keeps the raw text either way)."""
+    replacement. ``data`` is the line's original bytes when the engine read
+    bytes (a child process, a transcript file): the raw log keeps those, so
+    even invalid UTF-8 is kept as printed."""
 
     source: Literal["stdout", "stderr"]
     text: str
+    data: bytes | None = None
 
 
 @dataclass(slots=True)

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from researchmind.engines.base import Availability, OutputLine, RunOutcome
 
+YIELD_EVERY_BYTES = 64 * 1024  # untimed replay: a turn of the event loop per pipe-sized read
+
 
 def timing_path(transcript: Path) -> Path:
     return transcript.with_suffix(".timing")
@@ -69,10 +71,14 @@ class ReplayEngine:
     def lines(self) -> list[str]:
         if self.path is None:
             raise ValueError("This replay engine has no transcript path.")
+        return [line.decode("utf-8", "replace") for line in self._raw_lines()]
+
+    def _raw_lines(self) -> list[bytes]:
+        assert self.path is not None
         data = self.path.read_bytes().split(b"\n")
         if data and data[-1] == b"":
             data.pop()  # the final newline ends the last line; it starts no new one
-        return [line.decode("utf-8", "replace") for line in data]
+        return data
 
     def delays(self, count: int) -> list[float]:
         if not self.timing:
@@ -85,15 +91,23 @@ class ReplayEngine:
     async def stream(
         self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
     ) -> AsyncIterator[OutputLine]:
-        lines = self.lines()
-        for text, delay in zip(lines, self.delays(len(lines)), strict=True):
+        if self.path is None:
+            raise ValueError("This replay engine has no transcript path.")
+        lines = self._raw_lines()
+        since_yield = 0
+        for data, delay in zip(lines, self.delays(len(lines)), strict=True):
             if delay > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(cancel.wait(), delay)
             else:
-                await asyncio.sleep(0)  # let other tasks (and a cancel) in between lines
+                since_yield += len(data)
+                if since_yield >= YIELD_EVERY_BYTES:
+                    # Let other tasks (the recorder, sockets, a cancel) run, as a
+                    # pipe read would; one loop turn per line cost more than the line.
+                    since_yield = 0
+                    await asyncio.sleep(0)
             if cancel.is_set():
                 outcome.killed_by = "cancel"  # like a killed process: no return code
                 return
-            yield OutputLine("stdout", text)
+            yield OutputLine("stdout", data.decode("utf-8", "replace"), data)
         outcome.returncode = 0

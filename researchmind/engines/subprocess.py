@@ -333,7 +333,7 @@ class _Run:
             self.stop("line_too_long")
         elif self.result_at is None and is_result_line(data):
             self.result_at = now
-        return OutputLine("stdout", data.decode("utf-8", "replace"))
+        return OutputLine("stdout", data.decode("utf-8", "replace"), data)
 
     def _next_deadline(self) -> tuple[float, str] | None:
         """The next moment the loop must act on its own, and what to do then."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
@@ -323,3 +324,67 @@ def test_finished_question_page_shows_the_svg_timeline(user, make_session, add_t
     runs.run_question(question.pk)
     html = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
     assert "<svg" in html and 'class="run-timeline"' in html and "Run timeline:" in html
+
+
+class LinesEngine:
+    """A real engine implementation that prints the given lines at once."""
+
+    name = label = "lines"
+
+    def __init__(self, lines: list[OutputLine]) -> None:
+        self.lines = lines
+
+    def availability(self):
+        return Availability(True)
+
+    async def stream(self, question, sandbox, *, cancel, outcome):
+        for line in self.lines:
+            yield line
+        outcome.returncode = 0
+
+
+async def test_raw_log_keeps_the_bytes_the_engine_printed(user, make_session):
+    """Invalid UTF-8 stays in the raw log as printed; stderr lines are marked; nothing is re-encoded."""
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="q")
+    printed = b'{"type":"system","subtype":"note","text":"caf\xc3\xa9 \xff\xfe"}'
+    lines = [
+        OutputLine("stdout", printed.decode("utf-8", "replace"), printed),
+        OutputLine("stdout", "plain banner \u2713"),  # an engine that has only text
+        OutputLine("stderr", "warning: slow"),
+    ]
+    await runs.arun_question(question.pk, engine=LinesEngine(lines))
+    log = (session.sandbox_path / ".researchmind" / "runs" / f"{question.pk}.log").read_bytes()
+    assert log == printed + b"\nplain banner \xe2\x9c\x93\n[stderr] warning: slow\n"
+
+
+async def test_nul_and_lone_surrogate_escapes_are_recorded(user, make_session):
+    """JSON may spell a NUL or a lone surrogate as an escape; the event is still stored
+    (PostgreSQL's jsonb refuses both) and sent as valid UTF-8, with U+FFFD in their place."""
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="q")
+    texts = [
+        '{"type":"system","subtype":"note","msg":"nul \\u0000 here","k\\udc80":"lone \\ud800"}',
+        '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Answer \\ud83d\\ude00 '
+        'and \\udfff and \\u0000."}]}}',
+        '{"type":"result","subtype":"success","is_error":false,"result":"Answer \\u0000 \\ud800"}',
+    ]
+    status = await runs.arun_question(
+        question.pk, engine=LinesEngine([OutputLine("stdout", t) for t in texts])
+    )
+    assert status == "complete"
+    # database_sync_to_async closes its connection afterwards (PostgreSQL then drops the test database).
+    events = await database_sync_to_async(_events)(question.pk)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    system = next(e for e in events if e.kind == "system")
+    assert "nul \ufffd here" in json.dumps(system.payload, ensure_ascii=False)
+    assert "lone \ufffd" in json.dumps(system.payload, ensure_ascii=False)
+    text = next(e for e in events if e.kind == "text")
+    assert text.payload["text"] == "Answer \U0001f600 and \ufffd and \ufffd."  # a valid pair is kept
+    # The frames sent to programs are valid UTF-8 JSON with the same content.
+    from progress.broadcast import event_dict, event_frame
+
+    for event in events:
+        frame = event_frame(event_dict(event))
+        frame.encode("utf-8")
+        assert json.loads(frame)["seq"] == event.seq
