@@ -285,6 +285,16 @@ class BlockAssembler:
                 # Kept from deltas earlier; the assistant line is authoritative.
                 self.t.replace_text(block.slot, text, parent, message_id, block.index)
             return
+        if block is not None and block.stripper is not None and "".join(block.parts) == text:
+            # The deltas were exactly this text and were scanned as they came:
+            # release what the scanner still holds instead of scanning it all again.
+            tail, markers, problems = block.stripper.flush()
+            self.t.emit_markers(markers, problems, parent)
+            if tail:
+                self._emit_delta(block, tail)
+            block.done = True
+            block.slot = self.t.add_text(text, "".join(block.sent) + tail, parent, message_id, block.index)
+            return
         visible, markers, problems = scan_text(text)
         index = block.index if block is not None else self._next_index(message, message_id)
         if block is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 CLOSER = "-->"
 _JSON_TOKENS = re.compile(r'["\[\]{}]')
 _STRING_END = re.compile(r'["\\]')
+_raw_decode = json.JSONDecoder().raw_decode
 
 
 @dataclass(slots=True)
@@ -52,6 +53,18 @@ def find_marker_end(block: OpenMarker, buf: str, pos: int, stop: int) -> int:
             return -1
         block.started = True
         block.json_mode = buf[i] in "[{"
+        if block.json_mode:
+            # Usually the whole body is already here (a complete text block, or a
+            # large delta) and valid: the C decoder finds its end in one call. If
+            # not, the token scan below takes over from the start of the body.
+            try:
+                end = _raw_decode(buf, i)[1]
+            except (ValueError, RecursionError):
+                end = -1
+            if 0 <= end <= stop:
+                block.json_done = True
+                block.tail = ""
+                return _find_closer(block, buf, end, stop)
     if not block.json_mode or block.json_done:
         return _find_closer(block, buf, i, stop)
     while i < stop:

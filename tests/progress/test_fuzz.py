@@ -171,6 +171,16 @@ def test_streamed_deltas_add_up_to_the_final_text(text, cuts):
     assert streamed == strip_markers(text)
     final = [e.payload["text"] for e in events if e.kind == "text"]
     assert final == ([streamed] if streamed.strip() else [])
+    # The markers and problems found while streaming are exactly those of the whole text
+    # read at once (the assistant line reuses the streaming scan instead of rescanning).
+    alone = StreamInterpreter().feed(
+        json.dumps({"type": "assistant", "message": {"id": "m", "content": [{"type": "text", "text": text}]}})
+    )
+
+    def marks(found):
+        return [(e.kind, e.payload) for e in found if e.kind in ("phase", "marker_error")]
+
+    assert marks(events) == marks(alone)
 
 
 COMPLETE_MARKER = re.compile(r"<!--[ \t\r\n]*(PROGRESS|CITATIONS)[ \t]*:.*?-->", re.DOTALL)
