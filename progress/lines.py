@@ -29,7 +29,7 @@ class ParsedLine:
 
 # The C scanner behind json.loads, called directly: one decode per line without the
 # Python-level wrapper layers (this is the hottest call of the whole stream pipeline).
-_scan_once = json.JSONDecoder().scan_once
+_scan_once = scan_json = json.JSONDecoder().scan_once
 
 
 def _decode(body: str) -> Any:

@@ -45,7 +45,7 @@ from progress.events import (
     strip_ansi,
     truncate,
 )
-from progress.lines import ParsedLine, parse_line
+from progress.lines import ParsedLine, parse_line, scan_json
 from progress.markers import MarkerProblem, strip_markers
 from progress.transcript import Transcript
 
@@ -54,6 +54,27 @@ __all__ = ["ParsedLine", "StreamEvent", "StreamInterpreter", "parse_line"]
 RAW_TEXT_CHARS = 2_000
 INIT_TEXT_CHARS = 10_000
 RESULT_TEXT_CHARS = 20_000
+
+
+def _object_line(line: str | bytes) -> ParsedLine | dict | None:
+    """``parse_line`` for the usual line — a str that is exactly one JSON
+    object — in one step: a ``stream_event`` line's object itself (the hot
+    path: no ParsedLine built), else its ParsedLine; None for anything else
+    (bytes, blanks, a BOM, a trailing newline, broken JSON), which
+    ``parse_line`` then handles."""
+    if type(line) is not str or line[:1] != "{":
+        return None
+    try:
+        value, end = scan_json(line, 0)
+    except Exception:  # broken or too deep: parse_line explains it
+        return None
+    if end != len(line) or type(value) is not dict:
+        return None
+    kind = value.get("type")
+    if kind == "stream_event":
+        return value
+    subtype = value.get("subtype")
+    return ParsedLine(kind if type(kind) is str else "", subtype if type(subtype) is str else "", value, line)
 
 
 class StreamInterpreter:
@@ -74,13 +95,22 @@ class StreamInterpreter:
         events: list[StreamEvent] = []
         self._t.events = events
         self.lines += 1
-        parsed = parse_line(line)
+        # The hot path, most lines of a partial-messages run: one JSON object
+        # that is a stream_event, handed on without building a ParsedLine.
+        # Anything else, or anything unusual, takes parse_line's full path.
+        parsed = _object_line(line)
         try:
+            if type(parsed) is dict:
+                self._blocks.stream_event(parsed)
+                return events
+            parsed = parsed or parse_line(line)
             if parsed.type == "stream_event":
                 self._blocks.stream_event(parsed.data)  # type: ignore[arg-type]
             else:
                 self._dispatch(parsed)
         except Exception as exc:  # a shape never seen before must not stop the stream
+            if type(parsed) is dict:
+                parsed = parse_line(line)
             text, cut = truncate(parsed.raw, RAW_TEXT_CHARS)
             payload = {"text": text, "truncated": cut, "error": f"{type(exc).__name__}: {clip(exc, 300)}"}
             events.append(
