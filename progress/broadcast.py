@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
-from json.encoder import encode_basestring_ascii
+from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from channels.layers import get_channel_layer
 
@@ -69,8 +70,34 @@ async def notify_frames(question_id: int, *, first: int, last: int, ended: bool,
 
 
 # ASCII-only JSON: a lone surrogate (JSON may spell one as "\\ud800") stays an
-# escape instead of breaking the UTF-8 a database or a websocket needs.
-_encode_payload = json.JSONEncoder(separators=(",", ":")).encode
+# escape instead of breaking the UTF-8 a database or a websocket needs. The C
+# encoder is called directly: JSONEncoder.encode builds a new one per call,
+# which cost as much as the encoding of a typical payload. Payloads are built
+# from parsed JSON, so they hold no cycles; anything odd takes the safe path.
+def _not_json(value):
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_c_encoder = (
+    c_make_encoder(None, _not_json, encode_basestring_ascii, None, ":", ",", False, False, False)
+    if c_make_encoder is not None
+    else None
+)
+_safe_encode = json.JSONEncoder(
+    separators=(",", ":"), allow_nan=False, default=lambda value: repr(value)[:500]
+).encode
+
+
+def _encode_payload(payload) -> str:
+    if _c_encoder is not None:
+        try:
+            return "".join(_c_encoder(payload, 0))
+        except (TypeError, ValueError, RecursionError):
+            pass  # NaN (strict JSON stores refuse it), an odd object, a cycle
+    try:
+        return _safe_encode(clean_json_value(payload))
+    except (ValueError, RecursionError) as error:  # a cycle, or nested too deep
+        return _safe_encode({"error": f"The event's data could not be encoded ({type(error).__name__})."})
 
 
 def encode_payload(payload: dict) -> str:
@@ -95,9 +122,12 @@ def clean_text(text: str) -> str:
 
 
 def clean_json_value(value):
-    """A JSON value with every string (keys too) passed through ``clean_text``."""
+    """A JSON value with every string (keys too) passed through ``clean_text``
+    and NaN or infinite numbers as null (strict JSON has neither)."""
     if isinstance(value, str):
         return clean_text(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, dict):
         return {clean_text(str(key)): clean_json_value(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
