@@ -37,21 +37,36 @@ from django.core.management import call_command  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 
 
-async def pipe_lines(lines):
-    """The lines as an engine delivers them: OutputLine objects with their bytes,
-    one turn of the event loop per 64 KB (as reading a pipe or a transcript)."""
-    since_yield = 0
+async def pipe_batches(lines):
+    """The lines as an engine delivers them (``stream_batches``): OutputLine
+    objects with their bytes, about 64 KB per batch (as one pipe read), one
+    turn of the event loop per batch."""
+    batch, size = [], 0
     for line in lines:
-        since_yield += len(line.data)
-        if since_yield >= 65536:
-            since_yield = 0
+        batch.append(line)
+        size += len(line.data)
+        if size >= 65536:
+            yield batch
+            batch, size = [], 0
             await asyncio.sleep(0)
-        yield line
+    if batch:
+        yield batch
 
 
-def transcript_lines(n: int) -> list[str]:
+# Two long transcripts, both in the exact real format of the fixtures:
+# "answer" is one partial-messages run (simple_answer: 91 % stream_event
+# lines, as in a long streamed answer); "mixed" adds a sub-agent run and a
+# retried run without partial messages (many more system, hook, assistant and
+# user lines per stream line, each its own event).
+TRANSCRIPTS = {
+    "answer": ("simple_answer.jsonl",),
+    "mixed": ("simple_answer.jsonl", "subagent.jsonl", "retry_fallback.jsonl"),
+}
+
+
+def transcript_lines(n: int, kind: str = "mixed") -> list[str]:
     base = []
-    for name in ("simple_answer.jsonl", "subagent.jsonl", "retry_fallback.jsonl"):
+    for name in TRANSCRIPTS[kind]:
         base += [line for line in (FIXTURES / name).read_text().splitlines() if line.strip()]
     body = [line for line in base if '"type":"result"' not in line.replace(" ", "")]
     out = []
@@ -94,7 +109,7 @@ async def ingest(lines) -> tuple[float, int]:
     stdout_lines, stderr_lines = [], []
     start, cpu_start = time.perf_counter(), time.process_time()
     # The ingestion loop of runs.arun_question itself: keep raw, parse, record.
-    await runs.ingest(pipe_lines(output), recorder, interpreter, stdout_lines, stderr_lines)
+    await runs.ingest(pipe_batches(output), recorder, interpreter, stdout_lines, stderr_lines)
     await recorder.close()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     events = await question.events.acount()
@@ -194,15 +209,10 @@ async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
     return max(gaps or [0.0]), len(stamps), elapsed
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--lines", type=int, default=100000)
-    args = parser.parse_args()
-    call_command("migrate", verbosity=0)
-    lines = transcript_lines(args.lines)
+def measure_ingestion(kind: str, lines: list[str]) -> None:
     size = sum(len(line) for line in lines)
-    # Process CPU time on both sides (the pipeline's database thread included):
-    # this shared 2-core machine's wall clock swings with other people's load.
+    # CPU time (the pipeline's database thread included) and wall time; on this
+    # shared 2-core machine the wall clock also swings with other people's load.
     rounds, walls = [], []
     for _ in range(5):
         start, wall = time.process_time(), time.perf_counter()
@@ -223,20 +233,30 @@ def main() -> None:
     # too (the first touch of new memory in a fresh VM is slow for everyone).
     results = sorted((asyncio.run(ingest(lines)) for _ in range(3)), key=lambda result: result[1])
     elapsed, cpu, events, received, produced = results[1]
-    print(f"lines: {len(lines):,} ({size / 1e6:.1f} MB)")
-    print(f"json.loads:            {len(lines) / loads:>10,.0f} lines/s (CPU, median of 5)")
+    print(f"[{kind}] lines: {len(lines):,} ({size / 1e6:.1f} MB)")
+    print(f"  json.loads:            {len(lines) / loads:>10,.0f} lines/s (CPU, median of 5)")
     print(
-        f"parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
+        f"  parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
         f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
         f"{received:,} broadcast"
     )
     print(
-        f"parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, ratio {loads / parse_only:.2f}"
+        f"  parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, "
+        f"ratio {loads / parse_only:.2f}"
     )
     print(
-        f"ratio pipeline/json.loads: CPU time {loads / cpu:.2f}, wall {loads_wall / elapsed:.2f} "
+        f"  ratio pipeline/json.loads: CPU time {loads / cpu:.2f}, wall {loads_wall / elapsed:.2f} "
         f"(target >= 0.33); pipeline CPU {cpu:.2f} s, wall {elapsed:.2f} s"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lines", type=int, default=100000)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    for kind in TRANSCRIPTS:
+        measure_ingestion(kind, transcript_lines(args.lines, kind))
     gap, n_events, run_s = asyncio.run(longest_silent_gap())
     print(
         f"builtin run over 400 new documents (indexing included): {run_s:.1f} s, {n_events} events, "

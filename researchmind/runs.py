@@ -10,6 +10,7 @@ any process, and finishes with the answer, its citations verified and an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import os
@@ -26,7 +27,7 @@ from django.utils import timezone
 from progress.broadcast import clean_json_value, clean_text
 from progress.recorder import ProgressRecorder
 from progress.streamjson import StreamInterpreter
-from researchmind.engines.base import RunOutcome
+from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.models import Question
 
 log = logging.getLogger(__name__)
@@ -242,8 +243,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
-        lines = engine.stream(question.text, sandbox, cancel=cancel, outcome=outcome)
-        await ingest(lines, recorder, interpreter, raw_lines, stderr_lines)
+        batches = batches_of(engine, question.text, sandbox, cancel=cancel, outcome=outcome)
+        await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
         # The hosting process is shutting down: leave it for recovery as interrupted.
         watcher.cancel()
@@ -279,24 +280,27 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     return status
 
 
-async def ingest(lines, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
+async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
     """The ingestion loop: keep every line raw, turn stdout into events, record
-    them. The lists collect the lines as they come (kept if the run fails
-    half way). bench/bench_pipeline.py measures this very function."""
+    them. ``batches`` yields lists of lines (``engines.base.batches_of``). The
+    lists collect the lines as they come (kept if the run fails half way).
+    bench/bench_pipeline.py measures this very function."""
     raw, feed, add = recorder.raw, interpreter.feed, recorder.add_stream_event
     keep = stdout_lines.append
-    async for line in lines:
-        text = line.text
-        if line.source == "stderr":
-            raw("stderr", text, line.data)
-            stderr_lines.append(text)
-            if text.strip():
-                recorder.add("stderr", detail=text, payload={"text": text[:2000]})
-            continue
-        raw("stdout", text, line.data)
-        keep(text)
-        for event in feed(text):
-            add(event)
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            for line in batch:
+                text = line.text
+                if line.source == "stderr":
+                    raw("stderr", text, line.data)
+                    stderr_lines.append(text)
+                    if text.strip():
+                        recorder.add("stderr", detail=text, payload={"text": text[:2000]})
+                    continue
+                raw("stdout", text, line.data)
+                keep(text)
+                for event in feed(text):
+                    add(event)
     for event in interpreter.finish():
         add(event)
 

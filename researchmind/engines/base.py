@@ -10,6 +10,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,5 +68,34 @@ class Engine(Protocol):
     ) -> AsyncIterator[OutputLine]:
         """Run ``question`` with cwd ``sandbox`` and yield output lines as they
         arrive. Setting ``cancel`` stops the run (gracefully, then harder);
-        the iterator then ends. ``outcome`` is filled in before it ends."""
+        the iterator then ends. ``outcome`` is filled in before it ends.
+
+        An engine that reads its output in chunks may also offer
+        ``stream_batches`` (same arguments), yielding non-empty lists of
+        lines: the run then handles a chunk per turn of the event loop
+        instead of a line (see ``batches_of``)."""
         ...
+
+
+def batches_of(engine, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome):
+    """The engine's output as batches of lines: its ``stream_batches`` when it
+    has one, else each line of ``stream`` as a batch of one."""
+    stream_batches = getattr(engine, "stream_batches", None)
+    if stream_batches is not None:
+        return stream_batches(question, sandbox, cancel=cancel, outcome=outcome)
+    return _single(engine.stream(question, sandbox, cancel=cancel, outcome=outcome))
+
+
+async def _single(lines: AsyncIterator[OutputLine]) -> AsyncIterator[list[OutputLine]]:
+    async with contextlib.aclosing(lines):  # type: ignore[type-var]
+        async for line in lines:
+            yield [line]
+
+
+async def one_by_one(batches: AsyncIterator[list[OutputLine]]) -> AsyncIterator[OutputLine]:
+    """Batches of lines as single lines (``stream`` built on ``stream_batches``).
+    Closing it closes the batches at once (a child process is killed then)."""
+    async with contextlib.aclosing(batches):  # type: ignore[type-var]
+        async for batch in batches:
+            for line in batch:
+                yield line

@@ -23,9 +23,9 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from researchmind.engines.base import Availability, OutputLine, RunOutcome
+from researchmind.engines.base import Availability, OutputLine, RunOutcome, one_by_one
 
-YIELD_EVERY_BYTES = 64 * 1024  # untimed replay: a turn of the event loop per pipe-sized read
+BATCH_BYTES = 64 * 1024  # untimed replay: lines handed on together, as from one pipe read
 
 
 def timing_path(transcript: Path) -> Path:
@@ -88,26 +88,39 @@ class ReplayEngine:
         delays = read_delays(sidecar, count, self.pace) if sidecar.is_file() else [self.pace] * count
         return [delay / self.speed for delay in delays]
 
-    async def stream(
+    def stream(
         self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
     ) -> AsyncIterator[OutputLine]:
+        return one_by_one(self.stream_batches(question, sandbox, cancel=cancel, outcome=outcome))
+
+    async def stream_batches(
+        self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
+    ) -> AsyncIterator[list[OutputLine]]:
+        """Lines are handed on together up to about 64 KB (as one pipe read
+        would deliver them) and before every pause of a timed replay."""
         if self.path is None:
             raise ValueError("This replay engine has no transcript path.")
         lines = self._raw_lines()
-        since_yield = 0
+        batch: list[OutputLine] = []
+        size = 0
         for data, delay in zip(lines, self.delays(len(lines)), strict=True):
             if delay > 0:
+                if batch:  # what was printed before the pause is not held back during it
+                    yield batch
+                    batch, size = [], 0
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(cancel.wait(), delay)
-            else:
-                since_yield += len(data)
-                if since_yield >= YIELD_EVERY_BYTES:
-                    # Let other tasks (the recorder, sockets, a cancel) run, as a
-                    # pipe read would; one loop turn per line cost more than the line.
-                    since_yield = 0
-                    await asyncio.sleep(0)
             if cancel.is_set():
+                if batch:
+                    yield batch
                 outcome.killed_by = "cancel"  # like a killed process: no return code
                 return
-            yield OutputLine("stdout", data.decode("utf-8", "replace"), data)
+            batch.append(OutputLine("stdout", data.decode("utf-8", "replace"), data))
+            size += len(data)
+            if size >= BATCH_BYTES:
+                yield batch
+                batch, size = [], 0
+                await asyncio.sleep(0)  # let other tasks (the recorder, sockets, a cancel) run
+        if batch:
+            yield batch
         outcome.returncode = 0

@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from researchmind.engines.base import Availability, OutputLine, RunOutcome
+from researchmind.engines.base import Availability, OutputLine, RunOutcome, one_by_one
 
 QUESTION = "{question}"  # an argv element equal to this is replaced by the question
 INHERITED_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
@@ -170,8 +170,9 @@ async def run_process(
     cancel: asyncio.Event,
     outcome: RunOutcome,
     limits: Limits | None = None,
-) -> AsyncIterator[OutputLine]:
-    """Run ``argv`` and yield its stdout and stderr lines as they arrive.
+) -> AsyncIterator[list[OutputLine]]:
+    """Run ``argv`` and yield its stdout and stderr lines as they arrive, in
+    batches (the lines read together; never empty).
 
     The iterator ends when the process has exited and its pipes are closed; by
     then ``outcome`` holds the return code, why we stopped it (if we did) and the
@@ -194,13 +195,13 @@ async def run_process(
         message = f"Could not start {argv[0]}: {error.strerror or error}"
         outcome.returncode = 127 if isinstance(error, FileNotFoundError) else 126
         outcome.stderr_tail = [message]
-        yield OutputLine("stderr", message)
+        yield [OutputLine("stderr", message)]
         return
     run = _Run(process, cancel, outcome, limits or Limits())
     try:
-        async with contextlib.aclosing(run.lines()) as lines:
-            async for line in lines:
-                yield line
+        async with contextlib.aclosing(run.batches()) as batches:
+            async for batch in batches:
+                yield batch
     finally:
         await run.close()
 
@@ -275,7 +276,7 @@ class _Run:
             await asyncio.sleep(0.05)
         return True
 
-    async def lines(self) -> AsyncIterator[OutputLine]:
+    async def batches(self) -> AsyncIterator[list[OutputLine]]:
         assert self.process.stdout is not None and self.process.stderr is not None
         exited = asyncio.create_task(self._leader_exit())
         cancelled = asyncio.create_task(self.cancel.wait())
@@ -308,11 +309,14 @@ class _Run:
                 items, get = [get.result()], None
                 while len(items) < 256 and not self.queue.empty():  # take a burst in one go
                     items.append(self.queue.get_nowait())
+                batch = []
                 for source, data, cut in items:
                     if data is None:
                         open_pipes -= 1
                     elif (line := self._accept(source, data, cut, now)) is not None:
-                        yield line
+                        batch.append(line)
+                if batch:
+                    yield batch
             if (deadline := self._next_deadline()) and now >= deadline[0]:
                 if deadline[1] == "abandon":
                     break  # not even SIGKILL closed them: a process left our group
@@ -437,9 +441,14 @@ class SubprocessEngine:
     def environment(self, sandbox: Path, scratch: Path) -> dict[str, str]:
         return child_env(self.env, self.inherit_env)
 
-    async def stream(
+    def stream(
         self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
     ) -> AsyncIterator[OutputLine]:
+        return one_by_one(self.stream_batches(question, sandbox, cancel=cancel, outcome=outcome))
+
+    async def stream_batches(
+        self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
+    ) -> AsyncIterator[list[OutputLine]]:
         await self.prepare()
         # A per-run scratch folder (HOME, config, prompt files), removed afterwards.
         with tempfile.TemporaryDirectory(
@@ -448,10 +457,10 @@ class SubprocessEngine:
             scratch = Path(tmp)
             argv = self.command(question, sandbox, scratch)
             env = self.environment(sandbox, scratch)
-            lines = run_process(
+            batches = run_process(
                 argv, cwd=sandbox, env=env, cancel=cancel, outcome=outcome, limits=self.limits
             )
             # aclosing: if our consumer stops early, the child is killed now, not at GC.
-            async with contextlib.aclosing(lines):
-                async for line in lines:
-                    yield line
+            async with contextlib.aclosing(batches):
+                async for batch in batches:
+                    yield batch
