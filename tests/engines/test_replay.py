@@ -99,3 +99,32 @@ async def test_replay_plays_the_shared_transcripts(transcript: Path) -> None:
     lines, outcome = await play(ReplayEngine(transcript))
     assert len(lines) == len(transcript.read_bytes().rstrip(b"\n").split(b"\n"))
     assert outcome.returncode == 0
+
+
+async def test_untimed_replay_hands_on_pipe_sized_batches(tmp_path: Path) -> None:
+    """A long transcript arrives as batches of about 64 KB, every line once, in order, with its bytes."""
+    rows = [json.dumps({"type": "system", "subtype": "note", "n": n, "pad": "x" * 200}) for n in range(2000)]
+    transcript = tmp_path / "long.jsonl"
+    transcript.write_text("\n".join(rows) + "\n")
+    cancel, outcome, batches = asyncio.Event(), RunOutcome(), []
+    async for batch in ReplayEngine(transcript).stream_batches("q", tmp_path, cancel=cancel, outcome=outcome):
+        batches.append(batch)
+    assert [line.text for batch in batches for line in batch] == rows
+    assert all(line.data == line.text.encode() for batch in batches for line in batch)
+    sizes = [sum(len(line.data) for line in batch) for batch in batches]
+    assert len(batches) > 5 and all(size < 64 * 1024 + 300 for size in sizes)
+    assert outcome.returncode == 0
+
+
+async def test_timed_replay_hands_on_earlier_lines_before_a_pause(tmp_path: Path) -> None:
+    """Lines printed before a pause are not held back during it."""
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"type":"system","n":1}\n{"type":"system","n":2}\n{"type":"system","n":3}\n')
+    transcript.with_suffix(".timing").write_text("0\n0\n0.6\n")
+    cancel, outcome, arrivals = asyncio.Event(), RunOutcome(), []
+    started = time.monotonic()
+    engine = ReplayEngine(transcript, timing=True)
+    async for batch in engine.stream_batches("q", tmp_path, cancel=cancel, outcome=outcome):
+        arrivals += [(json.loads(line.text)["n"], time.monotonic() - started) for line in batch]
+    assert [n for n, _ in arrivals] == [1, 2, 3]
+    assert arrivals[1][1] < 0.3 <= arrivals[2][1]

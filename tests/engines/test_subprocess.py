@@ -93,6 +93,8 @@ async def test_invalid_utf8_is_replaced_and_split_characters_survive(tmp_path: P
     texts = stdout(lines)
     assert texts[0] == '{"text": "bad \ufffd\ufffd bytes"}'
     assert json.loads(texts[1]) == {"text": "café €"}
+    # The bytes as printed travel along, for the raw log.
+    assert lines[0].data == b'{"text": "bad \xff\xfe bytes"}'
 
 
 def test_framer_splits_on_newline_bytes_only() -> None:
