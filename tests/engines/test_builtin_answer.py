@@ -207,3 +207,38 @@ def test_long_sentence_excerpt_is_cut_to_200_characters(tmp_path):
     assert len(citation["excerpt"]) <= 200
     assert citation["excerpt"] in sentence
     assert (citation["location"]["line_start"], citation["location"]["line_end"]) == (1, 1)
+
+
+INCIDENT = """\
+# Incident review: login outage
+
+## Root cause
+
+The gateways cached the key set with a fixed 24 hour TTL and ignored Cache-Control.
+
+## Actions
+
+- Gateways now honour Cache-Control and refetch the key set on an unknown key id.
+- An alert fires when verification failures exceed 2% of requests.
+"""
+
+
+def test_a_two_part_question_gets_the_section_named_for_its_second_part(tmp_path):
+    """ "What caused it and how was it fixed?": the cause, and the "Actions" section for the fix —
+    even though the cause sentence says "fixed" in another sense."""
+    root = make_sandbox(tmp_path, {f"{CID}/incident.md": INCIDENT})
+    answer = ask(root, "What caused the login outage and how was it fixed?")
+    cited = {c["excerpt"]: c["location"] for c in citations_of(answer)}
+    cause = "The gateways cached the key set with a fixed 24 hour TTL and ignored Cache-Control."
+    fix = "Gateways now honour Cache-Control and refetch the key set on an unknown key id."
+    assert cited[cause]["line_start"] == 5 and cited[cause]["section"] == "Root cause"
+    assert cited[fix]["line_start"] == 9 and cited[fix]["section"] == "Actions"
+
+
+def test_related_words_do_not_make_a_common_word_match(tmp_path):
+    """Only a few aspect words are related ("fixed" ~ "remediation"); a sentence
+    sharing no question word or aspect is never quoted."""
+    root = make_sandbox(
+        tmp_path, {f"{CID}/notes.md": "# Notes\n\nThe cache is warm because traffic is steady.\n"}
+    )
+    assert "No Definitive Answer Found" in ask(root, "How was the outage fixed?")

@@ -14,12 +14,13 @@ import math
 import re
 from dataclasses import dataclass
 
-from .query import light_stem, words
+from .query import RELATED, light_stem, words
 from .search import Hit
 
 MAX_EXCERPT = 200
 MAX_CLAIMS = 6
 MAX_PER_FILE = 3
+ASPECT_CLAIMS = 2  # sentences kept from sections named for an aspect asked about
 # Only look at the head of a chunk made of a few enormous lines (minified
 # files): enough to find a sentence, bounded in time.
 MAX_SCAN_CHARS = 50_000
@@ -28,6 +29,7 @@ _FENCE = re.compile(r" {0,3}(```|~~~)")
 _HEADING = re.compile(r" {0,3}#{1,6}[ \t]")
 _BLOCK_START = re.compile(r" {0,3}(?:[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)")
 _LEADER = re.compile(r"(?:[-*+][ \t]+|[>|][ \t]*|\d{1,3}[.)][ \t]+)+")
+_RELATED_STEMS = {stem: frozenset(light_stem(w) for w in group) for stem, group in RELATED.items()}
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*\s+(?=[\"'(\[*_`]?[A-Z0-9])")
 
 
@@ -42,6 +44,7 @@ class Claim:
     coverage: float  # weighted share of the question's terms it contains
     score: float
     terms: frozenset[str] = frozenset()  # the question's (stemmed) terms it contains
+    aspects: frozenset[str] = frozenset()  # terms its section is named for ("Actions": fix)
 
 
 def _units(text: str) -> list[tuple[int, int]]:
@@ -114,7 +117,11 @@ def _matches(term: str, tokens: set[str]) -> bool:
         return True
     # "auth" vs "authentication": a shared 5-letter prefix is the same word
     # family often enough for ranking sentences already found by BM25.
-    return len(term) >= 5 and any(tok.startswith(term[:5]) for tok in tokens if len(tok) >= 5)
+    if len(term) >= 5 and any(tok.startswith(term[:5]) for tok in tokens if len(tok) >= 5):
+        return True
+    # "fixed" is answered by a sentence (or a section) about "remediation".
+    related = _RELATED_STEMS.get(term)
+    return related is not None and not related.isdisjoint(tokens)
 
 
 def select_claims(terms: list[str], hits: list[Hit]) -> list[Claim]:
@@ -131,6 +138,11 @@ def select_claims(terms: list[str], hits: list[Hit]) -> list[Claim]:
         # "what are the rate limits?" without repeating the words.
         heading_tokens = {light_stem(w) for w in words(hit.heading or "")}
         in_heading = frozenset(s for s in stems if _matches(s, heading_tokens))
+        # A section named for the aspect asked about ("Actions" for "how was it
+        # fixed?", "Root cause" for "what caused it?") answers it in full.
+        aspect = frozenset(
+            s for s in in_heading if s in _RELATED_STEMS and not _RELATED_STEMS[s].isdisjoint(heading_tokens)
+        )
         for ustart, uend in _units(text):
             for sstart, send in _sentences(text, ustart, uend):
                 span = _excerpt_span(text, sstart, send)
@@ -140,9 +152,11 @@ def select_claims(terms: list[str], hits: list[Hit]) -> list[Claim]:
                 tokens = {light_stem(w) for w in words(shown)}
                 if len(tokens) < 3:
                     continue
-                matched = frozenset(s for s in stems if _matches(s, tokens))
+                matched = frozenset(s for s in stems if _matches(s, tokens)) | aspect
                 if matched or in_heading:
-                    candidates.append((hit, rank, span, shown, matched, in_heading - matched, newline_at))
+                    candidates.append(
+                        (hit, rank, span, shown, matched, in_heading - matched, aspect, newline_at)
+                    )
     if not candidates:
         return []
     # Rarer terms among the candidate sentences weigh more (a local IDF).
@@ -151,7 +165,7 @@ def select_claims(terms: list[str], hits: list[Hit]) -> list[Claim]:
     total = sum(weight.values())
     best_hit = max(h.score for h in hits) or 1.0
     claims = []
-    for hit, rank, (estart, eend), shown, matched, heading_only, newline_at in candidates:
+    for hit, rank, (estart, eend), shown, matched, heading_only, aspect, newline_at in candidates:
         coverage = (sum(weight[s] for s in matched) + 0.5 * sum(weight[s] for s in heading_only)) / total
         score = coverage + 0.25 * (hit.score / best_hit) - 0.01 * rank
         claims.append(
@@ -165,6 +179,7 @@ def select_claims(terms: list[str], hits: list[Hit]) -> list[Claim]:
                 coverage=round(coverage, 4),
                 score=round(score, 6),
                 terms=matched | heading_only,
+                aspects=aspect,
             )
         )
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start, c.excerpt))
@@ -178,20 +193,27 @@ def _count_before(sorted_positions: list[int], offset: int) -> int:
 def _pick(claims: list[Claim]) -> list[Claim]:
     """Keep the strongest distinct claims: at most six, three per file. A
     claim far weaker than the best is kept only if it covers a term no kept
-    claim covers yet, so both halves of "how X and when Y" get answered."""
+    claim covers yet, or is one of the first two from sections named for an
+    aspect asked about, so both halves of "how X and when Y" get answered (a
+    word used in another sense, as "fixed" in "a fixed TTL", does not stand in
+    for the "Actions" section of "how was it fixed?")."""
     floor = claims[0].coverage * 0.5
     picked: list[Claim] = []
     covered: set[str] = set()
+    per_aspect: dict[str, int] = {}
     seen_text: set[str] = set()
     per_file: dict[str, int] = {}
     for claim in claims:
         key = claim.sentence.lower()
         if key in seen_text or per_file.get(claim.path, 0) >= MAX_PER_FILE:
             continue
-        if claim.coverage < floor and claim.terms <= covered:
+        new_aspect = any(per_aspect.get(aspect, 0) < ASPECT_CLAIMS for aspect in claim.aspects)
+        if claim.coverage < floor and claim.terms <= covered and not new_aspect:
             continue
         seen_text.add(key)
         covered |= claim.terms
+        for aspect in claim.aspects:
+            per_aspect[aspect] = per_aspect.get(aspect, 0) + 1
         per_file[claim.path] = per_file.get(claim.path, 0) + 1
         picked.append(claim)
         if len(picked) == MAX_CLAIMS:

@@ -102,10 +102,42 @@ def question_terms(question: str) -> list[str]:
     return terms
 
 
+# Questions ask "how was it fixed?" where documents say "Actions" or
+# "remediation": a few question words also match the words documents use for
+# the same aspect. Kept small and about the kinds of question research notes
+# answer (causes, fixes, prevention, failures, limits, steps), so that the
+# second half of "what caused X and how was it fixed?" finds its section.
+_RELATED_WORDS = {
+    "fix": "fixed fixes fixing resolve resolved resolution remediation remediate mitigate mitigation "
+    "action actions workaround patch repair",
+    "cause": "caused causes root trigger triggered",
+    "prevent": "prevented prevention prevents avoid alert alerts monitor monitoring safeguard",
+    "fail": "failed fails failure failures error errors outage broke broken",
+    "limit": "limits limited quota quotas cap maximum threshold",
+    "step": "steps procedure runbook instructions",
+}
+RELATED: dict[str, frozenset[str]] = {}
+for _word, _related in _RELATED_WORDS.items():
+    _group = {_word, *_related.split()}
+    for _member in _group:
+        RELATED.setdefault(light_stem(_member), set()).update(_group)  # type: ignore[arg-type]
+RELATED = {stem: frozenset(group) for stem, group in RELATED.items()}
+
+
+def related_words(term: str) -> frozenset[str]:
+    """Words documents use for the same aspect as the question word ``term``
+    (itself excluded); empty for most words."""
+    return RELATED.get(light_stem(term), frozenset()) - {term}
+
+
 def fts_query(terms: list[str]) -> str:
-    """An FTS5 MATCH expression: the quoted terms joined by OR (BM25 ranks
-    chunks that hold more, and rarer, terms first). Empty for no terms."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    """An FTS5 MATCH expression: the quoted terms, and the words related to
+    them (``related_words``), joined by OR (BM25 ranks chunks that hold more,
+    and rarer, terms first). Empty for no terms."""
+    alternatives = list(terms)
+    for term in terms:
+        alternatives += sorted(related_words(term) - set(alternatives))
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in alternatives)
 
 
 def stem_set(text: str) -> set[str]:
