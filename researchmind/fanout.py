@@ -193,10 +193,10 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
     from researchmind.runs import (
         CANCEL_POLL_SECONDS,
         LEASE_RENEW_SECONDS,
-        _cancel_requested,
-        _renew_lease,
         arun_question,
+        cancel_requested,
         claim_question,
+        renew_lease,
     )
 
     if not await sync_to_async(claim_question)(parent_id):
@@ -261,12 +261,12 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
         last_renew = time.monotonic()
         while True:
             await asyncio.sleep(CANCEL_POLL_SECONDS)
-            if not cancel.is_set() and await sync_to_async(_cancel_requested)(parent_id):
+            if not cancel.is_set() and await sync_to_async(cancel_requested)(parent_id):
                 cancel.set()
                 recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
                 await sync_to_async(_cancel_unfinished)(parent_id)
             if time.monotonic() - last_renew >= LEASE_RENEW_SECONDS:
-                await sync_to_async(_renew_lease)(parent_id)
+                await sync_to_async(renew_lease)(parent_id)
                 last_renew = time.monotonic()
 
     watcher = asyncio.create_task(watch())

@@ -1,0 +1,111 @@
+"""The end of a run: its status decided, its outcome and verified citations
+saved together, engine text made storable.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+from django.utils import timezone
+
+from progress.broadcast import clean_json_value, clean_text
+from researchmind.engines.base import RunOutcome
+from researchmind.models import Question
+
+
+def decide_status(interpreter, outcome: RunOutcome, *, cancelled: bool, failure: str) -> str:
+    if cancelled:
+        return Question.Status.CANCELLED
+    if failure:
+        return Question.Status.ERROR
+    if interpreter.saw_result:
+        if interpreter.is_error:
+            return (
+                Question.Status.PARTIAL
+                if interpreter.answer_text and _partial_ok(interpreter)
+                else Question.Status.ERROR
+            )
+        return Question.Status.COMPLETE
+    if interpreter.answer_text.strip():
+        return Question.Status.PARTIAL
+    return Question.Status.ERROR
+
+
+def _partial_ok(interpreter) -> bool:
+    # error_max_turns / error_during_execution keep the text written so far;
+    # an auth failure's "answer" is just the error message.
+    subtype = (interpreter.result or {}).get("subtype", "")
+    return subtype.startswith("error_")
+
+
+def _decimal(value) -> Decimal | None:
+    try:
+        return Decimal(str(value)) if value is not None else None
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def finish_question(
+    question_id: int,
+    *,
+    interpreter,
+    outcome: RunOutcome,
+    status: str,
+    failure: str,
+    stderr_lines: list[str],
+    raw_output: str,
+) -> int:
+    """Save the run's outcome and its verified citations; returns how many."""
+    from researchmind.protocols_glue import apply_protocols
+
+    question = Question.objects.get(pk=question_id)
+    question.status = status
+    question.answer_raw = _db_text(interpreter.answer_raw)
+    question.answer = _db_text(interpreter.answer_text)
+    question.thinking = _db_text(interpreter.thinking_text)
+    question.raw_output = _db_text(raw_output)
+    question.stderr_tail = _db_text("\n".join(stderr_lines[-50:]))
+    question.cost_usd = _decimal(interpreter.cost_usd)
+    question.usage = clean_json_value(interpreter.usage or {})
+    question.duration_ms = interpreter.duration_ms
+    question.num_turns = interpreter.num_turns
+    question.finished_at = timezone.now()
+    question.lease_expires_at = None
+    if status == Question.Status.ERROR:
+        question.error = failure or "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
+    elif status == Question.Status.CANCELLED:
+        question.error = "Cancelled at your request."
+    elif status == Question.Status.PARTIAL:
+        question.error = "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
+    question.error = _db_text(question.error)
+    apply_protocols(question)
+    # The finished status and the citations become visible together: a page
+    # rendered in between would show (and cache) an answer without its links.
+    with transaction.atomic():
+        question.save()
+        return record_citations(question)
+
+
+def _db_text(text: str) -> str:
+    """Engine text without NUL or lone surrogates (JSON can spell both; no database stores them)."""
+    return text if not text or (text.isascii() and "\x00" not in text) else clean_text(text)
+
+
+def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:
+    why = {
+        "idle": "The engine went silent for too long and was stopped.",
+        "timeout": "The engine ran past its time limit and was stopped.",
+        "line_too_long": "The engine printed a line too long to handle and was stopped.",
+        "cancel": "Cancelled.",
+    }.get(outcome.killed_by or "", "")
+    if not why:
+        why = f"The engine ended without a result (exit code {outcome.returncode})."
+    tail = [line for line in stderr_lines[-5:] if line.strip()]
+    return why + (" Last error output: " + " | ".join(tail) if tail else "")
+
+
+def record_citations(question) -> int:
+    from citations.services import citations_record
+
+    return citations_record(question)

@@ -1,0 +1,146 @@
+"""Leases on running questions: a question runs at most once, and a run
+whose process died is found and marked ``interrupted``.
+
+A run holds a lease (owner = host:pid, expiry) that it renews while it works;
+a redelivered task finds the question running and never starts it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from datetime import timedelta
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.utils import timezone
+
+from researchmind.models import Question
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 30
+LEASE_RENEW_SECONDS = 10
+
+
+def lease_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def claim_question(question_id: int) -> bool:
+    """Move a queued question to running under our lease. A redelivered task
+    finds it running (lease fresh: another worker has it; lease expired: that
+    worker died) and never starts it twice."""
+    now = timezone.now()
+    with transaction.atomic():
+        claimed = Question.objects.filter(pk=question_id, status=Question.Status.QUEUED).update(
+            status=Question.Status.RUNNING,
+            started_at=now,
+            lease_owner=lease_owner(),
+            lease_expires_at=now + timedelta(seconds=LEASE_SECONDS),
+        )
+    if not claimed:
+        recover_interrupted(question_ids=[question_id])
+    return bool(claimed)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool = False):
+    """Mark running questions whose runner is gone as ``interrupted``: the
+    lease expired, or the lease belongs to a dead process on this host.
+    Their events and partial output stay."""
+    now = timezone.now()
+    qs = Question.objects.filter(status=Question.Status.RUNNING)
+    if question_ids is not None:
+        qs = qs.filter(pk__in=question_ids)
+    host = socket.gethostname()
+    dead = []
+    for q in qs.only("pk", "lease_owner", "lease_expires_at"):
+        owner_host, _, pid = q.lease_owner.rpartition(":")
+        expired = q.lease_expires_at is None or q.lease_expires_at < now
+        gone = owner_host == host and pid.isdigit() and not _pid_alive(int(pid))
+        if expired or gone:
+            dead.append(q.pk)
+    ended = finish_interrupted(dead) if dead else []
+    return ended if collect else len(ended)
+
+
+def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
+    """Mark the questions interrupted; returns the ``end`` events created, for
+    the caller to broadcast."""
+    from django.db.models import Max
+
+    from progress.broadcast import event_dict
+    from progress.models import ProgressEvent
+
+    ended = []
+    for qid in question_ids:
+        with transaction.atomic():
+            updated = Question.objects.filter(pk=qid, status=Question.Status.RUNNING).update(
+                status=Question.Status.INTERRUPTED,
+                finished_at=timezone.now(),
+                error="The run was interrupted: the process running it stopped.",
+            )
+            if not updated:
+                continue
+            partial = "".join(
+                e.payload.get("text", "")
+                for e in ProgressEvent.objects.filter(question_id=qid, kind="text_delta")
+            )
+            if partial:
+                Question.objects.filter(pk=qid, answer="").update(answer=partial)
+            seq = (ProgressEvent.objects.filter(question_id=qid).aggregate(m=Max("seq"))["m"] or 0) + 1
+            event = ProgressEvent.objects.create(
+                question_id=qid,
+                seq=seq,
+                kind="end",
+                stage="primary",
+                detail="Interrupted",
+                payload={"status": "interrupted"},
+            )
+        ended.append((qid, event_dict(event)))
+    return ended
+
+
+async def sweep_interrupted() -> int:
+    """Find runs whose runner died, mark them interrupted and tell their watchers."""
+    from progress.broadcast import notify_events
+
+    ended = await sync_to_async(_recover_and_collect)()
+    for qid, event in ended:
+        await notify_events(qid, [event])
+    return len(ended)
+
+
+def _recover_and_collect() -> list[tuple[int, dict]]:
+    return recover_interrupted(collect=True)
+
+
+async def sweeper(interval: float = 10.0) -> None:
+    while True:
+        try:
+            await sweep_interrupted()
+        except Exception:
+            log.warning("Sweeping interrupted runs failed", exc_info=True)
+        await asyncio.sleep(interval)
+
+
+def renew_lease(question_id: int) -> None:
+    Question.objects.filter(pk=question_id, status=Question.Status.RUNNING).update(
+        lease_expires_at=timezone.now() + timedelta(seconds=LEASE_SECONDS)
+    )
+
+
+def cancel_requested(question_id: int) -> bool:
+    return Question.objects.filter(pk=question_id, cancel_requested=True).exists()

@@ -1,0 +1,177 @@
+"""Running one question: the engine's output through the stream-json
+interpreter into the recorder, with heartbeats, lease renewal and
+cancellation from any process; ``finish`` then saves the outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from progress.recorder import ProgressRecorder
+from progress.streamjson import StreamInterpreter
+from researchmind.engines.base import RunOutcome, batches_of
+from researchmind.models import Question
+from researchmind.runs.finish import decide_status, finish_question
+from researchmind.runs.lease import (
+    LEASE_RENEW_SECONDS,
+    cancel_requested,
+    claim_question,
+    finish_interrupted,
+    renew_lease,
+)
+
+log = logging.getLogger(__name__)
+
+CANCEL_POLL_SECONDS = 0.5
+
+
+def _load(question_id: int):
+    question = Question.objects.select_related("session").get(pk=question_id)
+    titles = {str(item.id): item.title or str(item.id)[:8] for item in question.session.content_items.all()}
+    return question, titles
+
+
+def engine_settings() -> dict[str, dict]:
+    """Each engine's constructor settings, from Django settings."""
+    from researchmind.engines.subprocess import Limits
+
+    limits = Limits(idle_timeout=settings.ENGINE_IDLE_TIMEOUT, timeout=settings.ENGINE_TIMEOUT)
+    claude = {
+        "executable": settings.CLAUDE_BIN or None,
+        "base_url": settings.ANTHROPIC_BASE_URL or None,
+        "api_key": settings.ANTHROPIC_API_KEY or None,
+        "limits": limits,
+        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)}
+        if settings.CLAUDE_MAX_RETRIES != ""
+        else {},
+    }
+    return {
+        "claude-code": claude,
+        "claude-mpm": dict(
+            claude, executable=settings.CLAUDE_MPM_BIN or None, claude_executable=settings.CLAUDE_BIN or None
+        ),
+    }
+
+
+def build_engine(name: str):
+    from researchmind.engines.registry import get_engine
+
+    return get_engine(name, **engine_settings().get(name, {}))
+
+
+async def arun_question(question_id: int, *, engine=None, claimed: bool = False) -> str:
+    """Run a question to its end state and return that state."""
+    if not claimed and not await sync_to_async(claim_question)(question_id):
+        return "skipped"
+    question, titles = await sync_to_async(_load)(question_id)
+    sandbox = question.session.sandbox_path
+    recorder = ProgressRecorder(
+        question_id, raw_log=sandbox / ".researchmind" / "runs" / f"{question_id}.log"
+    )
+    await recorder.start()
+    interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
+    cancel = asyncio.Event()
+    outcome = RunOutcome()
+    stderr_lines: list[str] = []
+    raw_lines: list[str] = []
+    started = time.monotonic()
+    recorder.add(
+        "run_start",
+        stage="primary",
+        detail=f"Asking {question.engine}",
+        payload={"engine": question.engine, "question": question.text[:500]},
+    )
+
+    async def watch() -> None:
+        last_renew = time.monotonic()
+        while True:
+            await asyncio.sleep(CANCEL_POLL_SECONDS)
+            now = time.monotonic()
+            if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
+                cancel.set()
+                recorder.add("cancelling", stage="primary", detail="Cancelling…")
+            if now - last_renew >= LEASE_RENEW_SECONDS:
+                await sync_to_async(renew_lease)(question_id)
+                last_renew = now
+            silent = now - recorder.last_event_at
+            if silent >= settings.HEARTBEAT_SECONDS:
+                recorder.add(
+                    "heartbeat",
+                    detail=f"Still working ({int(now - started)}s)",
+                    payload={"elapsed_s": round(now - started, 1)},
+                )
+
+    watcher = asyncio.create_task(watch())
+    failure = ""
+    try:
+        if engine is None:
+            engine = build_engine(question.engine)
+        availability = engine.availability()
+        if not availability.available:
+            raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
+        batches = batches_of(engine, question.text, sandbox, cancel=cancel, outcome=outcome)
+        await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
+    except asyncio.CancelledError:
+        # The hosting process is shutting down: leave it for recovery as interrupted.
+        watcher.cancel()
+        await recorder.close()
+        await sync_to_async(finish_interrupted)([question_id])
+        raise
+    except Exception as exc:
+        log.exception("Run of question %s failed", question_id)
+        failure = str(exc) or exc.__class__.__name__
+    finally:
+        watcher.cancel()
+
+    status = decide_status(interpreter, outcome, cancelled=cancel.is_set(), failure=failure)
+    await recorder.flush()
+    n_citations = await sync_to_async(finish_question)(
+        question_id,
+        interpreter=interpreter,
+        outcome=outcome,
+        status=status,
+        failure=failure,
+        stderr_lines=stderr_lines or outcome.stderr_tail,
+        raw_output="\n".join(raw_lines),
+    )
+    if n_citations:
+        recorder.add(
+            "citations",
+            stage="primary",
+            detail=f"{n_citations} citations checked",
+            payload={"count": n_citations},
+        )
+    recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
+    await recorder.close()
+    return status
+
+
+async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
+    """The ingestion loop: keep every line raw, turn stdout into events, record
+    them. ``batches`` yields lists of lines (``engines.base.batches_of``). The
+    lists collect the lines as they come (kept if the run fails half way).
+    bench/bench_pipeline.py measures this very function."""
+    raw, feed, add = recorder.raw, interpreter.feed, recorder.add_stream_event
+    keep = stdout_lines.append
+    async with contextlib.aclosing(batches):
+        async for batch in batches:
+            for line in batch:
+                text = line.text
+                if line.source == "stderr":
+                    raw("stderr", text, line.data)
+                    stderr_lines.append(text)
+                    if text.strip():
+                        recorder.add("stderr", detail=text, payload={"text": text[:2000]})
+                    continue
+                raw("stdout", text, line.data)
+                keep(text)
+                for event in feed(text):
+                    add(event)
+    for event in interpreter.finish():
+        add(event)
