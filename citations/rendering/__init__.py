@@ -1,0 +1,1 @@
+"""Answer rendering, by idea; ``citations.render`` is the entry point."""
