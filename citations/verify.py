@@ -3,7 +3,8 @@
 Pure Python (no Django). Every path goes through ``resolve_in_sandbox``; a
 path it refuses, or one in the private ``.researchmind/`` folder, is
 ``outside_sandbox`` and its file is never opened. Citations are grouped by
-file so each file is read once however many citations point at it.
+file so each file is read once however many citations point at it, and
+hashed from the bytes read (on a worker thread when a core is free).
 ``verify_citations`` never raises: one ``Verification`` per citation, in order.
 """
 
@@ -18,7 +19,8 @@ from types import MappingProxyType
 
 from citations.parse import ParsedCitation
 from citations.parsing.model import UUID_RE, resolve_content_id
-from citations.verification.normalize import make_needle
+from citations.verification.hashing import Hasher, HashingError
+from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
 from citations.verification.scan import FileScan, Request, scan_file
 from citations.verification.sources import (
@@ -63,11 +65,16 @@ def verify_citations(
     except Exception:  # an unreadable sandbox still gets an answer per citation
         known, urls = [], {}
     by_file: dict[Path, list[Job]] = {}
+    # Resolved once per cited path (and the private folder once per call).
     locations: dict[str, Verification | tuple[str, str | None, Path]] = {}
+    try:
+        private = os.path.join(os.path.realpath(root), PRIVATE_DIR)
+    except (OSError, TypeError, ValueError):
+        private = ""
     url_jobs: dict[int, list[tuple[Path, Job]]] = {}
     for index, citation in enumerate(citations):
         try:
-            outcome = _plan(root, index, citation, known, urls, locations)
+            outcome = _plan(root, index, citation, known, urls, locations, private)
         except Exception as error:  # never raise on a citation
             outcome = Verification("unverifiable", f"The citation could not be checked: {error}.")
         if isinstance(outcome, Verification):
@@ -78,22 +85,43 @@ def verify_citations(
             url_jobs[index] = outcome
             for real, job in outcome:
                 by_file.setdefault(real, []).append(job)
-    scans = {real: _scan_or_error(real, [job.request for job in jobs]) for real, jobs in by_file.items()}
+    hasher = Hasher()
+    try:
+        scans = {
+            real: _scan_or_error(real, [job.request for job in jobs], hasher)
+            for real, jobs in by_file.items()
+        }
+    finally:
+        _finish(hasher)
     positions = {id(job): n for jobs in by_file.values() for n, job in enumerate(jobs)}
     for real, jobs in by_file.items():
         for job in jobs:
             if job.index not in url_jobs:
-                results[job.index] = judge_file(job, scans[real], positions[id(job)])
+                results[job.index] = _judged(judge_file, job, scans[real], positions[id(job)])
     for index, pairs in url_jobs.items():
-        results[index] = judge_url(pairs, scans, positions)
+        results[index] = _judged(judge_url, pairs, scans, positions)
     return [r or Verification("unverifiable", "The citation could not be checked.") for r in results]
 
 
-def _scan_or_error(real: Path, requests: list[Request]) -> FileScan | OSError:
+def _scan_or_error(real: Path, requests: list[Request], hasher: Hasher) -> FileScan | OSError:
     try:
-        return scan_file(real, requests)
+        return scan_file(real, requests, hasher)
     except OSError as error:
         return error
+
+
+def _finish(hasher: Hasher) -> None:
+    try:
+        hasher.finish()
+    except HashingError:
+        pass  # each digest that was not taken raises it again when read: judged below
+
+
+def _judged(judge, *args) -> Verification:
+    try:
+        return judge(*args)
+    except Exception as error:  # e.g. a hash that could not be taken: never a wrong one
+        return Verification("unverifiable", f"The citation could not be checked: {error}.")
 
 
 def _real_file(root: str | os.PathLike[str], rel: str) -> Path | None:
@@ -107,7 +135,13 @@ def _real_file(root: str | os.PathLike[str], rel: str) -> Path | None:
 
 
 def _plan(
-    root, index: int, citation: ParsedCitation, known: list[str], urls: dict[str, str], locations: dict
+    root,
+    index: int,
+    citation: ParsedCitation,
+    known: list[str],
+    urls: dict[str, str],
+    locations: dict,
+    private: str,
 ):
     """A final Verification, or the file(s) to read for this citation."""
     needle = make_needle(citation.excerpt)
@@ -136,7 +170,7 @@ def _plan(
         return [(real, Job(index, citation, rel, content_id, Request(needle, None))) for rel, real in files]
     path = (citation.source_path or "").strip()
     if path not in locations:
-        locations[path] = _locate(root, path, known)
+        locations[path] = _locate(root, path, known, private)
     located = locations[path]
     if isinstance(located, Verification):
         return replace(located)
@@ -148,7 +182,13 @@ def _plan(
     return real, Job(index, citation, rel, content_id, Request(needle, cited))
 
 
-def _locate(root, path: str, known: list[str]) -> Verification | tuple[str, str | None, Path]:
+def _in_private(real: Path | str, private: str) -> bool:
+    """Whether a resolved path is the private folder or inside it."""
+    text = str(real)
+    return not private or text == private or text.startswith(private + os.sep)
+
+
+def _locate(root, path: str, known: list[str], private: str) -> Verification | tuple[str, str | None, Path]:
     """Resolve a cited path once (many citations share one): a refusal or
     missing-file Verification, or (relative path, content id, real path)."""
     while path.startswith("./"):
@@ -165,10 +205,10 @@ def _locate(root, path: str, known: list[str]) -> Verification | tuple[str, str 
         real = resolve_in_sandbox(root, rel)
     except SandboxError as error:
         return Verification("outside_sandbox", f"The path was refused: {error}")
-    private = Path(os.path.realpath(root)) / PRIVATE_DIR
-    if real == private or private in real.parents:
+    if _in_private(real, private):
         return Verification("outside_sandbox", "The path leads into the sandbox's private folder.")
-    if not real.is_file() and content_id is None:
+    is_file = os.path.isfile(real)
+    if not is_file and content_id is None:
         # "agent/notes.md:12" usually means a file inside one content folder.
         hits = []
         for cid in known:
@@ -176,12 +216,12 @@ def _locate(root, path: str, known: list[str]) -> Verification | tuple[str, str 
                 candidate = resolve_in_sandbox(root, f"{cid}/{rel}")
             except SandboxError:
                 continue
-            if candidate.is_file() and private not in candidate.parents:
+            if candidate.is_file() and not _in_private(candidate, private):
                 hits.append((cid, candidate))
         if len(hits) == 1:
             content_id, real = hits[0]
-            rel = f"{content_id}/{rel}"
-    if not real.is_file():
+            rel, is_file = f"{content_id}/{rel}", True
+    if not is_file:
         what = "a folder, not a file" if real.is_dir() else "not in the sandbox"
         return Verification(
             "missing_file", f"The file {rel} is {what}.{note}", resolved_path=rel, content_id=content_id

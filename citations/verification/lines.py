@@ -118,6 +118,22 @@ class LineIndex:
         end = self.data.find(self.nl, self.start_of(line))
         return len(self.data) if end < 0 else end
 
+    def end_after(self, start: int, lines: int) -> int:
+        """Offset just past the text of the line ``lines`` lines below the
+        one starting at ``start`` (a cited window's end from its start):
+        a short walk, no counting."""
+        data, nl = self.data, self.nl
+        if lines > _STEP:
+            return self.end_of(self.line_of(start) + lines)
+        pos = start
+        for _ in range(lines):
+            found = data.find(nl, pos)
+            if found < 0:
+                return len(data)
+            pos = found + 1
+        end = data.find(nl, pos)
+        return len(data) if end < 0 else end
+
     def line_of(self, offset: int) -> int:
         """The 1-based line that holds byte ``offset``."""
         return self.newlines_before(offset) + 1

@@ -12,9 +12,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import accumulate
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citations.verification.needle import Needle
 
 # Typographic look-alikes folded to ASCII; only applied to non-ASCII text.
 _FOLD = str.maketrans(
@@ -24,16 +29,16 @@ _FOLD = str.maketrans(
         "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
     }
 )  # fmt: skip
-_MARKUP = "*_`#>"
+MARKUP = "*_`#>"
+MARKUP_BYTES = MARKUP.encode()
 # A list bullet at the start of a line. Matched as "newline + bullet" (plus
 # the text's first line separately) rather than with a MULTILINE "^", which
 # makes the regex engine test every character; a leading literal lets it skip.
 _BULLET = r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+"
-_BULLET_FIRST_RE = re.compile(_BULLET)
+BULLET_FIRST_RE = re.compile(_BULLET)
 _BULLETS_RE = re.compile("\n" + _BULLET)
-_ELLIPSIS_RE = re.compile(r"\.\.\.|…")
-_TOKEN_RE = re.compile(r"[^\W_]+")
-_DIGIT_RE = re.compile(r"[0-9]")
+TOKEN_RE = re.compile(r"[^\W_]+")
+_ASCII_SPACES = "\n\t\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits on, besides " "
 FUZZY_THRESHOLD = 0.9
 MAX_GAP = 2000  # characters allowed between the pieces of an excerpt elided with "..."
 
@@ -43,61 +48,38 @@ def fold(text: str) -> str:
     Python), keeping its line breaks so matches map back to lines."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_FOLD)
-    first = _BULLET_FIRST_RE.match(text)
-    if first:
-        text = text[first.end() :]
-    text = _BULLETS_RE.sub("\n", text)
-    for mark in _MARKUP:
+    text = strip_bullets(text)
+    for mark in MARKUP:
         if mark in text:
             text = text.replace(mark, "")
     return text.casefold()
 
 
+def strip_bullets(text: str) -> str:
+    """Drop the list bullet at the start of each line."""
+    first = BULLET_FIRST_RE.match(text)
+    if first:
+        text = text[first.end() :]
+    return _BULLETS_RE.sub("\n", text)
+
+
+def collapse(text: str) -> str:
+    """``" ".join(text.split())``: whitespace runs to one space, ends trimmed.
+    For ASCII text, a few C-level replaces do it without making a string per
+    word (the same characters count as whitespace as for ``str.split``)."""
+    if not text.isascii():
+        return " ".join(text.split())
+    for space in _ASCII_SPACES:
+        if space in text:
+            text = text.replace(space, " ")
+    while "  " in text:
+        text = text.replace("  ", " ")
+    return text.strip(" ")
+
+
 def normalize_text(text: str) -> str:
     """The folded text with all whitespace, line breaks included, collapsed."""
-    return " ".join(fold(text).split())
-
-
-@dataclass(slots=True)
-class Needle:
-    """An excerpt prepared for searching."""
-
-    pieces: list[str]  # normalised fragments, in order ("a ... b" cites two)
-    words: list[str]  # lower-cased words of the first piece, longest first, to find candidates fast
-    raw_length: int
-
-    @property
-    def joined(self) -> str:
-        return " ".join(self.pieces)
-
-
-def make_needle(excerpt: str | None) -> Needle | None:
-    """``None`` when the excerpt has nothing left to match after folding."""
-    if not excerpt:
-        return None
-    text = excerpt.strip()
-    if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
-        text = text[1:-1]
-    split = [(piece, normalize_text(piece)) for piece in _ELLIPSIS_RE.split(text)]
-    raw_pieces = [raw for raw, norm in split if norm]
-    if not raw_pieces:
-        return None
-    # Words as they appear in the raw file once lower-cased: markup is split
-    # on rather than removed, and only ASCII words are kept because only they
-    # are certain to survive the file's own lower-casing unchanged.
-    raw = raw_pieces[0].lower()
-    for mark in _MARKUP:
-        raw = raw.replace(mark, " ")
-    tokens = set(_TOKEN_RE.findall(raw))
-    if not raw.isascii():
-        tokens = {t for t in tokens if t.isascii()}
-    # Longest first, ties alphabetical: two C-level stable sorts, no lambda
-    # (this runs once per citation).
-    words = sorted(sorted(tokens), key=len, reverse=True)
-    # Numbers and identifiers with digits are usually rarer than any word.
-    numbers = [t for t in words if len(t) >= 3 and not t.isalpha()][:2] if _DIGIT_RE.search(raw) else []
-    candidates = list(dict.fromkeys(words[:3] + numbers))
-    return Needle([norm for _, norm in split if norm], candidates, len(text))
+    return collapse(fold(text))
 
 
 def matches(text: str, pieces: list[str], first_only: bool = False) -> list[tuple[int, int]]:
@@ -141,8 +123,17 @@ class Window:
     @classmethod
     def from_text(cls, text: str, first_line: int) -> Window:
         """Normalise ``text`` (whose first line is ``first_line``) line by line."""
-        # List comprehensions over C-level str methods: this runs per line.
-        normalised = [" ".join(line.split()) for line in fold(text).split("\n")]
+        folded = fold(text)
+        if folded.isascii():
+            # Spaces collapsed in one go, then a strip per line: no string per word.
+            for space in _ASCII_SPACES[1:]:
+                if space in folded:
+                    folded = folded.replace(space, " ")
+            while "  " in folded:
+                folded = folded.replace("  ", " ")
+            normalised = [line.strip(" ") for line in folded.split("\n")]
+        else:
+            normalised = [" ".join(line.split()) for line in folded.split("\n")]
         parts = [n for n in normalised if n]
         starts = list(accumulate([len(n) + 1 for n in parts], initial=0))
         starts.pop()
@@ -161,10 +152,10 @@ class Window:
         with its lines. Comparing words rather than characters keeps this
         cheap and scores a one-word slip in a sentence as close."""
         # Words only: punctuation glued to a word ("client.") is not a slip.
-        target = _TOKEN_RE.findall(needle.joined)
+        target = TOKEN_RE.findall(needle.joined)
         if not self.joined or not target:
             return 0.0, 0, 0
-        matches = list(_TOKEN_RE.finditer(self.joined))
+        matches = list(TOKEN_RE.finditer(self.joined))
         words = [m.group() for m in matches]
         if not words:
             return 0.0, 0, 0
@@ -172,10 +163,31 @@ class Window:
         matcher = SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(target)
         best = (0.0, 0)
+        # difflib's cheap upper bounds, kept up to date as the run of words
+        # slides instead of recounted per run: real_quick_ratio() is the same
+        # for every run, quick_ratio() counts the words the run shares with
+        # the excerpt (as a multiset). The same floats, so the same choices.
+        wanted = dict(Counter(target))
+        have = dict.fromkeys(wanted, 0)  # only the excerpt's words matter
+        shared = 0
+        length = min(size, len(words)) + size
+        upper = 2.0 * min(size, len(words)) / length
+        for word in words[:size]:
+            if word in have:
+                shared += have[word] < wanted[word]
+                have[word] += 1
         for start in range(max(1, len(words) - size + 1))[:budget]:
-            matcher.set_seq1(words[start : start + size])
-            if matcher.real_quick_ratio() <= best[0] or matcher.quick_ratio() <= best[0]:
+            if start:
+                gone, new = words[start - 1], words[start + size - 1]
+                if gone in have:
+                    have[gone] -= 1
+                    shared -= have[gone] < wanted[gone]
+                if new in have:
+                    shared += have[new] < wanted[new]
+                    have[new] += 1
+            if upper <= best[0] or 2.0 * shared / length <= best[0]:
                 continue
+            matcher.set_seq1(words[start : start + size])
             ratio = matcher.ratio()
             if ratio > best[0]:
                 best = (ratio, start)

@@ -63,9 +63,8 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
         start = end = None
     else:
         start, end = cited
-    past_end = cited is not None and start > scan.n_lines
     if needle is None:
-        if past_end:
+        if cited is not None and scan.past_end(start):
             return Verification(
                 "line_out_of_range",
                 f"The file has {scan.n_lines} lines; the citation points at {_lines(start, end)}.",
@@ -106,7 +105,9 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
                 e,
                 **base,
             )
-        s, e = min(answer.occurrences, key=lambda o: (abs(o[0] - start), o[0]))
+        # Nearest first, then earliest; the shortest on a tie, so the answer
+        # never depends on the order the occurrences were found in.
+        s, e = min(answer.occurrences, key=lambda o: (abs(o[0] - start), o))
         return Verification(
             "relocated",
             f"The excerpt is not at the cited {_lines(start, end)} but at {_lines(s, e)}.",
@@ -117,7 +118,7 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
             end,
             **base,
         )
-    if past_end:
+    if cited is not None and scan.past_end(start):
         return Verification(
             "line_out_of_range",
             f"The file has {scan.n_lines} lines; the citation points at "

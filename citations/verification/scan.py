@@ -2,24 +2,29 @@
 
 Files under 16 MB are read in one go; larger ones stream in 4 MB
 line-aligned chunks (never line by line in Python, never loaded twice). The
-bytes read are hashed as they are, and line numbers come from counting
-newlines (see ``lines``) rather than splitting the file. Per citation, only
-its cited lines (± 2) are decoded and normalised, and a plain substring test
-settles the common case. An excerpt not there is looked for within
-``NEAR`` lines of the citation, and across the whole file only when that
-cannot prove which occurrence is nearest (or no lines were cited); see
-``search``. Streamed files are searched as they pass, with an overlap so an
-excerpt straddling two chunks is still found.
+bytes read are hashed as they are (on a worker thread when a core is free,
+see ``hashing``), and line numbers come from counting newlines (see
+``lines``) only as far as a question needs, rather than splitting the file.
+Per citation, only its cited lines (± 2) are looked at: the excerpt's own
+bytes found there settle the common case without decoding (see
+``Needle.verbatim``), else they are decoded and normalised and a substring
+test decides. An excerpt not there is looked for within ``NEAR`` lines of
+the citation, and across the whole file only when that cannot prove which
+occurrence is nearest (or no lines were cited); see ``search``. Streamed
+files are searched as they pass, with an overlap so an excerpt straddling
+two chunks is still found.
 """
 
 from __future__ import annotations
 
-import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citations.verification.hashing import Digest, Hasher
 from citations.verification.lines import LineIndex
-from citations.verification.normalize import Needle, Window, matches, normalize_text, span_bound
+from citations.verification.needle import Needle
+from citations.verification.normalize import MARKUP_BYTES, Window, matches, normalize_text, span_bound
 from citations.verification.search import decode, search_any
 
 WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
@@ -43,13 +48,41 @@ class Answer:
     fuzzy: tuple[float, int, int] | None = None
 
 
-@dataclass(slots=True)
 class FileScan:
-    sha256: str
-    n_lines: int
-    binary: bool
-    encoding: str
-    answers: list[Answer]
+    """What reading one file told about each of its requests. The hash and
+    the line count are worked out when first asked for: the hash may still be
+    running on the hashing thread, and counting the lines after the last one
+    cited is a pass over the file that most answers do not need."""
+
+    __slots__ = ("_digest", "_lines", "_sha256", "_size", "answers", "binary", "encoding")
+
+    def __init__(
+        self, digest: Digest, lines: LineIndex | int, binary: bool, encoding: str, answers: list[Answer]
+    ) -> None:
+        self._digest = digest
+        self._lines = lines  # the whole buffer's LineIndex, or the count already known
+        self._size = len(lines.data) if isinstance(lines, LineIndex) else 0
+        self._sha256: str | None = None
+        self.binary, self.encoding, self.answers = binary, encoding, answers
+
+    @property
+    def sha256(self) -> str:
+        if self._sha256 is None:
+            self._sha256 = self._digest.hexdigest()  # raises HashingError rather than guess
+        return self._sha256
+
+    @property
+    def n_lines(self) -> int:
+        if isinstance(self._lines, LineIndex):
+            index, size = self._lines, self._size
+            self._lines = index.newlines + (1 if size and index.data[size - 1 :] != index.nl else 0)
+        return self._lines
+
+    def past_end(self, line: int) -> bool:
+        """Whether ``line`` is after the file's last line (``line > n_lines``)."""
+        if isinstance(self._lines, LineIndex):
+            return line >= 1 and self._lines.start_of(line) >= self._size
+        return line > self._lines
 
 
 def _windows(requests: list[Request]) -> list[tuple[int, int, int]]:
@@ -68,6 +101,12 @@ def _in_window(needle: Needle, text: str) -> bool:
     return bool(matches(normalize_text(text), needle.pieces, first_only=True))
 
 
+def _verbatim_in(needle: Needle, window: bytes) -> bool:
+    """The excerpt's own bytes are in these whole lines, all ASCII: then its
+    normalised form is in theirs (``Needle.verbatim``), no decoding needed."""
+    return needle.verbatim is not None and needle.verbatim in window and window.isascii()
+
+
 def _fuzzy(requests: list[Request], answers: list[Answer], texts: dict[int, tuple[str, int]]) -> None:
     """Only an excerpt found nowhere is compared fuzzily with its cited lines."""
     for i, (text, first) in texts.items():
@@ -76,55 +115,64 @@ def _fuzzy(requests: list[Request], answers: list[Answer], texts: dict[int, tupl
             answers[i].fuzzy = Window.from_text(text, first).best_fuzzy(needle)
 
 
-def scan_file(path: Path, requests: list[Request]) -> FileScan:
+def scan_file(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
     """Hash, count lines and look for each request's excerpt; raises OSError.
-    The hash is of the bytes already read for the search: no second read.
-    (Hashing on a worker thread was measured and dropped: GIL hand-offs
-    cost more than the overlap won on these 2-core machines.)"""
+    The hash is of the bytes already read for the search: no second read."""
     with open(path, "rb") as handle:
-        first = handle.read(WHOLE)
-        sha = hashlib.sha256(first)
+        # Asking for one byte more than the file's size reads it whole into
+        # a buffer of the right size (asking for far more costs a big
+        # allocation per file) and shows whether it grew meanwhile. A file
+        # known to be large is read a chunk at a time from the start.
+        size = os.fstat(handle.fileno()).st_size
+        want = size + 1 if size < WHOLE else CHUNK
+        first = handle.read(want)
         binary = b"\x00" in first[:BINARY_PROBE]
-        body = first[3:] if first.startswith(BOM) else first
-        if len(first) < WHOLE:
-            return _scan_whole(requests, body, sha, binary)
+        skip = len(BOM) if first.startswith(BOM) else 0
+        if len(first) < want:  # all of it
+            return _scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
         # Imported here: stream builds on this module's helpers.
         from citations.verification.stream import scan_stream
 
-        sizes = (len(first) - len(body), CHUNK, OVERLAP)
-        return scan_stream(requests, handle, body, sha, binary, sizes)
+        return scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
 
 
-def _scan_whole(requests: list[Request], body: bytes, sha, binary: bool) -> FileScan:
+def _scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bool) -> FileScan:
     answers = [Answer() for _ in requests]
     index = LineIndex(body)
-    texts: dict[int, tuple[str, int]] = {}
-    if not binary:
-        # Rising line order, so each stretch of the file is counted once.
-        for i, lo, hi in _windows(requests):
-            start = index.start_of(lo)
-            if start >= len(body):
-                continue  # the window starts past the end of the file
-            text, _ = decode(body[start : index.end_of(hi)])
-            texts[i] = (text, lo)
-            answers[i].in_place = _in_window(requests[i].needle, text)
-    n_lines = index.newlines + (1 if body and not body.endswith(b"\n") else 0)
-    encoding = "utf-8"
+    scan = FileScan(digest, index, binary, "utf-8", answers)
     if binary:
-        return FileScan(sha.hexdigest(), n_lines, binary, encoding, answers)
+        return scan
+    texts: dict[int, tuple[str, int]] = {}
+    size = len(body)
+    # Rising line order, so each stretch of the file is counted once.
+    for i, lo, hi in _windows(requests):
+        start = index.start_of(lo)
+        if start >= size:
+            continue  # the window starts past the end of the file
+        window = body[start : index.end_after(start, hi - lo)]
+        needle = requests[i].needle
+        if _verbatim_in(needle, window):
+            answers[i].in_place = True
+            continue
+        text, _ = decode(window)
+        texts[i] = (text, lo)
+        answers[i].in_place = _in_window(needle, text)
     pending = [i for i, r in enumerate(requests) if r.needle and not answers[i].in_place]
+    if not pending:
+        return scan
     ascii_body = body.isascii()
     if ascii_body:
-        ends = (True, True)
-        pending = [i for i in pending if not _nearby(body, index, requests[i], answers[i], 0, n_lines, ends)]
+        pending = [
+            i for i in pending if not _nearby(body, index, requests[i], answers[i], 0, None, (True, True))
+        ]
     if pending:
         needles = [requests[i].needle for i in pending]
         first_only = [requests[i].cited is None for i in pending]
-        found, encoding = search_any(body, index, 1, needles, first_only, ascii_body)
+        found, scan.encoding = search_any(body, index, 1, needles, first_only, ascii_body)
         for i, occurrences in zip(pending, found, strict=True):
             answers[i].occurrences.update(occurrences)
     _fuzzy(requests, answers, texts)
-    return FileScan(sha.hexdigest(), n_lines, binary, encoding, answers)
+    return scan
 
 
 def _nearby(
@@ -133,29 +181,38 @@ def _nearby(
     request: Request,
     answer: Answer,
     base: int,
-    lines: int,
+    lines: int | None,
     ends: tuple[bool, bool],
 ) -> bool:
     """Find a missed excerpt near where it was cited (within ``NEAR`` lines)
-    in ``buf`` (lines ``base + 1`` to ``base + lines`` of the file; ``ends``
-    says whether it starts / ends the file) and say whether that settles
-    it: only when no occurrence elsewhere could be nearer, so the search
-    of the whole file would pick the same one."""
+    in ASCII ``buf`` (lines ``base + 1`` to ``base + lines`` of the file,
+    ``lines`` counted here when ``None``; ``ends`` says whether it starts /
+    ends the file) and say whether that settles it: only when no occurrence
+    elsewhere could be nearer, so the search of the whole file would pick
+    the same one."""
     needle = request.needle
     if request.cited is None or needle is None:
         return False
     lo, hi = request.cited[0] - base, request.cited[1] - base
+    if lines is None:
+        # Only whether the band reaches the end matters, and then the count.
+        at_end = index.start_of(hi + NEAR + 1) >= len(buf)
+        lines = index.newlines + (1 if buf and not buf.endswith(b"\n") else 0) if at_end else hi + NEAR + 1
     first, last = max(1, lo - NEAR), min(lines, hi + NEAR)
     if first > last:
         return False
-    text, _ = decode(buf[index.start_of(first) : index.end_of(last)])
-    # Normalising the band as one string is C-speed; the per-line Window
-    # (for line numbers) is only built when the excerpt is there.
-    if not _in_window(needle, text):
-        return False
-    window = Window.from_text(text, first)
+    band = buf[index.start_of(first) : index.end_of(last)]
+    keys = needle.keys
+    if keys is None:
+        return False  # a normalised excerpt that is not ASCII is in no ASCII text
+    if keys:
+        bare = band.lower().translate(None, MARKUP_BYTES)
+        if not all(key in bare for key in keys):
+            return False
+    # The per-line Window (for line numbers) only for bands with every key.
+    window = Window.from_text(band.decode("ascii"), first)
     found = window.occurrences(needle)
-    if not found:  # cannot happen (same normalised text), but never guess
+    if not found:
         return False
     if last >= lines and ends[1]:
         complete_to = lines

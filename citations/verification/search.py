@@ -6,17 +6,21 @@ rejects most hits, and only real matches are mapped to line numbers. ASCII
 buffers (most files) are searched as bytes, so the whole file is never
 decoded; others are decoded once and searched as text. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
-excerpt.
+excerpt. The first occurrence of an excerpt cited without lines is bounded
+by its verbatim text (a plain ``find``, before any lower-casing): one that
+comes earlier must end before that one does, so only the lines up to it
+are lower-cased and searched, and a word with no hit before it leaves only
+the occurrences around it to look at.
 """
 
 from __future__ import annotations
 
 from citations.verification.lines import LineIndex
-from citations.verification.normalize import Needle, Window, matches, normalize_text
+from citations.verification.needle import Needle
+from citations.verification.normalize import Window, matches, normalize_text
 
 MAX_HITS = 20000
 _PROBE = 4  # hits looked at to judge how rare a word is
-_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -26,20 +30,20 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"
 
 
-def _pick_anchor(low, words: list) -> object | None:
-    """The excerpt word that looks rarest: the one whose ``_PROBE``-th hit
-    comes latest (a few finds per word, where counting every hit would cost
-    a pass per word); empty when a word is absent, so the excerpt cannot be
-    here; ``None`` when there is no word."""
+def _pick_anchor(low, words: list, limit: int) -> object | None:
+    """The excerpt word that looks rarest in ``low[:limit]``: the one whose
+    ``_PROBE``-th hit comes latest (a few finds per word, where counting every
+    hit would cost a pass per word); empty when a word is absent, so the
+    excerpt cannot be there; ``None`` when there is no word."""
     best, best_at = None, -1
     for word in words:
-        at = low.find(word)
+        at = low.find(word, 0, limit)
         if at < 0:
             return word[:0]
         for _ in range(_PROBE - 1):
-            nxt = low.find(word, at + 1)
+            nxt = low.find(word, at + 1, limit)
             if nxt < 0:
-                at = len(low) + at  # fewer hits than probed: rarer than any
+                at = limit + at  # fewer hits than probed: rarer than any
                 break
             at = nxt
         if at > best_at:
@@ -47,11 +51,12 @@ def _pick_anchor(low, words: list) -> object | None:
     return best
 
 
-def _spans(low, anchor, reach: int, newline) -> list[tuple[int, int]] | None:
-    """Whole-line spans around each hit of ``anchor``, merged, in order;
-    ``None`` after ``MAX_HITS`` hits (the word is everywhere)."""
+def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """Whole-line spans around each hit of ``anchor`` inside ``bounds``,
+    merged, in order; ``None`` after ``MAX_HITS`` hits (the word is everywhere)."""
     spans: list[tuple[int, int]] = []
-    pos, hits = low.find(anchor), 0
+    limit = bounds[1]
+    pos, hits = low.find(anchor, *bounds), 0
     while pos >= 0:
         hits += 1
         if hits > MAX_HITS:
@@ -63,8 +68,24 @@ def _spans(low, anchor, reach: int, newline) -> list[tuple[int, int]] | None:
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
-        pos = low.find(anchor, pos + 1)
+        pos = low.find(anchor, pos + 1, limit)
     return spans
+
+
+def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
+    """Where the excerpt's verbatim text first is in ASCII ``data``, and the
+    end of that line: (offset, end of line); ``None`` if it is not there."""
+    if needle.verbatim is None:
+        return None
+    at = data.find(needle.verbatim)
+    if at < 0:
+        return None
+    end = data.find(b"\n", at + len(needle.verbatim))
+    return at, len(data) if end < 0 else end
+
+
+def _encoded(words: list[str], as_bytes: bool) -> list:
+    return [word.encode() for word in words] if as_bytes else words
 
 
 def search_any(
@@ -80,43 +101,64 @@ def search_any(
     ``first_only[k]`` only the earliest occurrence of excerpt k is needed."""
     flags = first_only or [False] * len(needles)
     if is_ascii if is_ascii is not None else data.isascii():
-        low, text, encoding = data.translate(_LOWER), None, "utf-8"
-        newline, words = b"\n", lambda n: [w.encode() for w in n.words]
+        # bytes.lower() folds ASCII letters only, as str.casefold() does them.
+        text, encoding, hay, newline = None, "utf-8", data, b"\n"
     else:
         text, encoding = decode(data)
-        low = text.lower()
-        newline, words = "\n", lambda n: n.words
-        if len(low) != len(text):  # offsets would not line up: no anchors
-            words = lambda n: []  # noqa: E731
+        hay, newline = text, "\n"
+    # First occurrences of one-piece excerpts need only the lines up to
+    # their first verbatim occurrence (see below): lower-case only that much.
+    verbatim = [
+        _verbatim_at(data, n) if f and text is None else None for n, f in zip(needles, flags, strict=True)
+    ]
+    reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)
+    low = hay.lower() if reach == len(hay) else hay[:reach].lower()
+    anchors = text is None or len(low) == len(text)  # else offsets would not line up
     lines = index if text is None else LineIndex(text)
-    whole: list[Window] = []
+    windows: dict[int, Window] = {}
 
-    def everything(needle: Needle) -> set[tuple[int, int]]:
-        if not whole:
-            whole.append(Window.from_text(data.decode("ascii") if text is None else text, first_line))
-        return set(whole[0].occurrences(needle))
+    def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
+        # Normalised once per stretch, shared by every excerpt.
+        if limit not in windows:
+            body = data[:limit].decode("ascii") if text is None else text[:limit]
+            windows[limit] = Window.from_text(body, first_line)
+        return set(windows[limit].occurrences(needle))
 
     results = []
-    for needle, first in zip(needles, flags, strict=True):
-        needle_words = words(needle)
-        anchor = _pick_anchor(low, needle_words)
+    for needle, first, found_at in zip(needles, flags, verbatim, strict=True):
+        needle_words = _encoded(needle.words, text is None) if anchors else []
+        limit, anchor, after = len(hay), None, 0
+        if found_at is not None:
+            # Any occurrence coming first starts no later in the normalised
+            # text than this verbatim one, so ends no later: it is in these
+            # lines (a one-piece excerpt has one normalised length).
+            at, limit = found_at
+            # A word with no hit before the verbatim text makes the only
+            # candidates the occurrences around (overlapping) that text.
+            # Common words hit early, so trying every word costs about one
+            # pass up to the verbatim text.
+            every_word = _encoded(needle.all_words, True)
+            anchor = next((w for w in every_word if low.find(w, 0, at + len(w) - 1) < 0), None)
+            after = 0 if anchor is None else at
         if anchor is None:
-            results.append(everything(needle))
+            anchor = _pick_anchor(low, needle_words, limit)
+        if anchor is None:
+            results.append(everything(needle, limit))
             continue
-        spans = _spans(low, anchor, 2 * needle.raw_length + 100, newline) if anchor else []
-        if spans is None or sum(b - a for a, b in spans) > len(low) // 4:
-            # Hits cover much of the text: normalising it all once (shared
-            # by every excerpt) is cheaper, and no long match is cut short.
-            results.append(everything(needle))
+        spans = _spans(low, anchor, 2 * needle.raw_length + 100, newline, (after, limit)) if anchor else []
+        if spans is not None:
+            # Every word must be near the hit; a C-speed find per word
+            # spares normalising the many hits of a common anchor.
+            spans = [(a, b) for a, b in spans if all(low.find(word, a, b) >= 0 for word in needle_words)]
+        if spans is None or sum(b - a for a, b in spans) > limit // 4:
+            # What is left covers much of the text: normalising it all once
+            # is cheaper, and no long match is cut short.
+            results.append(everything(needle, limit))
             continue
         found: set[tuple[int, int]] = set()
         for start, end in spans:
             if first and found and first_line + lines.newlines_before(start) > min(found)[0]:
                 break  # later text cannot hold an earlier occurrence
-            # Every word must be near the hit; a C-speed find per word
-            # spares normalising the many hits of a common anchor.
-            if not all(low.find(word, start, end) >= 0 for word in needle_words):
-                continue
             piece = data[start:end].decode("ascii") if text is None else text[start:end]
             if matches(normalize_text(piece), needle.pieces, first_only=True):
                 line = first_line + lines.newlines_before(start)

@@ -11,6 +11,7 @@ cover the seam between chunks, so an excerpt straddling one is found.
 
 from __future__ import annotations
 
+from citations.verification.hashing import Digest, Hasher
 from citations.verification.lines import LineIndex
 from citations.verification.scan import (
     Answer,
@@ -19,6 +20,7 @@ from citations.verification.scan import (
     _fuzzy,
     _in_window,
     _nearby,
+    _verbatim_in,
     _windows,
 )
 from citations.verification.search import decode, search_any
@@ -56,37 +58,46 @@ class _Searcher:
             self.answers[i].occurrences.update(occurrences)
 
 
-def _chunks(handle, body: bytes, chunk_size: int, sha):
-    """(chunk, is last) in order; each ends at a line end, but the last."""
-    carry, more = b"", body
+def _chunks(handle, data: bytes, sizes: tuple[int, int], hasher: Hasher, digest: Digest):
+    """(chunk, is last) in order; each ends at a line end, but the last.
+    ``data`` is a full read from offset ``sizes[0]``. A read's unfinished
+    last line is read again with the next chunk (a seek back) rather than
+    copied in front of it, and each chunk is hashed as it is handed out, so
+    the digest takes every byte once, in order."""
+    at, chunk_size = sizes
+    eof = False
     while True:
-        # The first round works on the bytes already read; a chunk is only
-        # copied into a bigger buffer when a line runs across reads.
-        data = carry + more if carry else more
-        if not more:  # end of file
+        if eof:
+            hasher.update(digest, data)
             yield data, True
             return
         cut = data.rfind(b"\n")
-        if cut < 0:
-            carry = data  # one enormous line: read on until it ends
-        else:
-            chunk, carry = data[: cut + 1], data[cut + 1 :]
-            yield chunk, False
-        more = handle.read(chunk_size)
-        sha.update(more)
+        if cut < 0:  # one enormous line: read on until it ends
+            more = handle.read(chunk_size)
+            data, eof = data + more, len(more) < chunk_size
+            continue
+        chunk = data if cut + 1 == len(data) else data[: cut + 1]
+        at += len(chunk)
+        hasher.update(digest, chunk)
+        yield chunk, False
+        handle.seek(at)
+        data = handle.read(chunk_size)
+        eof = len(data) < chunk_size
 
 
 def scan_stream(
     requests: list[Request],
     handle,
-    body: bytes,
-    sha,
+    first: bytes,
+    hasher: Hasher,
     binary: bool,
     sizes: tuple[int, int, int],
 ) -> FileScan:
-    """``body`` is the file's first bytes after a BOM; ``sizes`` are the BOM
-    length, the chunk size and the seam overlap."""
+    """``first`` is a full read of the file's first bytes; ``sizes`` are
+    the BOM length, the chunk size and the seam overlap."""
     skip, chunk_size, overlap = sizes
+    digest = hasher.start(first[:skip])
+    body = first[skip:] if skip else first
     answers = [Answer() for _ in requests]
     windows = _windows(requests)
     parts: dict[int, list[bytes]] = {}
@@ -97,7 +108,7 @@ def scan_stream(
     late: dict[int, int] = {}  # excerpt → chunk from which it is searched
     starts: list[tuple[int, int]] = []  # each chunk's (offset in body, lines before it)
     offset, lines_before, last_byte = 0, 0, b""
-    for chunk, is_last in _chunks(handle, body, chunk_size, sha):
+    for chunk, is_last in _chunks(handle, body, (skip, chunk_size), hasher, digest):
         starts.append((offset, lines_before))
         offset += len(chunk)
         if not chunk:
@@ -146,11 +157,16 @@ def scan_stream(
     if not binary:
         _search_passed(handle, skip, body, requests, answers, late, starts, overlap, searcher)
     _fuzzy(requests, answers, texts)
-    return FileScan(sha.hexdigest(), n_lines, binary, searcher.encoding, answers)
+    return FileScan(digest, n_lines, binary, searcher.encoding, answers)
 
 
 def _check(requests, answers, parts, texts, i: int, lo: int) -> None:
-    text, _ = decode(b"".join(parts.pop(i, [])))
+    window = b"".join(parts.pop(i, []))
+    if _verbatim_in(requests[i].needle, window):
+        texts[i] = ("", lo)  # settled: in place, so never compared fuzzily
+        answers[i].in_place = True
+        return
+    text, _ = decode(window)
     texts[i] = (text, lo)
     answers[i].in_place = _in_window(requests[i].needle, text)
 

@@ -11,6 +11,7 @@ import pytest
 
 from citations.parse import ParsedCitation, parse_citations
 from citations.verify import file_digest, verify_citations
+from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
 OTHER = "7d4e8f01-aaaa-4bbb-8ccc-000000000001"
@@ -30,16 +31,7 @@ def sandbox(tmp_path):
 
 
 def cite(path=f"{CID}/notes.md", start=None, end=None, excerpt=None, source_type="file", url=None):
-    return ParsedCitation(
-        cid="c1",
-        found_by="citations_block",
-        source_type=source_type,
-        source_path=path,
-        url=url,
-        line_start=start,
-        line_end=end or start,
-        excerpt=excerpt,
-    )
+    return file_citation(path, start, end, excerpt, source_type=source_type, url=url)
 
 
 def verify_one(root, citation, **kwargs):

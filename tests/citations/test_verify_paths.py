@@ -11,22 +11,12 @@ import random
 
 import pytest
 
-from citations.parse import ParsedCitation
 from citations.verification.lines import LineIndex
 from citations.verification.normalize import fold
 from citations.verify import verify_citations
+from tests.citations.builders import file_citation
 
-
-def cite(path, start=None, end=None, excerpt=None):
-    return ParsedCitation(
-        cid="c1",
-        found_by="citations_block",
-        source_type="file",
-        source_path=path,
-        line_start=start,
-        line_end=end or start,
-        excerpt=excerpt,
-    )
+cite = file_citation
 
 
 @pytest.fixture(params=["whole", "streamed"])
