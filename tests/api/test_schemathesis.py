@@ -38,7 +38,7 @@ def _load_schema():
     return schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
 
 
-schema = _load_schema().exclude(method="DELETE")
+schema = _load_schema()
 
 
 @schema.hook
