@@ -43,6 +43,11 @@ urlpatterns = [
         views.question_answer,
         name="question_answer",
     ),
+    path(
+        "sessions/<uuid:session_id>/questions/<int:question_id>/timeline/",
+        views.question_timeline,
+        name="question_timeline",
+    ),
     path("sessions/<uuid:session_id>/ask-across/", views_fanout.fanout_ask, name="fanout_ask"),
     path(
         "sessions/<uuid:session_id>/questions/<int:question_id>/lanes/",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -171,25 +171,54 @@ def question_ask(request, session_id):
 
 
 def question_context(question: Question) -> dict:
+    """The question page. Each timeline list starts with its last
+    ``TIMELINE_PAGE`` items; earlier ones load on demand (``question_timeline``)."""
     from citations.presenters import answer_context
-    from progress import timeline
-    from progress.broadcast import event_dict
+    from progress import selectors
     from progress.svgtimeline import render_svg
 
-    events = [event_dict(e) for e in question.events.order_by("seq")]
-    primary, details = timeline.build(events)
-    live_text = timeline.live_text(events)
+    primary, earlier_primary = selectors.timeline_page(question.pk, "primary")
+    details, earlier_details = selectors.timeline_page(question.pk, "details")
+    state = selectors.page_state(question.pk, finished=question.is_finished)
     return {
         "question": question,
         "session": question.session,
         "timeline": primary,
         "details": details,
-        "live_text": live_text,
-        "last_seq": events[-1]["seq"] if events else 0,
-        "phase_event": next((e for e in reversed(events) if e["kind"] == "phase"), None),
-        "run_svg": render_svg(events) if question.is_finished else "",
+        "earlier_primary": earlier_primary,
+        "earlier_details": earlier_details,
+        "live_text": state["live_text"],
+        "last_seq": state["last_seq"],
+        "phase_event": state["phase_event"],
+        "run_svg": render_svg(state["svg_events"]) if question.is_finished else "",
         "sub_runs": list(question.sub_runs.all()),
     } | answer_context(question)
+
+
+@login_required
+@require_GET
+def question_timeline(request, session_id, question_id):
+    """Earlier items of one timeline list (``?part=primary|details&before=<seq>``),
+    with a button for the ones before them."""
+    from progress import selectors
+
+    question = owned_question(request, session_id, question_id)
+    part = request.GET.get("part", "")
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        before = None
+    if part not in selectors.PARTS or before is None or before < 1:
+        return HttpResponseBadRequest("Give part=primary|details and before=<seq>.")
+    items, earlier = selectors.timeline_page(question.pk, part, before=before)
+    context = {
+        "question": question,
+        "session": question.session,
+        "items": items,
+        "earlier": earlier,
+        "part": part,
+    }
+    return render(request, "researchmind/question_detail.html#timeline_page", context)
 
 
 @login_required
