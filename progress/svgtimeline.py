@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
 MAX_STEPS = 300
+MAX_PHASES = 200  # bands drawn; a long run can switch phase thousands of times
+MAX_DESC_PHASES = 20  # phase names listed in the description
 MAX_HEARTBEATS = 500
 MAX_LANES = 4
 PHASE_FILLS = {
@@ -130,11 +132,15 @@ def render_svg(events: list[dict], *, width: int = 640) -> str:
     steps = _steps(timed, t1)
     drawn = steps[:MAX_STEPS]
     title = f"Run timeline: {len(phases)} phases, {len(steps)} steps, {span:.1f} s"
+    if len(phases) > MAX_PHASES:
+        title += f" (first {MAX_PHASES} of {len(phases)} phases drawn)"
     if len(steps) > MAX_STEPS:
         title += f" (first {MAX_STEPS} of {len(steps)} steps drawn)"
     digest = hashlib.blake2s(f"{len(timed)}:{t0}:{t1}:{title}".encode(), digest_size=4).hexdigest()
     title_id, desc_id = f"svgtl-{digest}-title", f"svgtl-{digest}-desc"
-    desc = "Phases in order: " + (", ".join(name for name, _, _ in phases) or "none") + "."
+    names = [name for name, _, _ in phases]
+    more = f", and {len(names) - MAX_DESC_PHASES} more" if len(names) > MAX_DESC_PHASES else ""
+    desc = "Phases in order: " + (", ".join(names[:MAX_DESC_PHASES]) or "none") + more + "."
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" class="run-timeline" width="{width}" '
         f'height="{HEIGHT}" viewBox="0 0 {width} {HEIGHT}" aria-labelledby="{title_id} {desc_id}" '
@@ -143,7 +149,7 @@ def render_svg(events: list[dict], *, width: int = 640) -> str:
         f'<desc id="{desc_id}">{escape(desc)}</desc>',
         '<g class="phases">',
     ]
-    for name, start, stop in phases:
+    for name, start, stop in phases[:MAX_PHASES]:
         left, band = x(start), max((stop - start) * scale, 1.0)
         css = "phase phase-" + (_CLASS_SAFE.sub("-", name.lower()) or "other")
         fill = PHASE_FILLS.get(name.lower(), OTHER_FILL)
