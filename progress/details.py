@@ -87,7 +87,7 @@ def result_detail(
             parts.append(f"in {duration_ms / 1000:.1f} s")
         if num_turns is not None:
             parts.append(f"· {num_turns} turn{'s' if num_turns != 1 else ''}")
-        if cost_usd is not None:
+        if cost_usd:  # an offline engine reports 0: nothing worth a "$0.0000"
             parts.append(f"· ${cost_usd:.4f}")
         return clip(" ".join(parts))
     reason = errors[0] if errors else (text or subtype or "unknown error")

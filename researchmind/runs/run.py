@@ -144,7 +144,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         recorder.add(
             "citations",
             stage="primary",
-            detail=f"{n_citations} citations checked",
+            detail=f"{n_citations} citation{'' if n_citations == 1 else 's'} checked",
             payload={"count": n_citations},
         )
     recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})

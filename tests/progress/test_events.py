@@ -45,3 +45,18 @@ def test_event_to_dict_has_every_field():
         "total": 5,
         "payload": {"phase": "searching"},
     }
+
+
+def test_result_detail_shows_a_cost_only_when_there_is_one():
+    """Claude Code's cost is shown; an offline engine's zero cost is not."""
+    from progress.details import result_detail
+
+    assert (
+        result_detail(False, 12_300, 4, 0.0123, [], None, "success")
+        == "Completed in 12.3 s · 4 turns · $0.0123"
+    )
+    assert result_detail(False, 40, 1, 0.0, [], None, "success") == "Completed in 0.0 s · 1 turn"
+    assert (
+        result_detail(True, 40, 1, 0.5, ["Rate limited"], None, "error_during_execution")
+        == "Failed: Rate limited"
+    )
