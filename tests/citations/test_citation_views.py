@@ -57,7 +57,9 @@ def test_citation_links_open_the_viewer_at_the_verified_range(client_for, user, 
     page = client_for(user).get(url, {"hl": f"{citation.line_start}-{citation.line_end}"}).content.decode()
     assert f'id="L{citation.line_start}" class="hl"' in page
     assert "30 days" in page
-    single = client_for(user).get(url, {"hl": f"{citation.line_start}-{citation.line_start}"}).content.decode()
+    single = (
+        client_for(user).get(url, {"hl": f"{citation.line_start}-{citation.line_start}"}).content.decode()
+    )
     assert f"cited line {citation.line_start} highlighted" in single
     if citation.line_end > citation.line_start:
         assert f"cited lines {citation.line_start}–{citation.line_end} highlighted" in page
