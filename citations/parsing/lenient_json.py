@@ -122,22 +122,27 @@ class Reader:
         self.pos = match.end()
         return match.group()
 
-    def obj(self) -> dict[str, object]:
-        self.pos += 1
-        result: dict[str, object] = {}
+    def next_member(self, closer: str) -> bool:
+        """Skip blanks and stray commas: True when a member follows, False
+        when the container closed or the text ended (``truncated``)."""
         while True:
             self.skip()
             if self.pos >= len(self.text):
                 self.truncated = True
-                return result
+                return False
             ch = self.text[self.pos]
-            if ch == "}":
+            if ch == closer:
                 self.pos += 1
-                return result
-            if ch == ",":
-                self.repairs.add("extra commas")
-                self.pos += 1
-                continue
+                return False
+            if ch != ",":
+                return True
+            self.repairs.add("extra commas")
+            self.pos += 1
+
+    def obj(self) -> dict[str, object]:
+        self.pos += 1
+        result: dict[str, object] = {}
+        while self.next_member("}"):
             name = self.key()
             if name is MISSING:
                 return result
@@ -153,28 +158,18 @@ class Reader:
                 return result
             result[str(name)] = item
             self.after_member("}")
+        return result
 
     def array(self) -> list[object]:
         self.pos += 1
         result: list[object] = []
-        while True:
-            self.skip()
-            if self.pos >= len(self.text):
-                self.truncated = True
-                return result
-            ch = self.text[self.pos]
-            if ch == "]":
-                self.pos += 1
-                return result
-            if ch == ",":
-                self.repairs.add("extra commas")
-                self.pos += 1
-                continue
+        while self.next_member("]"):
             item = self.value()
             if item is MISSING:
                 return result
             result.append(item)
             self.after_member("]")
+        return result
 
     def after_member(self, closer: str) -> None:
         self.skip()
