@@ -195,7 +195,10 @@ async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
         for n in range(files):
             item = services.content_start(session=session, kind="text", title=f"Doc {n}")
             services.content_run(
-                item, lambda dest, progress, n=n: ingest_text(dest, title=f"Doc {n}", markdown=body)
+                item,
+                lambda dest, progress, n=n: ingest_text(
+                    dest, title=f"Doc {n}", markdown=body, staging_root=session.state_path / "staging"
+                ),
             )
 
     await sync_to_async(add_all)()

@@ -108,3 +108,20 @@ class UrlContentForm(forms.Form):
 class AskForm(forms.Form):
     text = forms.CharField(label="Question", widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000)
     engine = EngineField(required=False)
+    model = forms.RegexField(
+        label="Model",
+        required=False,
+        max_length=100,
+        # An alias (sonnet) or a model id (claude-sonnet-4-5, …@20250929, arn:…/…:0): never an option.
+        regex=r"^[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*$",
+        error_messages={"invalid": "A model is a name such as sonnet or claude-sonnet-4-5."},
+        help_text="For the Claude engines; blank uses the configured default.",
+    )
+
+    @property
+    def default_model(self) -> str:
+        return settings.CLAUDE_MODEL
+
+    @property
+    def model_choices(self) -> list[str]:
+        return list(settings.CLAUDE_MODEL_CHOICES)

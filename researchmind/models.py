@@ -38,6 +38,11 @@ class ResearchSession(models.Model):
     def sandbox_path(self) -> Path:
         return Path(settings.SANDBOX_ROOT) / str(self.id)
 
+    @property
+    def state_path(self) -> Path:
+        """The session's private state (index, run logs, staging), outside its sandbox."""
+        return Path(settings.STATE_ROOT) / str(self.id)
+
 
 class ContentItem(models.Model):
     class Kind(models.TextChoices):
@@ -113,6 +118,11 @@ class Question(models.Model):
     )
     text = models.TextField()
     engine = models.CharField(max_length=40, default="builtin")
+    model = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The model the engine was asked to use (blank: the engine's default).",
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
     answer = models.TextField(
         blank=True, help_text="The answer as shown: markers and the citations block removed."

@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import unquote
 
+# Where the app's private state lived inside the sandbox before it moved out
+# (``state_dir``). Still refused by every viewer and citation check, and moved
+# out by ``move_legacy_state``.
 PRIVATE_DIR = ".researchmind"
+STATE_SUFFIX = ".state"
 MANIFEST_NAME = "_content_manifest.json"
 INSTRUCTIONS_NAME = "CLAUDE.md"
 MAX_PATH_LENGTH = 1024
@@ -92,10 +97,40 @@ def is_private(relative: str) -> bool:
 
 
 def ensure_layout(root: str | os.PathLike[str]) -> Path:
-    """Create the sandbox folder and its private folder."""
+    """Create the sandbox folder. It holds the content, ``CLAUDE.md`` and the
+    manifest, nothing else: an engine reads and searches all of it."""
     path = Path(root)
-    (path / PRIVATE_DIR).mkdir(parents=True, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def default_state_dir(root: str | os.PathLike[str]) -> Path:
+    """The private state folder of a sandbox when none is configured:
+    ``<parent>/.state/<sandbox name>``, beside the sandbox, never in it.
+    The app configures ``STATE_ROOT/<session id>`` instead (``ResearchSession.state_path``)."""
+    path = Path(os.path.abspath(root))
+    return path.parent / STATE_SUFFIX / path.name
+
+
+def move_legacy_state(root: str | os.PathLike[str], state: str | os.PathLike[str]) -> bool:
+    """Move what an older version kept in ``<sandbox>/.researchmind/`` (index,
+    run logs, staging) into ``state``; True if there was anything to move.
+    Entries already present in ``state`` win; the legacy folder is removed."""
+    legacy = Path(root) / PRIVATE_DIR
+    if legacy.is_symlink() or not legacy.is_dir():
+        return False
+    target = Path(state)
+    target.mkdir(parents=True, exist_ok=True)
+    for entry in legacy.iterdir():
+        destination = target / entry.name
+        if destination.exists() and entry.is_dir() and not entry.is_symlink():
+            for child in entry.iterdir():
+                if not (destination / child.name).exists():
+                    shutil.move(str(child), str(destination / child.name))
+        elif not destination.exists():
+            shutil.move(str(entry), str(destination))
+    shutil.rmtree(legacy, ignore_errors=True)
+    return True
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -124,49 +159,67 @@ def read_manifest(root: str | os.PathLike[str]) -> dict[str, dict[str, object]]:
 INSTRUCTIONS = """\
 # Research sandbox: how to answer
 
-You are answering questions about the content in this folder. Each content
-item lives in its own folder named by its id; `_content_manifest.json` maps
-each id to its title and original source URL.
+You are answering questions about the content in this folder (your working
+directory). Each content item lives in its own folder named by its id;
+`_content_manifest.json` maps each id to its title and original source URL.
 
 ## Contents
 
 {contents}
 
 ## Rules
-- Answer only from the files here. Read them; do not guess.
+- Answer only from the files here. Search them (Grep, Glob) and read them
+  (Read); do not guess and do not use what you remember.
+- Start with the direct answer in one or two sentences, then the details.
 - Cite every claim inline with `[c1]`, `[c2]` … (several as `[c1][c2]`).
-- Cite files as `` `<content_id>/<path>` `` with line ranges, e.g.
-  `` `{example_id}/notes.md` `` lines 45-52.
-- End the answer with one citations block (JSON, one object per citation):
+- Name files by their path inside this folder, `<content_id>/<path>`, with
+  line ranges, e.g. `{example_id}/notes.md` lines 45-52.
+- End the answer with one citations block: an HTML comment holding a JSON
+  list, one object per citation, exactly in this form:
 
+```
 <!-- CITATIONS: [
-  {{"id": "c1", "source_file": "<content_id>/<path>", "source_type": "file",
+  {{"id": "c1", "source_file": "{example_id}/notes.md", "source_type": "file",
    "location": {{"line_start": 45, "line_end": 52, "section": null, "page": null}},
-   "excerpt": "the exact text you relied on (200 characters at most)",
+   "excerpt": "the exact text of those lines you relied on (200 characters at most)",
    "relevance": "direct", "confidence": 0.9}}
 ] -->
+```
 
+  `source_file` is the path inside this folder; `line_start`/`line_end` are the
+  line numbers Read showed; `excerpt` is copied verbatim from those lines.
   `source_type` is one of file, url, memory, inference; `relevance` one of
   direct, supporting, contextual; `confidence` from 0 to 1.
-- Report progress at each phase change with a marker on its own line:
-  `<!-- PROGRESS: {{"phase": "searching", "step": 2, "total": 5, "detail": "Searching for JWT"}} -->`
+- Report progress at each phase change with a marker on its own line, e.g.:
+
+```
+<!-- PROGRESS: {{"phase": "searching", "step": 2, "total": 5, "detail": "Searching for JWT"}} -->
+```
+
   Phases: planning, searching, analyzing, synthesizing, capturing.
 - If the content does not answer the question, say so plainly
   ("⚠️ No Definitive Answer Found", Confidence: NONE) and suggest next steps.
 """
 
 
-def write_instructions(root: str | os.PathLike[str], items: Mapping[str, Mapping[str, object]]) -> Path:
-    """Write ``CLAUDE.md`` listing the content items."""
+def instructions_text(items: Mapping[str, Mapping[str, object]]) -> str:
+    """The research instructions for the content ``items`` (the manifest):
+    what ``CLAUDE.md`` holds and what the CLI engines append to the system
+    prompt. Every syntax the model must reproduce sits in fenced code (Claude
+    Code strips HTML comments from CLAUDE.md outside code)."""
     lines = [
         f"- `{cid}/` — {meta.get('title') or 'Untitled'} ({meta.get('kind', 'content')})"
         + (f", from {meta['source_url']}" if meta.get("source_url") else "")
         for cid, meta in items.items()
     ]
-    text = INSTRUCTIONS.format(
+    return INSTRUCTIONS.format(
         contents="\n".join(lines) or "(no content yet)",
         example_id=next(iter(items), "3f2a9c1e-0000-0000-0000-000000000000"),
     )
+
+
+def write_instructions(root: str | os.PathLike[str], items: Mapping[str, Mapping[str, object]]) -> Path:
+    """Write ``CLAUDE.md`` listing the content items."""
     path = ensure_layout(root) / INSTRUCTIONS_NAME
-    _atomic_write(path, text)
+    _atomic_write(path, instructions_text(items))
     return path

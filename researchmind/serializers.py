@@ -33,6 +33,7 @@ def question_payload(question, *, with_citations: bool = False) -> dict:
         "session_id": str(question.session_id),
         "question": question.text,
         "engine": question.engine,
+        "model": question.model,
         "status": question.status,
         "result_status": question.result_status or None,
         "confidence": question.confidence or None,

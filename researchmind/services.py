@@ -35,9 +35,11 @@ def session_create(*, owner, title: str, engine: str | None = None) -> ResearchS
 
 
 def session_delete(session: ResearchSession) -> None:
-    folder = session.sandbox_path
+    """Delete the session, its sandbox and its private state folder."""
+    folders = (session.sandbox_path, session.state_path)
     session.delete()
-    shutil.rmtree(folder, ignore_errors=True)
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def sandbox_refresh(session: ResearchSession) -> None:
@@ -79,6 +81,12 @@ def _progress_saver(item_id) -> Callable[[int, int | None, str], None]:
         )
 
     return report
+
+
+def _staging_root(session: ResearchSession) -> Path:
+    """Where an ingest writes before its folder moves into the sandbox: the
+    session's private state, so an engine never reads a half-written ingest."""
+    return session.state_path / "staging"
 
 
 def content_start(
@@ -168,13 +176,12 @@ def content_delete(item: ContentItem) -> None:
 
 
 def spool_uploads(session: ResearchSession, uploads) -> Path:
-    """Copy uploaded files out of the request into a private folder, so the
-    background ingest can read them after the request ends."""
+    """Copy uploaded files out of the request into the session's private
+    state folder (never its sandbox), so the background ingest can read them
+    after the request ends."""
     import uuid
 
-    from researchmind.sandbox import PRIVATE_DIR
-
-    folder = session.sandbox_path / PRIVATE_DIR / "uploads" / uuid.uuid4().hex
+    folder = session.state_path / "uploads" / uuid.uuid4().hex
     folder.mkdir(parents=True, exist_ok=True)
     for index, upload in enumerate(uploads):
         with (folder / f"{index:05d}").open("wb") as out:
@@ -202,9 +209,13 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     from researchmind import ingest
 
     limits = _limits()
+    staging_root = _staging_root(session)
     if kind == "text":
         item = content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
-        content_run_async(item, partial(_text_work, title=data["title"], markdown=data["markdown"]))
+        content_run_async(
+            item,
+            partial(_text_work, title=data["title"], markdown=data["markdown"], staging_root=staging_root),
+        )
     elif kind == "files":
         files = data["files"]
         spool = spool_uploads(session, files)
@@ -213,7 +224,7 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         content_run_async(
             item,
             lambda dest, progress: ingest.ingest_files(
-                dest, spooled_files(spool), limits=limits, progress=progress
+                dest, spooled_files(spool), limits=limits, progress=progress, staging_root=staging_root
             ),
             cleanup=spool,
         )
@@ -225,7 +236,9 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
 
         def zip_work(dest, progress):
             for _name, handle in spooled_files(spool):
-                return ingest.ingest_zip(dest, handle, limits=limits, progress=progress)
+                return ingest.ingest_zip(
+                    dest, handle, limits=limits, progress=progress, staging_root=staging_root
+                )
 
         content_run_async(item, zip_work, cleanup=spool)
     elif kind == "git":
@@ -236,23 +249,23 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
             source_url=url,
         )
-        content_run_async(item, partial(_git_work, url=url, limits=limits))
+        content_run_async(item, partial(_git_work, url=url, limits=limits, staging_root=staging_root))
     elif kind == "url":
         url = data["url"]
         item = content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
-        content_run_async(item, partial(_url_work, url=url, limits=limits))
+        content_run_async(item, partial(_url_work, url=url, limits=limits, staging_root=staging_root))
     else:
         raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(CONTENT_KINDS)}.")
     return item
 
 
-def _text_work(dest, progress, *, title, markdown):
+def _text_work(dest, progress, *, title, markdown, staging_root):
     from researchmind import ingest
 
-    return ingest.ingest_text(dest, title=title, markdown=markdown)
+    return ingest.ingest_text(dest, title=title, markdown=markdown, staging_root=staging_root)
 
 
-def _git_work(dest, progress, *, url, limits):
+def _git_work(dest, progress, *, url, limits, staging_root):
     from researchmind import ingest
 
     # A path on the server is only for the command line (or when explicitly
@@ -264,24 +277,34 @@ def _git_work(dest, progress, *, url, limits):
         progress=progress,
         allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
         allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
+        staging_root=staging_root,
     )
 
 
-def _url_work(dest, progress, *, url, limits):
+def _url_work(dest, progress, *, url, limits, staging_root):
     from researchmind import ingest
 
     return ingest.ingest_url(
-        dest, url, limits=limits, progress=progress, allow_loopback=settings.INGEST_ALLOW_LOOPBACK
+        dest,
+        url,
+        limits=limits,
+        progress=progress,
+        allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
+        staging_root=staging_root,
     )
 
 
 # Questions --------------------------------------------------------------
 
 
-def question_ask(*, session: ResearchSession, text: str, engine: str | None = None) -> Question:
+def question_ask(
+    *, session: ResearchSession, text: str, engine: str | None = None, model: str = ""
+) -> Question:
     from researchmind import runs
 
-    question = Question.objects.create(session=session, text=text.strip(), engine=engine or session.engine)
+    question = Question.objects.create(
+        session=session, text=text.strip(), engine=engine or session.engine, model=model or ""
+    )
     ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     runs.dispatch(question.pk)
     return question
@@ -335,4 +358,6 @@ def question_retry(question: Question) -> Question:
             engine=question.engine,
             concurrency=fanout.get("concurrency", 2),
         )
-    return question_ask(session=question.session, text=question.text, engine=question.engine)
+    return question_ask(
+        session=question.session, text=question.text, engine=question.engine, model=question.model
+    )

@@ -45,6 +45,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
 SANDBOX_ROOT = Path(os.environ.get("SANDBOX_ROOT", DATA_DIR / "sandboxes"))
+# The app's private state per session (built-in index, run logs, staging,
+# engines' working files): never inside a sandbox, where an engine could read it.
+STATE_ROOT = Path(os.environ.get("STATE_ROOT", DATA_DIR / "state"))
 
 INSTALLED_APPS = [
     # daphne first: its runserver serves ASGI, so websockets work in development.
@@ -173,6 +176,16 @@ CLAUDE_BIN = os.environ.get("CLAUDE_BIN", "")
 CLAUDE_MPM_BIN = os.environ.get("CLAUDE_MPM_BIN", "")
 ANTHROPIC_BASE_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
+ANTHROPIC_AUTH_TOKEN = os.environ.get("ANTHROPIC_AUTH_TOKEN", "")
+# The model the Claude engines use unless a question names one (an alias such
+# as sonnet/opus/haiku or a full model id); the CLI's own default is its most
+# expensive model. CLAUDE_MPM_MODEL overrides it for claude-mpm.
+CLAUDE_MODEL = os.environ.get("CLAUDE_MODEL") or os.environ.get("ANTHROPIC_MODEL") or "sonnet"
+CLAUDE_MPM_MODEL = os.environ.get("CLAUDE_MPM_MODEL", "")
+CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
+# CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
+# login is copied into each run's own config folder.
+CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")
 CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "")  # the CLI's own default (10) when empty
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))

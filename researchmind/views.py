@@ -165,6 +165,7 @@ def question_ask(request, session_id):
         session=session,
         text=form.cleaned_data["text"],
         engine=form.cleaned_data.get("engine") or session.engine,
+        model=form.cleaned_data.get("model") or "",
     )
     url = reverse("question_detail", args=[session.id, question.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -20,6 +20,7 @@ def _isolated_settings(request, tmp_path):
         yield
         return
     settings.SANDBOX_ROOT = tmp_path / "sandboxes"
+    settings.STATE_ROOT = tmp_path / "state"
     settings.INGEST_SYNC = True
     settings.RUN_EXECUTOR = "manual"
     settings.HEARTBEAT_SECONDS = 2.0
@@ -69,7 +70,10 @@ def add_text(db):
     def add(session, title: str, markdown: str):
         item = services.content_start(session=session, kind="text", title=title)
         return services.content_run(
-            item, lambda dest, progress: ingest_text(dest, title=title, markdown=markdown)
+            item,
+            lambda dest, progress: ingest_text(
+                dest, title=title, markdown=markdown, staging_root=session.state_path / "staging"
+            ),
         )
 
     return add

@@ -80,6 +80,12 @@ class AskIn(Schema):
     engine: str | None = Field(
         None, description="The engine to answer with (the session's default unless set)."
     )
+    model: str | None = Field(
+        None,
+        max_length=100,
+        description="The model for the Claude engines (an alias such as sonnet, or a model id); "
+        "the configured default (CLAUDE_MODEL) unless set.",
+    )
 
 
 class AskOut(Schema):
@@ -116,6 +122,7 @@ class QuestionOut(Schema):
     session_id: str
     question: str
     engine: str
+    model: str
     status: str = Field(description="queued, running, complete, partial, error, cancelled or interrupted.")
     result_status: str | None
     confidence: str | None

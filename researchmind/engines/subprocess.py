@@ -113,6 +113,11 @@ class SubprocessEngine:
     def environment(self, sandbox: Path, scratch: Path) -> dict[str, str]:
         return child_env(self.env, self.inherit_env)
 
+    def working_dir(self, sandbox: Path, scratch: Path) -> Path:
+        """Where the child starts: the sandbox, unless the engine's program
+        must start elsewhere (it then gets to the sandbox itself)."""
+        return sandbox
+
     def stream(
         self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
     ) -> AsyncIterator[OutputLine]:
@@ -130,7 +135,12 @@ class SubprocessEngine:
             argv = self.command(question, sandbox, scratch)
             env = self.environment(sandbox, scratch)
             batches = run_process(
-                argv, cwd=sandbox, env=env, cancel=cancel, outcome=outcome, limits=self.limits
+                argv,
+                cwd=self.working_dir(sandbox, scratch),
+                env=env,
+                cancel=cancel,
+                outcome=outcome,
+                limits=self.limits,
             )
             # aclosing: if our consumer stops early, the child is killed now, not at GC.
             async with contextlib.aclosing(batches):

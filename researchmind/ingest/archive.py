@@ -181,6 +181,7 @@ def ingest_zip(
     limits: Limits = DEFAULT_LIMITS,
     progress: Progress | None = None,
     title: str | None = None,
+    staging_root: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Check every member of the zip archive ``fileobj``, then extract it into ``dest``."""
     report = progress or no_progress
@@ -192,7 +193,7 @@ def ingest_zip(
         zf = zipfile.ZipFile(source)
     except _DAMAGED as exc:
         raise IngestError("This is not a zip archive, or it is damaged.") from exc
-    with zf, staging(dest) as root:
+    with zf, staging(dest, staging_root=staging_root) as root:
         infos = _validate(zf, root, limits)
         budget = Budget(limits)
         files: list[str] = []

@@ -8,6 +8,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import uuid
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from researchmind.sandbox import PRIVATE_DIR, SandboxError, resolve_in_sandbox
+from researchmind.sandbox import SandboxError, default_state_dir, resolve_in_sandbox
 
 MiB = 1024 * 1024
 CHUNK_SIZE = 64 * 1024
@@ -76,40 +77,75 @@ def human_size(size: float) -> str:
 
 
 @contextlib.contextmanager
-def staging(dest: str | os.PathLike[str]) -> Iterator[Path]:
+def staging(
+    dest: str | os.PathLike[str], *, staging_root: str | os.PathLike[str] | None = None
+) -> Iterator[Path]:
     """Yield an empty folder to write the content into; on success it is
-    renamed to ``dest`` in one step, on any failure it is removed completely.
+    moved to ``dest`` in one step, on any failure it is removed completely.
 
-    The folder lives under the sandbox's private ``.researchmind/staging/``
-    (same filesystem as ``dest``, so the rename is atomic), which the viewer
-    and the engines never show. ``dest`` must not exist yet.
+    The folder lives under ``staging_root``, in the session's private state
+    folder (the app passes ``ResearchSession.state_path / "staging"``;
+    default ``default_state_dir(sandbox) / "staging"``), never inside the
+    sandbox, where an engine would read a half-written ingest. ``dest`` must
+    not exist yet.
     """
     dest = Path(dest)
     if dest.exists() or dest.is_symlink():
         raise IngestError(f"The content folder {dest.name} already exists.")
     if not dest.parent.is_dir():
         raise IngestError("The research session's sandbox folder does not exist.")
-    staging_root = dest.parent / PRIVATE_DIR / "staging"
-    staging_root.mkdir(parents=True, exist_ok=True)
-    tmp = staging_root / f"{dest.name}-{uuid.uuid4().hex[:12]}"
-    tmp.mkdir()
+    root = Path(staging_root or default_state_dir(dest.parent) / "staging")
+    tmp = root / f"{dest.name}-{uuid.uuid4().hex[:12]}"
+    try:
+        tmp.mkdir(parents=True)
+    except OSError as exc:
+        raise IngestError(f"Could not create the staging folder: {exc.strerror or exc}.") from exc
     try:
         try:
             yield tmp.resolve()
         except OSError as exc:
             # A full disk or a permission problem: say so in words, not a traceback.
             raise IngestError(f"Could not write the content: {exc.strerror or exc}.") from exc
-        try:
-            # On Linux a directory may replace an *empty* one; refuse that
-            # too, so two ingests never share a folder.
-            if dest.exists() or dest.is_symlink():
-                raise IngestError(f"The content folder {dest.name} already exists.")
-            os.rename(tmp, dest)
-        except OSError as exc:
-            raise IngestError(f"Could not move the content into place: {exc.strerror}.") from exc
+        _move_into_place(tmp, dest)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _refuse_existing(dest: Path) -> None:
+    # On Linux a directory may replace an *empty* one; refuse that too, so
+    # two ingests never share a folder.
+    if dest.exists() or dest.is_symlink():
+        raise IngestError(f"The content folder {dest.name} already exists.")
+
+
+def _move_into_place(tmp: Path, dest: Path) -> None:
+    """Rename ``tmp`` to ``dest``. When the state folder is on another
+    filesystem than the sandbox (EXDEV), copy it to a hidden folder beside
+    ``dest`` first and rename that: ``dest`` appears whole or not at all."""
+    try:
+        _refuse_existing(dest)
+        os.rename(tmp, dest)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise IngestError(f"Could not move the content into place: {exc.strerror or exc}.") from exc
+    incoming = dest.with_name(f".{dest.name}.incoming-{uuid.uuid4().hex[:12]}")
+    try:
+        # symlinks=True: a link is copied as a link, never followed.
+        shutil.copytree(tmp, incoming, symlinks=True)
+        _refuse_existing(dest)
+        os.rename(incoming, dest)
+    except shutil.Error as exc:  # one entry per file that failed; their paths are private
+        failed = len(exc.args[0]) if exc.args and isinstance(exc.args[0], list) else 1
+        raise IngestError(
+            f"Could not move the content into place: {failed} file(s) could not be copied."
+        ) from exc
+    except OSError as exc:
+        raise IngestError(f"Could not move the content into place: {exc.strerror or exc}.") from exc
+    finally:
+        if incoming.exists() or incoming.is_symlink():
+            shutil.rmtree(incoming, ignore_errors=True)
 
 
 class Budget:

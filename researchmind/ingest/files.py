@@ -73,6 +73,7 @@ def ingest_files(
     *,
     limits: Limits = DEFAULT_LIMITS,
     progress: Progress | None = None,
+    staging_root: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Store uploaded ``(name, stream)`` pairs in ``dest``, enforcing the
     file-count and size limits while the bytes stream in."""
@@ -80,7 +81,7 @@ def ingest_files(
     budget = Budget(limits)
     taken: set[str] = set()
     stored: list[str] = []
-    with staging(dest) as root:
+    with staging(dest, staging_root=staging_root) as root:
         for raw_name, stream in files:
             name = _unique(clean_filename(raw_name), taken)
             budget.add_file(name)

@@ -194,6 +194,7 @@ def ingest_git(
     progress: Progress | None = None,
     allow_local: bool = True,
     allow_loopback: bool = False,
+    staging_root: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Shallow-clone ``url_or_path`` into ``dest`` without its history.
 
@@ -204,7 +205,7 @@ def ingest_git(
     source = classify(url_or_path, allow_local=allow_local, allow_loopback=allow_loopback)
     report(0, None, f"Cloning {source.title}")
     budget = Budget(limits)
-    with staging(dest) as root:
+    with staging(dest, staging_root=staging_root) as root:
         _clone(source, root, limits, report)
         files = flatten_tree(root, budget)
     report(len(files), len(files), "Repository ready")

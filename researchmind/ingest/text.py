@@ -33,6 +33,7 @@ def ingest_text(
     title: str,
     markdown: str,
     limits: Limits = DEFAULT_LIMITS,
+    staging_root: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Write pasted Markdown into ``dest/<slug>.md``, with the title as H1."""
     title = " ".join((title or "").split())
@@ -45,6 +46,6 @@ def ingest_text(
     budget = Budget(limits)
     budget.add_file(name)
     budget.add_bytes(name, len(data), len(data))
-    with staging(dest) as root:
+    with staging(dest, staging_root=staging_root) as root:
         target_path(root, name).write_bytes(data)
     return IngestResult(title=title, file_count=1, byte_size=len(data), files=[name])

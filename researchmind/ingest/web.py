@@ -88,6 +88,7 @@ def ingest_url(
     limits: Limits = DEFAULT_LIMITS,
     progress: Progress | None = None,
     allow_loopback: bool = False,
+    staging_root: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Fetch the page at ``url`` (public addresses only) into ``dest``.
 
@@ -121,7 +122,7 @@ def ingest_url(
         original: page.body,
         "source.json": (json.dumps(source, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
     }
-    with staging(dest) as root:
+    with staging(dest, staging_root=staging_root) as root:
         for name, data in outputs.items():
             (root / name).write_bytes(data)
     report(len(page.body), len(page.body), "Page saved")

@@ -78,6 +78,12 @@ def finish_question(
         question.error = "Cancelled at your request."
     elif status == Question.Status.PARTIAL:
         question.error = "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
+    if status == Question.Status.ERROR and interpreter.is_error and not _partial_ok(interpreter):
+        # An auth or API failure's "answer" is only the CLI's error message.
+        question.answer = ""
+        advice = _engine_advice(question.engine, interpreter.result or {})
+        if advice:
+            question.error = advice
     question.error = _db_text(question.error)
     apply_protocols(question)
     # The finished status and the citations become visible together: a page
@@ -85,6 +91,16 @@ def finish_question(
     with transaction.atomic():
         question.save()
         return record_citations(question)
+
+
+def _engine_advice(engine: str, result: dict) -> str | None:
+    """For a Claude engine that could not log in, what the person should set."""
+    if engine not in ("claude-code", "claude-mpm"):
+        return None
+    from researchmind.engines.claude import credentials_advice
+    from researchmind.engines.registry import LABELS
+
+    return credentials_advice(result, name=engine, label=LABELS[engine])
 
 
 def _db_text(text: str) -> str:

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -38,14 +39,25 @@ def _load(question_id: int):
 
 
 def engine_settings() -> dict[str, dict]:
-    """Each engine's constructor settings, from Django settings."""
+    """Each engine's constructor settings, from Django settings and the
+    credential variables of the server's environment."""
+    import os
+
+    from researchmind.engines.claude import credentials_from
     from researchmind.engines.subprocess import Limits
 
     limits = Limits(idle_timeout=settings.ENGINE_IDLE_TIMEOUT, timeout=settings.ENGINE_TIMEOUT)
+    credentials = credentials_from(os.environ)
+    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        if getattr(settings, name, ""):
+            credentials[name] = getattr(settings, name)
+        else:
+            credentials.pop(name, None)  # the settings decide (tests clear them)
     claude = {
         "executable": settings.CLAUDE_BIN or None,
-        "base_url": settings.ANTHROPIC_BASE_URL or None,
-        "api_key": settings.ANTHROPIC_API_KEY or None,
+        "credentials": credentials,
+        "config_dir": settings.CLAUDE_CONFIG_DIR or None,
+        "model": settings.CLAUDE_MODEL or None,
         "limits": limits,
         "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)}
         if settings.CLAUDE_MAX_RETRIES != ""
@@ -54,15 +66,26 @@ def engine_settings() -> dict[str, dict]:
     return {
         "claude-code": claude,
         "claude-mpm": dict(
-            claude, executable=settings.CLAUDE_MPM_BIN or None, claude_executable=settings.CLAUDE_BIN or None
+            claude,
+            executable=settings.CLAUDE_MPM_BIN or None,
+            claude_executable=settings.CLAUDE_BIN or None,
+            model=settings.CLAUDE_MPM_MODEL or settings.CLAUDE_MODEL or None,
+            home=Path(settings.STATE_ROOT) / "engines" / "claude-mpm",
         ),
     }
 
 
-def build_engine(name: str):
+def build_engine(name: str, *, model: str = "", state=None):
+    """The engine called ``name`` with its settings; ``model`` (a question's
+    choice) wins over the default, ``state`` is the session's private folder."""
     from researchmind.engines.registry import get_engine
 
-    return get_engine(name, **engine_settings().get(name, {}))
+    config = dict(engine_settings().get(name, {}))
+    if model and name in ("claude-code", "claude-mpm"):
+        config["model"] = model
+    if name == "builtin" and state is not None:
+        config["state_dir"] = state
+    return get_engine(name, **config)
 
 
 async def arun_question(question_id: int, *, engine=None, claimed: bool = False) -> str:
@@ -71,9 +94,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         return "skipped"
     question, titles = await sync_to_async(_load)(question_id)
     sandbox = question.session.sandbox_path
-    recorder = ProgressRecorder(
-        question_id, raw_log=sandbox / ".researchmind" / "runs" / f"{question_id}.log"
-    )
+    state = question.session.state_path
+    recorder = ProgressRecorder(question_id, raw_log=state / "runs" / f"{question_id}.log")
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -111,7 +133,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     failure = ""
     try:
         if engine is None:
-            engine = build_engine(question.engine)
+            engine = build_engine(question.engine, model=question.model, state=state)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")

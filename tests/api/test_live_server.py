@@ -32,7 +32,7 @@ user = get_user_model().objects.create_user("cli", password="pw-for-tests-1")
 session = services.session_create(owner=user, title="Tokens")
 item = services.content_start(session=session, kind="text", title="Auth notes")
 markdown = "# Token lifetimes\\n\\nAccess tokens expire after 15 minutes.\\nRefresh tokens live for 30 days.\\n"
-services.content_run(item, lambda dest, progress: ingest_text(dest, title="Auth notes", markdown=markdown))
+services.content_run(item, lambda dest, progress: ingest_text(dest, title="Auth notes", markdown=markdown, staging_root=session.state_path / "staging"))
 _, token = token_create(user=user, name="live")
 revoked, revoked_plain = token_create(user=user, name="old")
 token_revoke(revoked)

@@ -37,7 +37,8 @@ def live(tmp_path_factory):
     ``claude-code`` engine is a slow stream-json CLI for mid-run tests."""
     home = tmp_path_factory.mktemp("live")
     cli = write_slow_cli(home / "slow-claude")
-    server = LiveServer(home, {"CLAUDE_BIN": str(cli)})
+    # Any key: the stand-in CLI needs none, but an engine without credentials is unavailable.
+    server = LiveServer(home, {"CLAUDE_BIN": str(cli), "ANTHROPIC_API_KEY": "test-key"})
     server.manage("migrate", "--noinput")
     server.create_users({"alice": True, "bob": False, "replay": False})
     server.start()

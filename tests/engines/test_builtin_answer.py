@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from researchmind.engines.builtin import run_builtin
-from researchmind.sandbox import write_instructions, write_manifest
+from researchmind.protocols import build_prompt
+from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 OTHER = "9b8c7d6e-aaaa-bbbb-cccc-ddddeeeeffff"
@@ -242,3 +243,18 @@ def test_related_words_do_not_make_a_common_word_match(tmp_path):
         tmp_path, {f"{CID}/notes.md": "# Notes\n\nThe cache is warm because traffic is steady.\n"}
     )
     assert "No Definitive Answer Found" in ask(root, "How was the outage fixed?")
+
+
+def test_runs_with_a_state_folder_write_nothing_in_the_sandbox(tmp_path):
+    """A research run and a protocol sub-run given ``state`` keep their index there; the sandbox is unchanged."""
+    root = make_sandbox(tmp_path / "sandbox")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    state = tmp_path / "state"
+    research = [json.loads(x) for x in run_builtin(root, "When do JWT tokens expire?", state=state)]
+    assert "24 hours" in research[-1]["result"]
+    prompt = build_prompt("digest", scope=f"{CID}/", question="How long do tokens last?")
+    digest = [json.loads(x) for x in run_builtin(root, prompt, state=state)]
+    assert "RESULT: CLEAN | Type: digest" in digest[-1]["result"]
+    assert (state / "index.sqlite3").is_file()
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+    assert not default_state_dir(root).exists()

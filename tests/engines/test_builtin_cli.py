@@ -19,7 +19,7 @@ sys.path.insert(0, str(PROJECT))
 
 from researchmind.engines.base import RunOutcome  # noqa: E402
 from researchmind.engines.builtin import BuiltinEngine, build_index, run_builtin  # noqa: E402
-from researchmind.sandbox import write_instructions, write_manifest  # noqa: E402
+from researchmind.sandbox import default_state_dir, write_instructions, write_manifest  # noqa: E402
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 QUESTION = "When do JWT tokens expire?"
@@ -154,6 +154,29 @@ def test_cli_prints_the_same_lines_as_in_process(tmp_path):
     assert stable(proc.stdout.splitlines()) == expected
 
 
+def test_cli_state_option_holds_the_index_outside_the_working_folder(tmp_path):
+    """--state DIR puts the index in DIR; the working folder (the sandbox) gains nothing."""
+    root = make_sandbox(tmp_path / "sandbox")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    state = tmp_path / "state" / "session"
+    proc = run_cli(root, "-p", QUESTION, "--output-format", "json", "--state", str(state))
+    assert proc.returncode == 0, proc.stderr
+    assert "24 hours" in json.loads(proc.stdout)["result"]
+    assert (state / "index.sqlite3").is_file()
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+    assert not default_state_dir(root).exists()
+
+
+def test_cli_without_state_keeps_the_index_beside_the_working_folder(tmp_path):
+    """Without --state the index goes to .state/<sandbox name> beside the sandbox, not into it."""
+    root = make_sandbox(tmp_path / "sandbox")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    proc = run_cli(root, "-p", QUESTION)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / ".state" / "sandbox" / "index.sqlite3").is_file()
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+
+
 def test_cli_requires_verbose_for_stream_json(tmp_path):
     """As with Claude Code, stream-json without --verbose is refused on stderr, exit 1."""
     proc = run_cli(make_sandbox(tmp_path), "-p", QUESTION, "--output-format", "stream-json")
@@ -249,6 +272,20 @@ async def test_engine_streams_output_lines_and_fills_outcome(tmp_path):
     assert {line.source for line in lines} == {"stdout"}
     assert json.loads(lines[-1].text)["subtype"] == "success"
     assert (outcome.returncode, outcome.killed_by) == (0, None)
+
+
+async def test_engine_keeps_its_index_in_its_state_dir(tmp_path):
+    """BuiltinEngine(state_dir=…) builds its index there and writes nothing in the sandbox."""
+    root = make_sandbox(tmp_path / "sandbox")
+    before = sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+    state = tmp_path / "state"
+    outcome = RunOutcome()
+    engine = BuiltinEngine(state_dir=state)
+    lines = [line async for line in engine.stream(QUESTION, root, cancel=asyncio.Event(), outcome=outcome)]
+    assert json.loads(lines[-1].text)["subtype"] == "success"
+    assert (state / "index.sqlite3").is_file()
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
+    assert not default_state_dir(root).exists()
 
 
 async def test_engine_cancel_ends_the_stream_and_records_it(tmp_path):

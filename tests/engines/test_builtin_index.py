@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from researchmind.engines.builtin import build_index, reindex, search
 from researchmind.engines.builtin.chunking import chunk_lines
 from researchmind.engines.builtin.index import index_path
-from researchmind.sandbox import write_instructions, write_manifest
+from researchmind.engines.builtin.scoped import ensure_index, scoped_files, scoped_hits
+from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 OTHER = "9b8c7d6e-aaaa-bbbb-cccc-ddddeeeeffff"
@@ -37,6 +38,17 @@ def make_sandbox(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def tree(root: Path) -> dict[str, tuple[int, int]]:
+    """Every entry under ``root`` (hidden ones included) with its size and mtime."""
+    found = {}
+    for folder, dirs, names in os.walk(root):
+        for name in dirs + names:
+            path = Path(folder, name)
+            st = path.lstat()
+            found[path.relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
 def bump_mtime(path: Path) -> None:
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
@@ -50,6 +62,42 @@ def test_first_build_indexes_every_content_file(tmp_path):
     stats = build_index(tmp_path)
     assert stats.added == [f"{CID}/a.md", f"{CID}/sub/b.txt", f"{OTHER}/c.md"]
     assert index_path(tmp_path).exists()
+
+
+def test_index_lives_in_the_state_folder_and_nothing_is_written_in_the_sandbox(tmp_path):
+    """build_index(root, state=s) puts the index at s/index.sqlite3 and leaves the sandbox exactly as it was."""
+    root = make_sandbox(tmp_path / "sandbox", {f"{CID}/a.md": "alpha\n", f"{OTHER}/b.md": "beta\n"})
+    state = tmp_path / "state" / "session"
+    before = tree(root)
+    assert build_index(root, state=state).added == [f"{CID}/a.md", f"{OTHER}/b.md"]
+    assert (state / "index.sqlite3").is_file() and index_path(root, state) == state / "index.sqlite3"
+    assert search(root, "alpha", 5, state=state)[0].path == f"{CID}/a.md"
+    assert reindex(root, full=True, state=state).added == [f"{CID}/a.md", f"{OTHER}/b.md"]
+    assert tree(root) == before
+    assert not default_state_dir(root).exists()  # the default folder is not touched either
+
+
+def test_index_without_a_state_folder_goes_beside_the_sandbox(tmp_path):
+    """With no state folder the index is in .state/<sandbox name> beside the sandbox, never inside it."""
+    root = make_sandbox(tmp_path / "sandbox", {f"{CID}/a.md": "alpha\n"})
+    before = tree(root)
+    build_index(root)
+    assert index_path(root) == tmp_path / ".state" / "sandbox" / "index.sqlite3"
+    assert index_path(root).is_file()
+    assert tree(root) == before
+
+
+def test_each_state_folder_has_its_own_index(tmp_path):
+    """Two state folders for one sandbox hold separate indexes; searches read only the one they are given."""
+    root = make_sandbox(tmp_path / "sandbox", {f"{CID}/a.md": "alpha\n"})
+    first, second = tmp_path / "one", tmp_path / "two"
+    ensure_index(root, state=first)
+    assert scoped_files(root, [CID], state=first) == [f"{CID}/a.md"]
+    assert scoped_files(root, [CID], state=second) == []
+    assert scoped_hits(root, "alpha", [CID], state=second) == []
+    ensure_index(root, state=second)
+    assert scoped_hits(root, "alpha", [CID], state=second)[0].path == f"{CID}/a.md"
+    assert not (root / ".researchmind").exists()
 
 
 def test_unchanged_sandbox_reindexes_nothing(tmp_path):
@@ -98,7 +146,7 @@ def test_binary_file_is_skipped(tmp_path):
 
 
 def test_private_folder_instructions_and_manifest_are_skipped(tmp_path):
-    """Nothing under .researchmind/, nor CLAUDE.md or the manifest, is indexed."""
+    """Nothing under a (legacy) .researchmind/ folder, nor CLAUDE.md or the manifest, is indexed."""
     make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n", ".researchmind/notes.md": "privateword\n"})
     (tmp_path / "stray.md").write_text("strayword\n")
     stats = build_index(tmp_path)

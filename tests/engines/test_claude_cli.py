@@ -131,7 +131,8 @@ async def test_claude_answers_from_the_sandbox_with_citations(claude_bin: Path, 
     assert all(line.source == "stdout" for line in lines)  # nothing on stderr
     init = of_type(events, "system", "init")[0]
     assert Path(init["cwd"]).resolve() == sandbox.resolve()
-    assert init["permissionMode"] == "default" and init["apiKeySource"] == "ANTHROPIC_API_KEY"
+    # Nothing is pre-approved: anything that would need a permission prompt is refused.
+    assert init["permissionMode"] == "dontAsk" and init["apiKeySource"] == "ANTHROPIC_API_KEY"
     (read,) = blocks(events, "assistant", "tool_use")
     assert read["name"] == "Read" and read["input"] == {"file_path": str(sandbox / "notes.md")}
     (tool_result,) = blocks(events, "user", "tool_result")
@@ -260,7 +261,9 @@ async def test_claude_mpm_cancel_stops_the_whole_group(
 
 
 def test_registry_lists_every_engine_with_why_not(installed: Path, tmp_path: Path) -> None:
-    listed = list_engines({"claude-mpm": {"executable": tmp_path / "claude-mpm"}})
+    listed = list_engines(
+        {"claude-code": {"api_key": "k"}, "claude-mpm": {"executable": tmp_path / "claude-mpm"}}
+    )
     assert [name for name, _, _ in listed] == list(ENGINE_NAMES)
     by_name = {name: (label, availability) for name, label, availability in listed}
     assert by_name["claude-code"] == ("Claude Code", Availability(True))
@@ -277,3 +280,61 @@ def test_registry_builds_engines_by_name_with_settings(tmp_path: Path) -> None:
         UnknownEngine, match="There is no engine called 'gpt'; the engines are: builtin, claude-code"
     ):
         get_engine("gpt")
+
+
+def test_claude_without_credentials_is_unavailable_and_says_what_to_set(
+    installed: Path, tmp_path: Path
+) -> None:
+    availability = ClaudeCodeEngine(executable=installed / "claude").availability()
+    assert availability == Availability(
+        False,
+        "Claude Code has no credentials. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN; or "
+        "CLAUDE_CODE_USE_BEDROCK=1 / CLAUDE_CODE_USE_VERTEX=1 with their AWS or Google Cloud settings; "
+        "or CLAUDE_CONFIG_DIR pointing at a logged-in Claude Code) in the server's environment, restart "
+        "it, and check with: python manage.py check_engine claude-code",
+    )
+    # Each way of authenticating counts; a provider flag set to 0 does not.
+    assert ClaudeCodeEngine(executable=installed / "claude", auth_token="t").availability().available
+    bedrock = {"CLAUDE_CODE_USE_BEDROCK": "1", "AWS_REGION": "us-east-1"}
+    assert ClaudeCodeEngine(executable=installed / "claude", credentials=bedrock).availability().available
+    off = {"CLAUDE_CODE_USE_VERTEX": "0"}
+    assert not ClaudeCodeEngine(executable=installed / "claude", credentials=off).availability().available
+    (tmp_path / "logged-in").mkdir()
+    logged_in = ClaudeCodeEngine(executable=installed / "claude", config_dir=tmp_path / "logged-in")
+    assert not logged_in.availability().available
+    (tmp_path / "logged-in" / ".credentials.json").write_text('{"claudeAiOauth": {}}')
+    assert logged_in.availability().available
+
+
+async def test_credentials_reach_the_cli_and_nothing_else_does(
+    claude_bin: Path, sandbox: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Auth token, provider variables and a logged-in CLI's login are passed on;
+    the server's other variables (and a stray CLAUDE_CODE_* of its own) are not."""
+    (tmp_path / "login").mkdir()
+    (tmp_path / "login" / ".credentials.json").write_text('{"claudeAiOauth": {"accessToken": "x"}}')
+    monkeypatch.setenv("SERVER_ONLY_SECRET", "do-not-pass")
+    monkeypatch.setenv("CLAUDE_CODE_ENTRYPOINT", "server")
+    with MockAnthropic([Reply([Text("OK")])]) as api:
+        engine = ClaudeCodeEngine(
+            executable=claude_bin,
+            base_url=api.url,
+            auth_token="token-123",
+            credentials={"AWS_REGION": "eu-west-1", "UNRELATED": "x"},
+            config_dir=tmp_path / "login",
+            limits=FAST,
+        )
+        scratch = tmp_path / "scratch"
+        scratch.mkdir()
+        env = engine.environment(sandbox, scratch)
+        _, events, outcome = await run(engine, sandbox)
+    assert env["ANTHROPIC_AUTH_TOKEN"] == "token-123" and env["AWS_REGION"] == "eu-west-1"
+    assert "UNRELATED" not in env and "SERVER_ONLY_SECRET" not in env and "CLAUDE_CODE_ENTRYPOINT" not in env
+    assert (Path(env["CLAUDE_CONFIG_DIR"]) / ".credentials.json").read_text() == (
+        tmp_path / "login" / ".credentials.json"
+    ).read_text()
+    assert env["ENABLE_TOOL_SEARCH"] == "false"
+    # The real CLI authenticated with the token (the Authorization header), not a key.
+    (request,) = api.messages_requests()
+    assert request.headers.get("Authorization") == "Bearer token-123" and "x-api-key" not in request.headers
+    assert outcome.returncode == 0 and of_type(events, "result")[0]["is_error"] is False

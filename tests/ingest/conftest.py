@@ -19,7 +19,7 @@ import pytest
 # with `-p no:django`, so do it here.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.sandbox import ensure_layout
+from researchmind.sandbox import default_state_dir, ensure_layout
 
 
 class ForbiddenTraffic(BaseException):
@@ -70,15 +70,17 @@ def dest(sandbox: Path) -> Path:
 
 @pytest.fixture
 def leftovers(sandbox: Path):
-    """Everything in the sandbox except its (possibly empty) private staging folders."""
+    """Everything in the sandbox (hidden entries included), plus anything left
+    in the default staging folder outside it, as ``staging:<name>``."""
 
     def collect() -> list[str]:
         found = []
         for folder, dirs, names in os.walk(sandbox):
             for name in dirs + names:
-                relative = Path(folder, name).relative_to(sandbox).as_posix()
-                if relative not in (".researchmind", ".researchmind/staging"):
-                    found.append(relative)
+                found.append(Path(folder, name).relative_to(sandbox).as_posix())
+        staging_root = default_state_dir(sandbox) / "staging"
+        if staging_root.is_dir():
+            found += [f"staging:{entry.name}" for entry in staging_root.iterdir()]
         return sorted(found)
 
     return collect

@@ -94,7 +94,8 @@ def test_real_cli_answers_with_verified_citations(tools, research_with_notes, se
 
 
 def test_real_cli_auth_failure_is_an_error_with_the_message(tools, research_with_notes, settings):
-    """A 401 from the API ends the question as an error showing the CLI's message, stderr kept."""
+    """A 401 from the API ends the question as an error saying what to check; the CLI's own
+    message is kept in the raw answer and output, not shown as an answer."""
     session, _ = research_with_notes
     with MockAnthropic([Fail(401, "invalid x-api-key")], default=Fail(401, "invalid x-api-key")) as api:
         settings.CLAUDE_BIN = str(tools / "claude")
@@ -105,4 +106,6 @@ def test_real_cli_auth_failure_is_an_error_with_the_message(tools, research_with
         status = run_question(question.pk)
     question.refresh_from_db()
     assert status == "error"
-    assert "Invalid API key" in question.error, question.error
+    assert question.error.startswith("Claude Code was refused by the API: the credentials"), question.error
+    assert "Invalid API key" in question.answer_raw and "Invalid API key" in question.raw_output
+    assert question.answer == ""

@@ -93,7 +93,10 @@ async def test_builtin_question_runs_end_to_end(user, make_session, add_text):
         lambda: list(question.citations.values_list("verification", flat=True))
     )()
     assert verifications and set(verifications) <= {"verified", "relocated"}
-    assert (session.sandbox_path / ".researchmind" / "runs" / f"{question.pk}.log").stat().st_size > 0
+    # The run log and the index are private state: in the state folder, not in the sandbox.
+    assert (session.state_path / "runs" / f"{question.pk}.log").stat().st_size > 0
+    assert (session.state_path / "index.sqlite3").is_file()
+    assert not (session.sandbox_path / ".researchmind").exists()
 
 
 async def test_text_deltas_are_coalesced(user, make_session, add_text):
@@ -354,7 +357,7 @@ async def test_raw_log_keeps_the_bytes_the_engine_printed(user, make_session):
         OutputLine("stderr", "warning: slow"),
     ]
     await runs.arun_question(question.pk, engine=LinesEngine(lines))
-    log = (session.sandbox_path / ".researchmind" / "runs" / f"{question.pk}.log").read_bytes()
+    log = (session.state_path / "runs" / f"{question.pk}.log").read_bytes()
     assert log == printed + b"\nplain banner \xe2\x9c\x93\n[stderr] warning: slow\n"
 
 

@@ -149,6 +149,7 @@ class Cluster:
                 "DATA_DIR": str(self.root / "data"),
                 "SANDBOX_ROOT": str(self.root / "sandboxes"),
                 "CLAUDE_BIN": str(self.claude_wrapper),
+                "ANTHROPIC_API_KEY": "test-key",  # the stand-in needs none; without one the engine is unavailable
                 "DEBUG": "true",
                 "SECRET_KEY": "scaleout-test-secret-key-" + "x" * 30,
                 "ALLOWED_HOSTS": "127.0.0.1,localhost",

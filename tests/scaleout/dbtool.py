@@ -41,7 +41,10 @@ def seed(username: str, password: str) -> dict:
     session = services.session_create(owner=user, title="Scale-out", engine="builtin")
     item = services.content_start(session=session, kind="text", title="Deployment notes")
     item = services.content_run(
-        item, lambda dest, progress: ingest_text(dest, title=item.title, markdown=NOTES)
+        item,
+        lambda dest, progress: ingest_text(
+            dest, title=item.title, markdown=NOTES, staging_root=session.state_path / "staging"
+        ),
     )
     assert item.status == "ready", item.error
     return {"user_id": user.pk, "session_id": str(session.id), "content_id": str(item.id)}

@@ -116,13 +116,9 @@ async def test_killed_worker_leaves_question_interrupted_and_retry_completes(clu
     assert question["status"] == "interrupted"
     assert question["answer"].startswith("Point 1 is noted. Point 2 is noted.")  # partial output kept
     assert sum(e["kind"] == "text_delta" for e in stored) >= 5
-    raw_log = (
-        Path(cluster.env()["SANDBOX_ROOT"])
-        / seeded["session_id"]
-        / ".researchmind"
-        / "runs"
-        / f"{question_id}.log"
-    )
+    env = cluster.env()
+    state_root = Path(env.get("STATE_ROOT") or Path(env["DATA_DIR"]) / "state")
+    raw_log = state_root / seeded["session_id"] / "runs" / f"{question_id}.log"
     assert raw_log.read_text().count('"text_delta"') >= 5  # every printed line kept verbatim
     await asyncio.to_thread(
         wait_for, lambda: not slow_engines_running(text), timeout=10, what="the orphaned engine exiting"

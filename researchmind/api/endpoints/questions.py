@@ -51,8 +51,12 @@ def _question(question, *, with_citations: bool = True) -> dict:
 )
 def question_ask(request, session_id: UUID, payload: AskIn):
     session = owned_session(request.auth, session_id)
-    data = validated(forms.AskForm, {"text": payload.text, "engine": payload.engine or ""})
-    question = services.question_ask(session=session, text=data["text"], engine=data.get("engine") or None)
+    data = validated(
+        forms.AskForm, {"text": payload.text, "engine": payload.engine or "", "model": payload.model or ""}
+    )
+    question = services.question_ask(
+        session=session, text=data["text"], engine=data.get("engine") or None, model=data.get("model") or ""
+    )
     return Status(
         201,
         {

@@ -1,5 +1,7 @@
 """``python -m researchmind.engines.builtin -p QUESTION --output-format
-stream-json --verbose [--include-partial-messages]``, run with cwd = sandbox.
+stream-json --verbose [--include-partial-messages] [--state DIR]``, run with
+cwd = sandbox. The index lives in ``--state`` (default: ``.state/<sandbox
+name>`` beside the sandbox), never in the sandbox itself.
 
 Accepts the subset of Claude Code's command line that Research Mind uses and
 behaves like it: stream-json needs ``--verbose``; lines are flushed one by
@@ -16,6 +18,8 @@ import signal
 import sys
 import threading
 from pathlib import Path
+
+from researchmind.sandbox import default_state_dir
 
 from .stream import run_builtin
 
@@ -42,6 +46,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--include-partial-messages", action="store_true")
     parser.add_argument("--session-id", help="use this session id (makes ids reproducible)")
+    parser.add_argument(
+        "--state",
+        metavar="DIR",
+        type=Path,
+        help="the private state folder holding the index (default: .state/<sandbox name> beside the sandbox)",
+    )
     for flag in _IGNORED_WITH_VALUE:
         parser.add_argument(flag, help=argparse.SUPPRESS)
     parser.add_argument(
@@ -72,9 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     cancel = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: cancel.set())
     last: dict = {}
+    root = Path.cwd()
     lines = run_builtin(
-        Path.cwd(),
+        root,
         question,
+        state=args.state or default_state_dir(root),
         cancel=cancel,
         include_partial_messages=args.include_partial_messages,
         session_id=args.session_id,

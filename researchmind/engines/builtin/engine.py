@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,8 +24,15 @@ _DONE = object()
 
 
 class BuiltinEngine:
+    """``state_dir`` is the session's private state folder, where the index
+    lives (the app passes ``ResearchSession.state_path``); without one, the
+    index goes to ``default_state_dir(sandbox)``, beside the sandbox."""
+
     name = "builtin"
     label = "Built-in (offline)"
+
+    def __init__(self, *, state_dir: str | os.PathLike[str] | None = None) -> None:
+        self.state_dir = state_dir
 
     def availability(self) -> Availability:
         # SQLite with FTS5 ships with every CPython build we support.
@@ -49,7 +57,7 @@ class BuiltinEngine:
 
         def work() -> None:
             try:
-                for line in run_builtin(sandbox, question, cancel=stop):
+                for line in run_builtin(sandbox, question, cancel=stop, state=self.state_dir):
                     put(line)
             except BaseException as exc:
                 put(exc)

@@ -1,7 +1,9 @@
 """The built-in engine's per-session full-text index (SQLite FTS5, BM25).
 
-Lives at ``<sandbox>/.researchmind/index.sqlite3``. ``build_index`` is
-incremental: a file whose size and mtime are unchanged is not read; one whose
+Lives at ``<state>/index.sqlite3``, in the session's private state folder
+outside the sandbox (an engine reads everything in its working folder, hidden
+folders included); without one, ``default_state_dir(sandbox)``, beside the
+sandbox. ``build_index`` is incremental: a file whose size and mtime are unchanged is not read; one whose
 bytes hash the same is not re-chunked; removed files are dropped. Chunks keep
 their exact line ranges and section heading so answers can cite lines.
 
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from researchmind.sandbox import PRIVATE_DIR
+from researchmind.sandbox import default_state_dir
 
 from .files import PreparedFile, iter_sandbox_files, prepare_file
 
@@ -66,8 +68,10 @@ class IndexStats:
         return sorted(self.added + self.changed)
 
 
-def index_path(root: str | os.PathLike[str]) -> Path:
-    return Path(root) / PRIVATE_DIR / INDEX_NAME
+def index_path(root: str | os.PathLike[str], state: str | os.PathLike[str] | None = None) -> Path:
+    """Where the index of the sandbox ``root`` lives: in ``state``, the
+    session's private state folder, or ``default_state_dir(root)``."""
+    return Path(state or default_state_dir(root)) / INDEX_NAME
 
 
 def open_index(path: Path) -> sqlite3.Connection:
@@ -102,9 +106,11 @@ def build_index(
     root: str | os.PathLike[str],
     progress: Callable[[IndexProgress], None] | None = None,
     *,
+    state: str | os.PathLike[str] | None = None,
     max_file_bytes: int = MAX_FILE_BYTES,
 ) -> IndexStats:
-    """Bring the sandbox's index up to date and say what changed.
+    """Bring the sandbox's index (in the state folder ``state``) up to date
+    and say what changed. Nothing is written inside the sandbox.
 
     ``progress`` is called after each file that had to be read; it may raise
     to stop the build (work committed so far is kept and the next build
@@ -116,7 +122,7 @@ def build_index(
         # never create a sandbox as a side effect of indexing a wrong path
         raise FileNotFoundError(f"The sandbox folder {root} does not exist.")
     stats = IndexStats()
-    conn = open_index(index_path(root))
+    conn = open_index(index_path(root, state))
     try:
         known = {
             row[0]: row[1:] for row in conn.execute("SELECT path, id, size, mtime_ns, sha256 FROM files")
@@ -208,10 +214,16 @@ def _store(
     return next_id + len(chunks)
 
 
-def reindex(root: str | os.PathLike[str], *, full: bool = False, progress=None) -> IndexStats:
+def reindex(
+    root: str | os.PathLike[str],
+    *,
+    full: bool = False,
+    progress=None,
+    state: str | os.PathLike[str] | None = None,
+) -> IndexStats:
     """Entry point for the ``reindex`` management command: bring the index up
     to date, or with ``full`` throw it away and build it again."""
     if full:
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{index_path(root)}{suffix}").unlink(missing_ok=True)
-    return build_index(root, progress)
+            Path(f"{index_path(root, state)}{suffix}").unlink(missing_ok=True)
+    return build_index(root, progress, state=state)

@@ -15,6 +15,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,12 +128,14 @@ def incomplete(task: ProtocolTask, status: str, reason: str) -> ProtocolAnswer:
     return ProtocolAnswer("\n".join([head, *_metadata(task, [], "low", "0%"), reason]) + "\n", status=status)
 
 
-def compose(root: Path, task: ProtocolTask) -> ProtocolAnswer:
+def compose(root: Path, task: ProtocolTask, *, state: str | os.PathLike[str] | None = None) -> ProtocolAnswer:
+    """The protocol result of ``task`` from the sandbox ``root``, read through
+    the index in the state folder ``state``."""
     missing = [f for f in task.folders if not (root / f).is_dir()]
     if not task.folders or missing:
         names = ", ".join(f"{f}/" for f in missing) or task.scope
         return incomplete(task, "ERROR", f"The scope folder {names} is not in the sandbox.")
-    files = scoped_files(root, list(task.folders))
+    files = scoped_files(root, list(task.folders), state=state)
     if not files:
         return incomplete(task, "PARTIAL", "The scope holds no readable text files.")
     if task.result_type == "verification" and not task.checklist:
@@ -140,15 +143,17 @@ def compose(root: Path, task: ProtocolTask) -> ProtocolAnswer:
     if task.result_type == "consistency" and len(task.folders) != 2:
         return incomplete(task, "ERROR", "A consistency check needs exactly two scope folders.")
     return {"digest": _digest, "verification": _verification, "consistency": _consistency}[task.result_type](
-        root, task, files
+        root, task, files, state
     )
 
 
-def _digest(root: Path, task: ProtocolTask, files: list[str]) -> ProtocolAnswer:
+def _digest(
+    root: Path, task: ProtocolTask, files: list[str], state: str | os.PathLike[str] | None
+) -> ProtocolAnswer:
     folders = list(task.folders)
     terms = question_terms(task.question)
-    claims = select_claims(terms, scoped_hits(root, task.question, folders))
-    chunks = scoped_chunks(root, folders)
+    claims = select_claims(terms, scoped_hits(root, task.question, folders, state=state))
+    chunks = scoped_chunks(root, folders, state=state)
     sections = list(dict.fromkeys((c.path, c.heading) for c in chunks if c.heading))
     found = sorted({t for c in claims for t in c.terms})
     refs = sorted({m for c in chunks for m in re.findall(r"https?://[^\s)>\]]+", c.text)})
@@ -171,9 +176,11 @@ def _digest(root: Path, task: ProtocolTask, files: list[str]) -> ProtocolAnswer:
     return answer
 
 
-def _evidence(root: Path, folders: list[str], item: str) -> tuple[Claim | None, Claim | None]:
+def _evidence(
+    root: Path, folders: list[str], item: str, state: str | os.PathLike[str] | None
+) -> tuple[Claim | None, Claim | None]:
     """(a passage that verifies ``item``, else the closest one that does not)."""
-    claims = select_claims(question_terms(item), scoped_hits(root, item, folders))
+    claims = select_claims(question_terms(item), scoped_hits(root, item, folders, state=state))
     numbers = set(_NUMBER.findall(item))
     for claim in claims:
         if claim.coverage >= PASS_COVERAGE and numbers <= set(_NUMBER.findall(claim.excerpt)):
@@ -182,11 +189,13 @@ def _evidence(root: Path, folders: list[str], item: str) -> tuple[Claim | None, 
     return None, close
 
 
-def _verification(root: Path, task: ProtocolTask, files: list[str]) -> ProtocolAnswer:
+def _verification(
+    root: Path, task: ProtocolTask, files: list[str], state: str | os.PathLike[str] | None
+) -> ProtocolAnswer:
     answer = ProtocolAnswer("")
     rows, findings, details = [], [], []
     for number, item in enumerate(task.checklist, start=1):
-        passed, close = _evidence(root, list(task.folders), item)
+        passed, close = _evidence(root, list(task.folders), item, state)
         if passed is not None:
             rows.append(
                 f"| {number}. {_cell(item)} | applied | PASS: {_quote(passed)} {answer.cite(passed)} |"
@@ -230,10 +239,12 @@ def _verification(root: Path, task: ProtocolTask, files: list[str]) -> ProtocolA
     return answer
 
 
-def _consistency(root: Path, task: ProtocolTask, files: list[str]) -> ProtocolAnswer:
+def _consistency(
+    root: Path, task: ProtocolTask, files: list[str], state: str | os.PathLike[str] | None
+) -> ProtocolAnswer:
     left_folder, right_folder = task.folders
-    left = [s for hit in scoped_chunks(root, [left_folder]) for s in sentences(hit)]
-    right = [s for hit in scoped_chunks(root, [right_folder]) for s in sentences(hit)]
+    left = [s for hit in scoped_chunks(root, [left_folder], state=state) for s in sentences(hit)]
+    right = [s for hit in scoped_chunks(root, [right_folder], state=state) for s in sentences(hit)]
     found = contradictions(left, right)
     answer = ProtocolAnswer("", status="FINDINGS" if found else "CLEAN")
     rows, details = [], []

@@ -22,7 +22,7 @@ def _citation(claim, cid: str) -> dict:
 
 
 def protocol_steps(
-    root: Path, task: ProtocolTask, writer: StreamWriter, cancel: threading.Event
+    root: Path, task: ProtocolTask, writer: StreamWriter, cancel: threading.Event, *, state: Path
 ) -> Iterator[str | None]:
     from .stream import _text_block, marker
 
@@ -34,9 +34,9 @@ def protocol_steps(
         writer,
         [marker("planning", 1, plan), f"{plan}.\n", marker("searching", 2, "Updating the search index")],
     )
-    ensure_index(root)
+    ensure_index(root, state=state)
     yield None
-    files = scoped_files(root, list(task.folders))
+    files = scoped_files(root, list(task.folders), state=state)
     grep_id, lines = writer.tool_use("Glob", {"pattern": "**/*", "path": scope})
     yield from lines
     yield from writer.end_message("tool_use")
@@ -45,7 +45,7 @@ def protocol_steps(
         f"Found {len(files)} file{'s' * (len(files) != 1)}" + "".join(f"\n{f}" for f in files),
         {"mode": "files_with_matches", "filenames": files, "numFiles": len(files)},
     )
-    answer = compose(root, task)
+    answer = compose(root, task, state=state)
     yield None
     for n, claim in enumerate(answer.cited):
         if cancel.is_set():

@@ -20,18 +20,22 @@ from .index import build_index, index_path, open_index
 from .query import fts_query, question_terms
 from .search import Hit
 
-_index_locks: dict[str, threading.Lock] = {}
+_index_locks: dict[tuple[str, str], threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def ensure_index(root: str | os.PathLike[str]) -> None:
-    """Bring the index up to date, one build per sandbox at a time in this
-    process: the sub-runs of one fan-out share a sandbox and start together."""
-    key = os.path.abspath(root)
+def ensure_index(root: str | os.PathLike[str], *, state: str | os.PathLike[str] | None = None) -> None:
+    """Bring the index up to date, one build per index at a time in this
+    process: the sub-runs of one fan-out share a sandbox and start together.
+    The lock is keyed by the sandbox and the index file, so two sandboxes or
+    two state folders never wait on each other, and one index never has two
+    builders."""
+    folder = os.path.abspath(root)
+    key = (folder, os.path.abspath(index_path(folder, state)))
     with _guard:
         lock = _index_locks.setdefault(key, threading.Lock())
     with lock:
-        build_index(Path(key))
+        build_index(Path(folder), state=state)
 
 
 def _prefix_filter(folders: list[str]) -> tuple[str, list[str]]:
@@ -43,10 +47,17 @@ def _prefix_filter(folders: list[str]) -> tuple[str, list[str]]:
     return f"({clause})", [like(folder) for folder in folders]
 
 
-def scoped_hits(root: str | os.PathLike[str], query: str, folders: list[str], limit: int = 8) -> list[Hit]:
+def scoped_hits(
+    root: str | os.PathLike[str],
+    query: str,
+    folders: list[str],
+    limit: int = 8,
+    *,
+    state: str | os.PathLike[str] | None = None,
+) -> list[Hit]:
     """The best chunks for ``query`` among files under ``folders`` only."""
     match = fts_query(question_terms(query))
-    path = index_path(root)
+    path = index_path(root, state)
     if not match or not folders or not path.exists():
         return []
     where, params = _prefix_filter(folders)
@@ -68,9 +79,11 @@ def scoped_hits(root: str | os.PathLike[str], query: str, folders: list[str], li
     return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows]
 
 
-def scoped_chunks(root: str | os.PathLike[str], folders: list[str]) -> list[Hit]:
+def scoped_chunks(
+    root: str | os.PathLike[str], folders: list[str], *, state: str | os.PathLike[str] | None = None
+) -> list[Hit]:
     """Every indexed chunk under ``folders``, in file and line order."""
-    path = index_path(root)
+    path = index_path(root, state)
     if not folders or not path.exists():
         return []
     where, params = _prefix_filter(folders)
@@ -90,8 +103,10 @@ def scoped_chunks(root: str | os.PathLike[str], folders: list[str]) -> list[Hit]
     return [Hit(r[0], r[1], r[2], r[3], r[4], 0.0, r[5]) for r in rows]
 
 
-def scoped_files(root: str | os.PathLike[str], folders: list[str]) -> list[str]:
-    path = index_path(root)
+def scoped_files(
+    root: str | os.PathLike[str], folders: list[str], *, state: str | os.PathLike[str] | None = None
+) -> list[str]:
+    path = index_path(root, state)
     if not folders or not path.exists():
         return []
     where, params = _prefix_filter(folders)

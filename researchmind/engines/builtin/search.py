@@ -30,11 +30,13 @@ class Hit:
         return self.path.split("/", 1)[0]
 
 
-def search(root: str | os.PathLike[str], query: str, limit: int = 8) -> list[Hit]:
+def search(
+    root: str | os.PathLike[str], query: str, limit: int = 8, *, state: str | os.PathLike[str] | None = None
+) -> list[Hit]:
     """The ``limit`` chunks that best match ``query`` (plain text, any
     characters), best first. No index or no usable terms → no hits."""
     match = fts_query(question_terms(query))
-    path = index_path(root)
+    path = index_path(root, state)
     if not match or not path.exists():
         return []
     conn = open_index(path)
@@ -57,11 +59,13 @@ def search(root: str | os.PathLike[str], query: str, limit: int = 8) -> list[Hit
     return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows[:limit]]
 
 
-def matching_files(root: str | os.PathLike[str], query: str, limit: int = 100) -> tuple[int, list[str]]:
+def matching_files(
+    root: str | os.PathLike[str], query: str, limit: int = 100, *, state: str | os.PathLike[str] | None = None
+) -> tuple[int, list[str]]:
     """How many files match ``query`` and the first ``limit`` of them by
     path: what a ``Grep -l`` over the sandbox would have listed."""
     match = fts_query(question_terms(query))
-    path = index_path(root)
+    path = index_path(root, state)
     if not match or not path.exists():
         return 0, []
     conn = open_index(path)
@@ -83,10 +87,15 @@ def matching_files(root: str | os.PathLike[str], query: str, limit: int = 100) -
     return len(paths), paths[:limit]
 
 
-def newest_change_ns(root: str | os.PathLike[str], paths: list[str] | None = None) -> int:
+def newest_change_ns(
+    root: str | os.PathLike[str],
+    paths: list[str] | None = None,
+    *,
+    state: str | os.PathLike[str] | None = None,
+) -> int:
     """The newest mtime (ns) among ``paths``, or among all indexed files:
     the answer's timestamp, so it changes only when the content does."""
-    path = index_path(root)
+    path = index_path(root, state)
     if not path.exists():
         return 0
     conn = open_index(path)
@@ -101,8 +110,8 @@ def newest_change_ns(root: str | os.PathLike[str], paths: list[str] | None = Non
     return row[0] or 0
 
 
-def indexed_file_count(root: str | os.PathLike[str]) -> int:
-    path = index_path(root)
+def indexed_file_count(root: str | os.PathLike[str], *, state: str | os.PathLike[str] | None = None) -> int:
+    path = index_path(root, state)
     if not path.exists():
         return 0
     conn = open_index(path)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from researchmind.sandbox import read_manifest
+from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer, safe_json
 from .claims import select_claims
@@ -50,10 +50,13 @@ def run_builtin(
     cancel: threading.Event | None = None,
     include_partial_messages: bool = True,
     session_id: str | None = None,
+    state: str | os.PathLike[str] | None = None,
 ) -> Iterator[str]:
     """Answer ``question`` from the sandbox at ``root``; yield stream-json
-    lines (no trailing newline). Setting ``cancel`` ends the run within a
-    fraction of a second with an ``error_during_execution`` result."""
+    lines (no trailing newline). The index lives in the private state folder
+    ``state`` (default ``default_state_dir(root)``), never in the sandbox.
+    Setting ``cancel`` ends the run within a fraction of a second with an
+    ``error_during_execution`` result."""
     cancel = cancel or threading.Event()
     started = time.monotonic()
     writer = StreamWriter(session_id or str(uuid.uuid4()), partial=include_partial_messages)
@@ -63,7 +66,12 @@ def run_builtin(
     # A seed 003 template prompt (a fan-out sub-run) gets a protocol result.
     task = parse_task(question)
     base = Path(os.path.abspath(root))
-    steps = protocol_steps(base, task, writer, cancel) if task else _steps(base, question, writer, cancel)
+    state_dir = Path(os.path.abspath(state or default_state_dir(base)))
+    steps = (
+        protocol_steps(base, task, writer, cancel, state=state_dir)
+        if task
+        else _steps(base, question, writer, cancel, state_dir)
+    )
     try:
         for line in steps:
             if cancel.is_set():
@@ -96,7 +104,9 @@ def _text_block(writer: StreamWriter, parts: list[str]) -> Iterator[str]:
     yield from writer.end_text("".join(parts))
 
 
-def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Event) -> Iterator[str | None]:
+def _steps(
+    root: Path, question: str, writer: StreamWriter, cancel: threading.Event, state: Path
+) -> Iterator[str | None]:
     terms = question_terms(question)
     yield writer.init(str(root))
 
@@ -112,7 +122,7 @@ def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Ev
     for part in parts:
         yield from writer.text_delta(part)
     stats_parts = []
-    for progress_line in _build_in_thread(root, cancel):
+    for progress_line in _build_in_thread(root, cancel, state):
         if progress_line is None:
             yield None
         else:
@@ -125,8 +135,8 @@ def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Ev
     )
     yield from lines
     yield from writer.end_message("tool_use")
-    count, files = matching_files(root, question)
-    hits = search(root, question, MAX_HITS) if count else []
+    count, files = matching_files(root, question, state=state)
+    hits = search(root, question, MAX_HITS, state=state) if count else []
     yield None
     yield writer.tool_result(
         grep_id,
@@ -156,7 +166,7 @@ def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Ev
     # Last turn: the answer.
     claims = select_claims(terms, hits)
     cited = list(dict.fromkeys(c.path for c in claims))
-    stamp = datetime.fromtimestamp(newest_change_ns(root, cited or None) / 1e9, UTC)
+    stamp = datetime.fromtimestamp(newest_change_ns(root, cited or None, state=state) / 1e9, UTC)
     answer = compose_answer(
         question,
         terms,
@@ -164,7 +174,7 @@ def _steps(root: Path, question: str, writer: StreamWriter, cancel: threading.Ev
         read_manifest(root),
         searches=searches,
         timestamp=stamp.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        files_indexed=indexed_file_count(root),
+        files_indexed=indexed_file_count(root, state=state),
     )
     yield from writer.start_message()
     done = (
@@ -211,24 +221,24 @@ def _read_result(hit) -> tuple[str, dict]:
     return shown, structured
 
 
-def _build_in_thread(root: Path, cancel: threading.Event) -> Iterator[str | None]:
+def _build_in_thread(root: Path, cancel: threading.Event, state: Path) -> Iterator[str | None]:
     """Run ``build_index`` in a thread; yield heartbeats (``None``) so the
     caller can notice cancel, and a PROGRESS marker about once a second
     while a long build runs."""
-    state: dict = {}
+    shared: dict = {}
     finished = threading.Event()
     abandoned = threading.Event()
 
     def progress(p) -> None:
-        state["progress"] = p
+        shared["progress"] = p
         if cancel.is_set() or abandoned.is_set():
             raise _Cancelled
 
     def work() -> None:
         try:
-            state["stats"] = build_index(root, progress)
+            shared["stats"] = build_index(root, progress, state=state)
         except BaseException as exc:
-            state["error"] = exc
+            shared["error"] = exc
         finally:
             finished.set()
 
@@ -238,7 +248,7 @@ def _build_in_thread(root: Path, cancel: threading.Event) -> Iterator[str | None
     try:
         while not finished.wait(HEARTBEAT_SECONDS):
             yield None
-            p = state.get("progress")
+            p = shared.get("progress")
             if p is not None and time.monotonic() - last_report >= 1.0:
                 last_report = time.monotonic()
                 yield marker(
@@ -250,8 +260,8 @@ def _build_in_thread(root: Path, cancel: threading.Event) -> Iterator[str | None
         if not finished.is_set():
             abandoned.set()  # the consumer went away: stop the build after its current file
             thread.join(timeout=2)
-    if "error" in state:
-        raise state["error"]
-    stats = state["stats"]
+    if "error" in shared:
+        raise shared["error"]
+    stats = shared["stats"]
     files = f"{stats.files_total} file{'s' * (stats.files_total != 1)}"
     yield f"Index ready: {files} ({len(stats.reindexed)} updated, {len(stats.removed)} removed).\n"

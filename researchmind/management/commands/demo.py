@@ -56,14 +56,15 @@ class Command(BaseCommand):
     def _add_demo_content(self, session) -> None:
         """Three kinds of content from files shipped in the repo (no network):
         pasted text, uploaded files, and a zip archive built from a folder."""
+        staging = session.state_path / "staging"  # private: never inside the sandbox
         for kind, title, work in (
-            (ContentItem.Kind.TEXT, None, self._text_work(DEMO_DIR / "auth-design.md")),
+            (ContentItem.Kind.TEXT, None, self._text_work(DEMO_DIR / "auth-design.md", staging)),
             (
                 ContentItem.Kind.FILE,
                 "Incident review (uploaded)",
-                self._files_work([DEMO_DIR / "incident-2026-03.md"]),
+                self._files_work([DEMO_DIR / "incident-2026-03.md"], staging),
             ),
-            (ContentItem.Kind.ARCHIVE, "Runbooks (zip)", self._zip_work(DEMO_DIR / "runbooks")),
+            (ContentItem.Kind.ARCHIVE, "Runbooks (zip)", self._zip_work(DEMO_DIR / "runbooks", staging)),
         ):
             item = services.content_start(session=session, kind=kind, title=title or "")
             item = services.content_run(item, work)
@@ -71,28 +72,30 @@ class Command(BaseCommand):
                 raise CommandError(f"The demo content {item} could not be added: {item.error}")
 
     @staticmethod
-    def _text_work(path: Path):
+    def _text_work(path: Path, staging: Path):
         text = path.read_text(encoding="utf-8")
         title = text.splitlines()[0].lstrip("# ").strip()
-        return lambda dest, progress: ingest_text(dest, title=title, markdown=text)
+        return lambda dest, progress: ingest_text(dest, title=title, markdown=text, staging_root=staging)
 
     @staticmethod
-    def _files_work(paths: list[Path]):
+    def _files_work(paths: list[Path], staging: Path):
         def work(dest, progress):
             with contextlib.ExitStack() as stack:
                 files = [(p.name, stack.enter_context(p.open("rb"))) for p in paths]
-                return ingest_files(dest, files, limits=DEFAULT_LIMITS, progress=progress)
+                return ingest_files(
+                    dest, files, limits=DEFAULT_LIMITS, progress=progress, staging_root=staging
+                )
 
         return work
 
     @staticmethod
-    def _zip_work(folder: Path):
+    def _zip_work(folder: Path, staging: Path):
         def work(dest, progress):
             buffer = io.BytesIO()
             with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
                 for path in sorted(folder.rglob("*.md")):
                     archive.write(path, f"runbooks/{path.relative_to(folder)}")
             buffer.seek(0)
-            return ingest_zip(dest, buffer, limits=DEFAULT_LIMITS, progress=progress)
+            return ingest_zip(dest, buffer, limits=DEFAULT_LIMITS, progress=progress, staging_root=staging)
 
         return work

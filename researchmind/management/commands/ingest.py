@@ -53,28 +53,45 @@ class Command(BaseCommand):
         limits = services._limits()
         bar = ProgressBar(sys.stderr)
         allow = settings.INGEST_ALLOW_LOOPBACK
+        staging = research.state_path / "staging"  # private: never inside the sandbox
         if kind == "text":
             text = Path(sources[0]).read_text(encoding="utf-8")
             name = title or Path(sources[0]).stem
-            work = lambda dest, progress: ingest.ingest_text(dest, title=name, markdown=text)  # noqa: E731
+            work = lambda dest, progress: ingest.ingest_text(  # noqa: E731
+                dest, title=name, markdown=text, staging_root=staging
+            )
         elif kind == "files":
 
             def work(dest, progress):
                 with contextlib.ExitStack() as stack:
                     files = [(Path(s).name, stack.enter_context(open(s, "rb"))) for s in sources]
-                    return ingest.ingest_files(dest, files, limits=limits, progress=_both(progress, bar))
+                    return ingest.ingest_files(
+                        dest, files, limits=limits, progress=_both(progress, bar), staging_root=staging
+                    )
         elif kind == "zip":
 
             def work(dest, progress):
                 with open(sources[0], "rb") as handle:
-                    return ingest.ingest_zip(dest, handle, limits=limits, progress=_both(progress, bar))
+                    return ingest.ingest_zip(
+                        dest, handle, limits=limits, progress=_both(progress, bar), staging_root=staging
+                    )
         elif kind == "git":
             work = lambda dest, progress: ingest.ingest_git(  # noqa: E731
-                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow
+                dest,
+                sources[0],
+                limits=limits,
+                progress=_both(progress, bar),
+                allow_loopback=allow,
+                staging_root=staging,
             )
         else:
             work = lambda dest, progress: ingest.ingest_url(  # noqa: E731
-                dest, sources[0], limits=limits, progress=_both(progress, bar), allow_loopback=allow
+                dest,
+                sources[0],
+                limits=limits,
+                progress=_both(progress, bar),
+                allow_loopback=allow,
+                staging_root=staging,
             )
         item = services.content_start(
             session=research,

@@ -21,5 +21,5 @@ class Command(BaseCommand):
         for s in sessions:
             if not s.sandbox_path.is_dir():
                 continue
-            stats = build_index(s.sandbox_path)
+            stats = build_index(s.sandbox_path, state=s.state_path)
             self.stdout.write(f"{s.title}: {stats}")

@@ -1,0 +1,106 @@
+"""The real Claude Code and claude-mpm CLIs through the JSON API: a question
+over pasted notes comes back with a citation verified at the exact line, the
+requests the CLI sent carry the instructions and only the read-only tools, and
+no tool result shows the app's private state. Credentials a web user can act
+on. Offline: the Messages API is a mock on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from researchmind.models import Question
+from researchmind.runs import run_question
+from tests.api.conftest import NOTES
+from tests.engines.mock_anthropic import Fail, MockAnthropic
+from tests.engines.model_double import Researcher, tool_exchanges
+from tests.engines.test_claude_cli import installed  # noqa: F401 - the session fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def claude_settings(settings, installed):  # noqa: F811
+    settings.CLAUDE_BIN = str(installed / "claude")
+    settings.CLAUDE_MPM_BIN = str(installed / "claude-mpm")
+    settings.CLAUDE_MAX_RETRIES = "0"
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ANTHROPIC_AUTH_TOKEN = ""
+    settings.CLAUDE_CONFIG_DIR = ""
+    return settings
+
+
+@pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])
+def test_pasted_notes_answered_with_a_citation_verified_at_the_exact_line(
+    api, notes_session, claude_settings, engine
+):
+    model = Researcher()
+    with MockAnthropic(default=model) as mock:  # type: ignore[arg-type]
+        claude_settings.ANTHROPIC_BASE_URL = mock.url
+        asked = api.post(
+            f"/api/sessions/{notes_session.id}/questions",
+            {"text": "When do access tokens expire?", "engine": engine, "model": "claude-test-model"},
+        )
+        assert asked.status_code == 201, asked.content
+        run_question(asked.json()["question_id"])
+    body = api.get(f"/api/questions/{asked.json()['question_id']}").json()
+    assert body["status"] == "complete", body["error"]
+    assert body["engine"] == engine and body["model"] == "claude-test-model"
+    assert body["answer"] == "Access tokens expire after 15 minutes. [c1]"
+    (citation,) = body["citations"]
+    item = notes_session.content_items.get()
+    line = NOTES.splitlines().index("Access tokens expire after 15 minutes.") + 1
+    assert citation["verification"] == "verified", citation["verification_detail"]
+    assert (citation["line_start"], citation["line_end"]) == (line, line)
+    assert citation["source_path"].startswith(f"{item.id}/") and citation["content_id"] == str(item.id)
+    # What the real CLI sent.
+    requests = mock.messages_requests()
+    state = str(notes_session.state_path)
+    for request in requests:
+        assert "Research sandbox: how to answer" in json.dumps(request.body["system"])
+        assert sorted(t["name"] for t in request.body["tools"]) == ["Glob", "Grep", "Read"]
+        assert request.body["model"] == "claude-test-model"
+    for _, _, text, _ in tool_exchanges(requests[-1].body):
+        assert state not in text and ".researchmind" not in text and ".claude" not in text
+    # The sandbox holds the content, CLAUDE.md and the manifest; the run log is private state.
+    sandbox = notes_session.sandbox_path
+    assert sorted(p.name for p in sandbox.iterdir()) == sorted(
+        [str(item.id), "CLAUDE.md", "_content_manifest.json"]
+    )
+    question = Question.objects.get(pk=body["question_id"])
+    assert (notes_session.state_path / "runs" / f"{question.pk}.log").is_file()
+
+
+def test_rejected_credentials_say_what_to_check(api, notes_session, claude_settings):
+    with MockAnthropic(default=Fail(401)) as mock:
+        claude_settings.ANTHROPIC_BASE_URL = mock.url
+        asked = api.post(
+            f"/api/sessions/{notes_session.id}/questions", {"text": "Anything?", "engine": "claude-code"}
+        ).json()
+        run_question(asked["question_id"])
+    body = api.get(f"/api/questions/{asked['question_id']}").json()
+    assert body["status"] == "error" and body["answer"] == ""
+    assert body["error"].startswith("Claude Code was refused by the API: the credentials it was given")
+    assert "python manage.py check_engine claude-code" in body["error"]
+
+
+def test_an_engine_without_credentials_is_refused_with_what_to_set(api, notes_session, claude_settings):
+    claude_settings.ANTHROPIC_API_KEY = ""
+    claude_settings.ANTHROPIC_BASE_URL = ""
+    response = api.post(
+        f"/api/sessions/{notes_session.id}/questions", {"text": "Anything?", "engine": "claude-mpm"}
+    )
+    assert response.status_code == 422
+    message = json.dumps(response.json())
+    assert "Claude MPM has no credentials. Set ANTHROPIC_API_KEY" in message
+    assert not Question.objects.exists()
+
+
+def test_a_model_name_that_is_not_a_name_is_refused(api, notes_session, claude_settings):
+    response = api.post(
+        f"/api/sessions/{notes_session.id}/questions",
+        {"text": "Anything?", "engine": "claude-code", "model": "--dangerously-skip-permissions"},
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "model"

@@ -1,0 +1,59 @@
+"""``manage.py check_engine``: one tiny question through the real CLI and the
+configured credentials, reported in words a person setting up can act on."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.engines.mock_anthropic import Fail, MockAnthropic
+from tests.engines.model_double import Researcher
+from tests.engines.test_claude_cli import installed  # noqa: F401 - the session fixture
+
+
+@pytest.fixture
+def claude_settings(settings, installed):  # noqa: F811
+    settings.CLAUDE_BIN = str(installed / "claude")
+    settings.CLAUDE_MPM_BIN = str(installed / "claude-mpm")
+    settings.CLAUDE_MAX_RETRIES = "0"
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ANTHROPIC_AUTH_TOKEN = ""
+    settings.CLAUDE_CONFIG_DIR = ""
+    return settings
+
+
+@pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])
+def test_check_engine_reports_a_verified_citation(claude_settings, engine):
+    out = StringIO()
+    with MockAnthropic(default=Researcher()) as api:  # type: ignore[arg-type]
+        claude_settings.ANTHROPIC_BASE_URL = api.url
+        call_command("check_engine", engine, "--model", "claude-check-1", stdout=out)
+    text = out.getvalue()
+    assert "(Claude Code)" in text.splitlines()[0]  # the CLI's own version line
+    assert "Model:         claude-check-1" in text
+    assert "Tools offered: Glob, Grep, Read" in text
+    assert "Working folder is the sandbox: yes" in text
+    assert "Instructions:  followed" in text
+    assert "Answer:        Its lamp is visible for 18 nautical miles on a clear night. [c1]" in text
+    assert "harbour-notes.md:4-4 → verified" in text
+    assert text.rstrip().endswith("OK: 1 of 1 citation(s) verified.")
+
+
+def test_check_engine_json_and_a_rejected_key(claude_settings):
+    out = StringIO()
+    with MockAnthropic(default=Fail(401)) as api:
+        claude_settings.ANTHROPIC_BASE_URL = api.url
+        with pytest.raises(CommandError, match="The run ended in an error"):
+            call_command("check_engine", "claude-code", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["status"] == "failed" and report["citations"] == []
+    assert report["tools"] == ["Glob", "Grep", "Read"]
+
+
+def test_check_engine_without_credentials_says_what_to_set(claude_settings):
+    claude_settings.ANTHROPIC_API_KEY = ""
+    with pytest.raises(CommandError, match=r"has no credentials\. Set ANTHROPIC_API_KEY"):
+        call_command("check_engine", "claude-code")
