@@ -8,7 +8,10 @@ own start-up plus ours. Runs alternate between the engines; medians of
 ``--runs`` each. claude-mpm's first run on a fresh HOME (its one-time agent and
 skill sync) is measured separately.
 
-    .venv/bin/python bench/bench_engine_start.py [--runs 7]
+    .venv/bin/python bench/bench_engine_start.py [--runs 7] [--latency 0]
+
+``--latency S`` makes the scripted API wait S seconds before answering each
+request, like a real API's time to first byte (both engines wait the same).
 
 Prints one JSON object: per engine the median seconds to the first event, to
 the first tool step and to the end, the longest gap between two consecutive
@@ -82,7 +85,7 @@ def summary(runs: list[dict]) -> dict:
     }
 
 
-async def main(runs: int) -> dict:
+async def main(runs: int, latency: float = 0.0) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-engine-start-") as tmp:
         sandbox = Path(tmp) / "sandbox"
         (sandbox / ITEM).mkdir(parents=True)
@@ -91,7 +94,13 @@ async def main(runs: int) -> dict:
         write_manifest(sandbox, items)
         write_instructions(sandbox, items)
         limits = Limits(idle_timeout=120, timeout=300)
-        with MockAnthropic(default=Researcher()) as api:  # type: ignore[arg-type]
+        researcher = Researcher()
+
+        def model(body: dict):
+            time.sleep(latency)  # before any byte of the answer
+            return researcher(body)
+
+        with MockAnthropic(default=model) as api:  # type: ignore[arg-type]
             common = {"base_url": api.url, "api_key": "bench", "limits": limits}
 
             def code() -> ClaudeCodeEngine:
@@ -110,7 +119,8 @@ async def main(runs: int) -> dict:
             for _ in range(runs):
                 results["claude-code"].append(await one_run(code(), sandbox))
                 results["claude-mpm"].append(await one_run(mpm(warm_home), sandbox))
-    report = {name: summary(r) for name, r in results.items()}
+    report: dict = {"api_latency_s": latency}
+    report |= {name: summary(r) for name, r in results.items()}
     report["claude-mpm first run, fresh HOME"] = {
         k: round(v, 3) if isinstance(v, float) else v for k, v in cold.items()
     }
@@ -123,4 +133,6 @@ async def main(runs: int) -> dict:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
-    print(json.dumps(asyncio.run(main(parser.parse_args().runs)), indent=2))
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds the API waits per request")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(main(args.runs, args.latency)), indent=2))
