@@ -132,3 +132,28 @@ def test_instructions_list_content_and_citation_rules(tmp_path):
     text = (tmp_path / "CLAUDE.md").read_text()
     assert "`3f2a9c1e-aaaa/` — Auth notes" in text
     assert "<!-- CITATIONS:" in text and "<!-- PROGRESS:" in text and "[c1]" in text
+
+
+def test_instructions_show_every_marker_in_fenced_code_and_the_example_parses(tmp_path):
+    """Claude Code strips HTML comments from CLAUDE.md outside code: every
+    <!-- … --> the model must reproduce sits in a fenced block, and the
+    CITATIONS example there is one our parser reads as a citation."""
+    from citations.parse import parse_citations
+    from researchmind.sandbox import instructions_text
+
+    text = instructions_text({"3f2a9c1e-aaaa-4bbb-8ccc-000000000001": {"title": "Notes", "kind": "text"}})
+    outside, fences, inside = [], [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            inside = not inside
+            fences.append([]) if inside else None
+            continue
+        (fences[-1] if inside else outside).append(line)
+    assert not inside and len(fences) == 2
+    assert "<!--" not in "\n".join(outside)
+    example = "\n".join(fences[0])
+    assert example.startswith("<!-- CITATIONS: [") and fences[1][0].startswith("<!-- PROGRESS: {")
+    parsed = parse_citations("A claim [c1].\n\n" + example)
+    (citation,) = parsed.citations
+    assert citation.source_path == "3f2a9c1e-aaaa-4bbb-8ccc-000000000001/notes.md"
+    assert (citation.line_start, citation.line_end, citation.relevance) == (45, 52, "direct")
