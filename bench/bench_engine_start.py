@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from progress.streamjson import StreamInterpreter  # noqa: E402
+from progress.stream import StreamInterpreter  # noqa: E402
 from researchmind.engines.base import RunOutcome  # noqa: E402
 from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine  # noqa: E402
 from researchmind.engines.subprocess import Limits  # noqa: E402

@@ -82,7 +82,7 @@ async def ingest(lines) -> tuple[float, int]:
 
     from progress.broadcast import question_group
     from progress.recorder import ProgressRecorder
-    from progress.streamjson import StreamInterpreter
+    from progress.stream import StreamInterpreter
     from researchmind import runs, services
     from researchmind.engines.base import OutputLine
     from researchmind.models import Question
@@ -228,7 +228,7 @@ def measure_ingestion(kind: str, lines: list[str]) -> None:
         rounds.append(time.process_time() - start)
         walls.append(time.perf_counter() - wall)
     loads, loads_wall = sorted(rounds)[2], sorted(walls)[2]
-    from progress.streamjson import StreamInterpreter
+    from progress.stream import StreamInterpreter
 
     start = time.process_time()
     interpreter = StreamInterpreter()

@@ -31,9 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from citations.parse import ParsedCitation
-from citations.verification import hashing
-from citations.verify import verify_citations
+from citations.parsing import ParsedCitation
+from citations.verification import hashing, verify_citations
 
 
 def vocabulary(rng: random.Random, size: int = 20000) -> list[str]:

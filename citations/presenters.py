@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from citations.models import Citation
-from citations.render import CitationView, answer_as_markdown, render_answer, safe_href
+from citations.rendering import CitationView, answer_as_markdown, render_answer, safe_href
 
 HIGHLIGHTED = {"verified", "relocated", "url_matched"}
 

@@ -22,8 +22,8 @@ def citations_record(question) -> int:
     """Parse the raw answer, verify every citation and replace the question's
     Citation rows. Returns how many were recorded; parse problems are kept
     on the question so nothing is dropped silently."""
-    from citations.parse import parse_citations
-    from citations.verify import verify_citations
+    from citations.parsing import parse_citations
+    from citations.verification import verify_citations
 
     session = question.session
     by_id, url_to_content = _content_maps(session)
@@ -81,8 +81,8 @@ def citations_record(question) -> int:
 
 def citations_reverify(citations) -> int:
     """Verify the given citations again against the sandbox as it is now."""
-    from citations.parse import ParsedCitation
-    from citations.verify import verify_citations
+    from citations.parsing import ParsedCitation
+    from citations.verification import verify_citations
 
     count = 0
     by_question: dict[int, list[Citation]] = {}
@@ -127,7 +127,7 @@ def citations_mark_stale(citations) -> int:
     """Flag citations whose cited file changed (or vanished) since it was
     verified; each file is hashed once. Their answers' cached HTML is dropped
     so the badges change."""
-    from citations.verify import file_digest
+    from citations.verification import file_digest
 
     digests: dict[tuple, str | None] = {}
     stale_questions = set()

@@ -108,7 +108,7 @@ class ProgressRecorder:
         self._queue(kind, stage, detail, phase, step, total, {} if payload is None else payload)
 
     def add_stream_event(self, event) -> None:
-        """Queue a ``progress.streamjson.StreamEvent``."""
+        """Queue a ``progress.stream.StreamEvent``."""
         self._queue(
             event.kind, event.stage, event.detail, event.phase, event.step, event.total, event.payload
         )

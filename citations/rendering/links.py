@@ -10,9 +10,9 @@ import html
 import re
 from collections.abc import Callable, Mapping
 
+from citations.rendering.badges import CitationView
 from citations.rendering.markers import MARKER_RE, marker_ids
 from citations.rendering.sanitize import safe_href
-from citations.rendering.views import CitationView
 
 _TOKEN_RE = re.compile(r'(<(?:[^>"]|"[^"]*")*>)')
 _SKIP_TAGS = frozenset({"a", "code", "pre", "kbd", "samp"})

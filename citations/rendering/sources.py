@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from citations.rendering.badges import CitationView
 from citations.rendering.links import sub_markers
 from citations.rendering.markers import map_prose
 from citations.rendering.sanitize import safe_href
-from citations.rendering.views import CitationView
 from researchmind.sandbox import is_private
 
 

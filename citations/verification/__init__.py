@@ -1,1 +1,239 @@
-"""Checking parsed citations against the sandbox; ``citations.verify`` is the entry point."""
+"""Check parsed citations against the research session's sandbox (SPEC §5).
+
+Pure Python (no Django). Every path goes through ``resolve_in_sandbox``; a
+path it refuses, or one in the private ``.researchmind/`` folder, is
+``outside_sandbox`` and its file is never opened. Citations are grouped by
+file so each file is read once however many citations point at it, and
+hashed from the bytes read (on a worker thread when a core is free).
+``verify_citations`` never raises: one ``Verification`` per citation, in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+
+from citations.parsing import ParsedCitation
+from citations.parsing.model import UUID_RE, resolve_content_id
+from citations.verification.hashing import Hasher, HashingError
+from citations.verification.needle import make_needle
+from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
+from citations.verification.scan import FileScan, Request, scan_file
+from citations.verification.sources import (
+    content_files,
+    known_content_ids,
+    normalize_url,
+    url_index,
+)
+from researchmind.sandbox import PRIVATE_DIR, SandboxError, is_private, resolve_in_sandbox
+
+__all__ = ["STATUSES", "Verification", "file_digest", "verify_citations"]
+
+
+def file_digest(root: str | os.PathLike[str], rel: str) -> str | None:
+    """SHA-256 of a sandbox file, so a later change can flag re-verification;
+    ``None`` when the path is refused, private, missing or unreadable."""
+    try:
+        real = _real_file(root, rel)
+        if real is None:
+            return None
+        digest = hashlib.sha256()
+        with open(real, "rb") as handle:
+            while block := handle.read(1024 * 1024):
+                digest.update(block)
+        return digest.hexdigest()
+    except (OSError, SandboxError, ValueError):
+        return None
+
+
+def verify_citations(
+    root: str | os.PathLike[str],
+    citations: Sequence[ParsedCitation],
+    *,
+    url_to_content: Mapping[str, str] = MappingProxyType({}),
+    content_ids: Iterable[str] = (),
+) -> list[Verification]:
+    """One Verification per citation, in the citations' order."""
+    results: list[Verification | None] = [None] * len(citations)
+    try:
+        known = known_content_ids(root, content_ids)
+        urls = url_index(root, url_to_content)
+    except Exception:  # an unreadable sandbox still gets an answer per citation
+        known, urls = [], {}
+    by_file: dict[Path, list[Job]] = {}
+    # Resolved once per cited path (and the private folder once per call).
+    locations: dict[str, Verification | tuple[str, str | None, Path]] = {}
+    try:
+        private = os.path.join(os.path.realpath(root), PRIVATE_DIR)
+    except (OSError, TypeError, ValueError):
+        private = ""
+    url_jobs: dict[int, list[tuple[Path, Job]]] = {}
+    for index, citation in enumerate(citations):
+        try:
+            outcome = _plan(root, index, citation, known, urls, locations, private)
+        except Exception as error:  # never raise on a citation
+            outcome = Verification("unverifiable", f"The citation could not be checked: {error}.")
+        if isinstance(outcome, Verification):
+            results[index] = outcome
+        elif isinstance(outcome, tuple):
+            by_file.setdefault(outcome[0], []).append(outcome[1])
+        else:
+            url_jobs[index] = outcome
+            for real, job in outcome:
+                by_file.setdefault(real, []).append(job)
+    hasher = Hasher()
+    try:
+        scans = {
+            real: _scan_or_error(real, [job.request for job in jobs], hasher)
+            for real, jobs in by_file.items()
+        }
+    finally:
+        _finish(hasher)
+    positions = {id(job): n for jobs in by_file.values() for n, job in enumerate(jobs)}
+    for real, jobs in by_file.items():
+        for job in jobs:
+            if job.index not in url_jobs:
+                results[job.index] = _judged(judge_file, job, scans[real], positions[id(job)])
+    for index, pairs in url_jobs.items():
+        results[index] = _judged(judge_url, pairs, scans, positions)
+    return [r or Verification("unverifiable", "The citation could not be checked.") for r in results]
+
+
+def _scan_or_error(real: Path, requests: list[Request], hasher: Hasher) -> FileScan | OSError:
+    try:
+        return scan_file(real, requests, hasher)
+    except OSError as error:
+        return error
+
+
+def _finish(hasher: Hasher) -> None:
+    try:
+        hasher.finish()
+    except HashingError:
+        pass  # each digest that was not taken raises it again when read: judged below
+
+
+def _judged(judge, *args) -> Verification:
+    try:
+        return judge(*args)
+    except Exception as error:  # e.g. a hash that could not be taken: never a wrong one
+        return Verification("unverifiable", f"The citation could not be checked: {error}.")
+
+
+def _real_file(root: str | os.PathLike[str], rel: str) -> Path | None:
+    if is_private(rel):
+        return None
+    real = resolve_in_sandbox(root, rel)
+    private = Path(os.path.realpath(root)) / PRIVATE_DIR
+    if real == private or private in real.parents:
+        return None
+    return real if real.is_file() else None
+
+
+def _plan(
+    root,
+    index: int,
+    citation: ParsedCitation,
+    known: list[str],
+    urls: dict[str, str],
+    locations: dict,
+    private: str,
+):
+    """A final Verification, or the file(s) to read for this citation."""
+    needle = make_needle(citation.excerpt)
+    if citation.source_type in ("inference", "memory"):
+        return Verification(
+            "unverifiable", f"The citation is {citation.source_type}, which no file can confirm."
+        )
+    if citation.source_type == "url" or (citation.url and not citation.source_path):
+        content_id = urls.get(normalize_url(citation.url or ""))
+        if content_id is None:
+            return Verification("unverifiable", "The URL is not one of the session's content items.")
+        if needle is None:
+            return Verification(
+                "url_matched",
+                "The URL is a content item of this session; the citation gave no excerpt to check.",
+                content_id=content_id,
+            )
+        files = content_files(root, content_id)
+        if not files:
+            return Verification(
+                "excerpt_mismatch",
+                "The URL's content item has no readable files.",
+                0.0,
+                content_id=content_id,
+            )
+        return [(real, Job(index, citation, rel, content_id, Request(needle, None))) for rel, real in files]
+    path = (citation.source_path or "").strip()
+    if path not in locations:
+        locations[path] = _locate(root, path, known, private)
+    located = locations[path]
+    if isinstance(located, Verification):
+        return replace(located)
+    rel, content_id, real = located
+    cited = None
+    if citation.line_start is not None:
+        end = citation.line_end if citation.line_end is not None else citation.line_start
+        cited = (min(citation.line_start, end), max(citation.line_start, end))
+    return real, Job(index, citation, rel, content_id, Request(needle, cited))
+
+
+def _in_private(real: Path | str, private: str) -> bool:
+    """Whether a resolved path is the private folder or inside it."""
+    text = str(real)
+    return not private or text == private or text.startswith(private + os.sep)
+
+
+def _locate(root, path: str, known: list[str], private: str) -> Verification | tuple[str, str | None, Path]:
+    """Resolve a cited path once (many citations share one): a refusal or
+    missing-file Verification, or (relative path, content id, real path)."""
+    while path.startswith("./"):
+        path = path[2:]
+    if not path:
+        return Verification("unverifiable", "The citation names no file to check.")
+    rel, content_id, note = _expand_id(path, known)
+    first = rel.split("/", 1)[0]
+    if first == PRIVATE_DIR:
+        return Verification(
+            "outside_sandbox", "The path is in the sandbox's private folder, which is never cited."
+        )
+    try:
+        real = resolve_in_sandbox(root, rel)
+    except SandboxError as error:
+        return Verification("outside_sandbox", f"The path was refused: {error}")
+    if _in_private(real, private):
+        return Verification("outside_sandbox", "The path leads into the sandbox's private folder.")
+    is_file = os.path.isfile(real)
+    if not is_file and content_id is None:
+        # "agent/notes.md:12" usually means a file inside one content folder.
+        hits = []
+        for cid in known:
+            try:
+                candidate = resolve_in_sandbox(root, f"{cid}/{rel}")
+            except SandboxError:
+                continue
+            if candidate.is_file() and not _in_private(candidate, private):
+                hits.append((cid, candidate))
+        if len(hits) == 1:
+            content_id, real = hits[0]
+            rel, is_file = f"{content_id}/{rel}", True
+    if not is_file:
+        what = "a folder, not a file" if real.is_dir() else "not in the sandbox"
+        return Verification(
+            "missing_file", f"The file {rel} is {what}.{note}", resolved_path=rel, content_id=content_id
+        )
+    return rel, content_id, real
+
+
+def _expand_id(path: str, known: list[str]) -> tuple[str, str | None, str]:
+    head, _, tail = path.partition("/")
+    if UUID_RE.fullmatch(head):
+        return f"{head.lower()}/{tail}" if tail else head.lower(), head.lower(), ""
+    content_id, problem = resolve_content_id(head, known)
+    if content_id and tail:
+        return f"{content_id}/{tail}", content_id, ""
+    return path, None, f" {problem}" if problem else ""

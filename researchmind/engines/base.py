@@ -2,7 +2,7 @@
 
 An engine runs one question in a sandbox folder and yields what it prints,
 line by line, in Claude Code's ``stream-json`` dialect. Lines are raw text:
-parsing belongs to ``progress.streamjson`` so one parser serves every engine.
+parsing belongs to ``progress.stream`` so one parser serves every engine.
 
 Pure Python: no Django imports.
 """

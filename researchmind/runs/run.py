@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from progress.recorder import ProgressRecorder
-from progress.streamjson import StreamInterpreter
+from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.models import Question
 from researchmind.runs.finish import decide_status, finish_question

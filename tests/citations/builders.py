@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citations.parse import ParsedCitation
+from citations.parsing import ParsedCitation
 
 
 def file_citation(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citations.parse import parse_citations
+from citations.parsing import parse_citations
 
 
 def _ids(result):

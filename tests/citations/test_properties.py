@@ -8,8 +8,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.parse import ParsedCitation, parse_citations
-from citations.verify import STATUSES, verify_citations
+from citations.parsing import ParsedCitation, parse_citations
+from citations.verification import STATUSES, verify_citations
 
 _pieces = st.sampled_from(
     [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from html.parser import HTMLParser
 
-from citations.render import (
+from citations.rendering import (
     MAX_MARKDOWN_CHARS,
     CitationView,
     answer_as_markdown,

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from citations.parse import ParsedCitation, parse_citations
-from citations.verify import file_digest, verify_citations
+from citations.parsing import ParsedCitation, parse_citations
+from citations.verification import file_digest, verify_citations
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.parse import ParsedCitation
-from citations.verification import hashing, scan
+from citations.parsing import ParsedCitation
+from citations.verification import file_digest, hashing, scan, verify_citations
 from citations.verification.hashing import Hasher, HashingError
 from citations.verification.lines import LineIndex
 from citations.verification.needle import make_needle
@@ -28,7 +28,6 @@ from citations.verification.normalize import (
     matches,
     normalize_text,
 )
-from citations.verify import file_digest, verify_citations
 from tests.citations.builders import file_citation
 
 # Markdown-ish lines: words (some repeated, some with digits, case varied),

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
+from citations.verification import verify_citations
 from citations.verification.lines import LineIndex
 from citations.verification.normalize import fold
-from citations.verify import verify_citations
 from tests.citations.builders import file_citation
 
 cite = file_citation

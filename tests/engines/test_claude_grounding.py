@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from citations.parse import parse_citations
-from citations.verify import verify_citations
+from citations.parsing import parse_citations
+from citations.verification import verify_citations
 from researchmind.engines.base import RunOutcome
 from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
 from researchmind.engines.subprocess import Limits

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from citations.parse import parse_citations
-from citations.verify import verify_citations
-from progress.streamjson import StreamInterpreter
+from citations.parsing import parse_citations
+from citations.verification import verify_citations
+from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome
 from researchmind.engines.registry import ENGINE_NAMES
 from researchmind.sandbox import write_instructions, write_manifest

@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from progress.blocks import BlockAssembler
-from progress.details import other_detail, result_detail, system_detail
-from progress.events import (
+from progress.stream.blocks import BlockAssembler
+from progress.stream.details import other_detail, result_detail, system_detail
+from progress.stream.events import (
     EXPANDABLE,
     PRIMARY,
     StreamEvent,
@@ -45,9 +45,9 @@ from progress.events import (
     strip_ansi,
     truncate,
 )
-from progress.lines import ParsedLine, parse_line, scan_json
-from progress.markers import MarkerProblem, strip_markers
-from progress.transcript import Transcript
+from progress.stream.lines import ParsedLine, parse_line, scan_json
+from progress.stream.markers import MarkerProblem, strip_markers
+from progress.stream.transcript import Transcript
 
 __all__ = ["ParsedLine", "StreamEvent", "StreamInterpreter", "parse_line"]
 

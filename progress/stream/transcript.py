@@ -1,6 +1,6 @@
 """What one engine run has produced so far: events of the current line and the run's totals.
 
-Shared by the line dispatcher (``streamjson``) and the block assembler (``blocks``)
+Shared by the line dispatcher (``progress.stream``) and the block assembler (``blocks``)
 so both emit events the same way. Pure Python, no Django imports.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from progress.events import (
+from progress.stream.events import (
     EXPANDABLE,
     PRIMARY,
     TEXT_PAYLOAD_CHARS,
@@ -18,8 +18,8 @@ from progress.events import (
     compact,
     truncate,
 )
-from progress.markers import MarkerProblem, ProgressMarker, strip_markers
-from progress.steps import describe_tool, result_preview
+from progress.stream.markers import MarkerProblem, ProgressMarker, strip_markers
+from progress.stream.steps import describe_tool, result_preview
 
 THINKING_PAYLOAD_CHARS = 20_000
 PROBLEM_TEXT_CHARS = 2_000

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from progress.blockstate import BlockState, MessageState, parent_of, scan_text
-from progress.events import (
+from progress.stream.blockstate import BlockState, MessageState, parent_of, scan_text
+from progress.stream.events import (
     EXPANDABLE,
     PRIMARY,
     TEXT_PAYLOAD_CHARS,
@@ -25,8 +25,8 @@ from progress.events import (
     clip,
     compact,
 )
-from progress.markers import MarkerStripper
-from progress.transcript import Transcript
+from progress.stream.markers import MarkerStripper
+from progress.stream.transcript import Transcript
 
 
 class BlockAssembler:

@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from progress.markerscan import (
+from progress.stream.markerscan import (
     CLOSER,
     OpenMarker,
     find_marker_end,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from progress.markers import MarkerProblem, MarkerStripper, ProgressMarker
+from progress.stream.markers import MarkerProblem, MarkerStripper, ProgressMarker
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from progress.events import DETAIL_CHARS, PREVIEW_CHARS, clip, no_nul
+from progress.stream.events import DETAIL_CHARS, PREVIEW_CHARS, clip, no_nul
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 

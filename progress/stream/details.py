@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from progress.events import as_dict, as_str, clip
+from progress.stream.events import as_dict, as_str, clip
 
 
 def system_detail(data: dict[str, Any], subtype: str) -> str:
