@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from citations.models import Citation, CitationFeedback
 from citations.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
-from researchmind.views import owned_session
+from researchmind.pages import owned_session
 
 RANGE = re.compile(r"^(\d{1,9})(?:-(\d{1,9}))?$")
 

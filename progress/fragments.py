@@ -95,7 +95,7 @@ def _start_from_db(question_id: int, tool_id) -> dict | None:
 
 def _final_regions(question_id: int) -> str:
     from researchmind.models import Question
-    from researchmind.views import question_context
+    from researchmind.pages import question_context
 
     question = Question.objects.select_related("session").get(pk=question_id)
     context = question_context(question) | {"oob": True}

@@ -10,4 +10,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 
 app = Celery("researchmind")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["researchmind"])
+app.autodiscover_tasks(["researchmind.runs"])  # researchmind/runs/tasks.py

@@ -310,38 +310,12 @@ def question_ask(
     return question
 
 
-def question_cancel(question: Question) -> None:
-    """Ask the run to stop; the runner (in whatever process) sees the flag.
-    A question still queued is cancelled at once; a fan-out question's
-    sub-runs are cancelled with it."""
-    from progress.models import ProgressEvent
-
-    targets = [question.pk, *question.sub_runs.values_list("pk", flat=True)]
-    Question.objects.filter(pk__in=targets).update(cancel_requested=True)
-    for pk in targets:
-        with transaction.atomic():
-            cancelled_now = Question.objects.filter(pk=pk, status=Question.Status.QUEUED).update(
-                status=Question.Status.CANCELLED,
-                finished_at=timezone.now(),
-                error="Cancelled before it started.",
-            )
-            if cancelled_now:
-                ProgressEvent.objects.create(
-                    question_id=pk,
-                    seq=1,
-                    kind="end",
-                    stage="primary",
-                    detail="Cancelled",
-                    payload={"status": "cancelled"},
-                )
-
-
 def question_retry(question: Question) -> Question:
     """Ask the same question again (after an interruption or error); a
     fan-out question is fanned out again over the same content items."""
     fanout = (question.protocol or {}).get("fanout")
     if fanout:
-        from researchmind.fanout import fanout_create
+        from researchmind.runs.fanout import fanout_create
 
         items = list(
             question.session.content_items.filter(

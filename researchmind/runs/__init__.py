@@ -27,29 +27,29 @@ from researchmind.runs.lease import (
     claim_question,
     finish_interrupted,
     lease_owner,
+    question_cancel,
     recover_interrupted,
     renew_lease,
     sweep_interrupted,
     sweeper,
 )
-from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question, build_engine, engine_settings, ingest
+from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question, ingest
 
 __all__ = [
     "CANCEL_POLL_SECONDS",
     "LEASE_RENEW_SECONDS",
     "LEASE_SECONDS",
     "arun_question",
-    "build_engine",
     "cancel_requested",
     "claim_question",
     "decide_status",
     "dispatch",
-    "engine_settings",
     "finish_interrupted",
     "finish_question",
     "ingest",
     "keep_task",
     "lease_owner",
+    "question_cancel",
     "recover_interrupted",
     "remember_server_loop",
     "renew_lease",

@@ -33,12 +33,12 @@ def dispatch(question_id: int) -> None:
 
 
 def _dispatch_now(question_id: int) -> None:
-    from researchmind.fanout import arun_fanout, is_fanout
+    from researchmind.runs.fanout import arun_fanout, is_fanout
 
-    # A fan-out parent runs its sub-runs itself (researchmind.fanout).
+    # A fan-out parent runs its sub-runs itself (researchmind.runs.fanout).
     fanout = is_fanout(question_id)
     if settings.RUN_EXECUTOR == "celery":
-        from researchmind.tasks import run_fanout_task, run_question_task
+        from researchmind.runs.tasks import run_fanout_task, run_question_task
 
         (run_fanout_task if fanout else run_question_task).delay(question_id)
         return
@@ -64,7 +64,7 @@ def _dispatch_now(question_id: int) -> None:
 
 def run_question(question_id: int) -> str:
     """Synchronous entry point (Celery, threads, commands)."""
-    from researchmind.fanout import is_fanout, run_fanout
+    from researchmind.runs.fanout import is_fanout, run_fanout
 
     if is_fanout(question_id):
         return run_fanout(question_id)

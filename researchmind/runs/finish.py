@@ -57,7 +57,7 @@ def finish_question(
     raw_output: str,
 ) -> int:
     """Save the run's outcome and its verified citations; returns how many."""
-    from researchmind.protocols_glue import apply_protocols
+    from researchmind.runs.protocols import apply_protocols
 
     question = Question.objects.get(pk=question_id)
     question.status = status

@@ -144,3 +144,29 @@ def renew_lease(question_id: int) -> None:
 
 def cancel_requested(question_id: int) -> bool:
     return Question.objects.filter(pk=question_id, cancel_requested=True).exists()
+
+
+def question_cancel(question: Question) -> None:
+    """Ask the run to stop; the runner (in whatever process) sees the flag.
+    A question still queued is cancelled at once; a fan-out question's
+    sub-runs are cancelled with it."""
+    from progress.models import ProgressEvent
+
+    targets = [question.pk, *question.sub_runs.values_list("pk", flat=True)]
+    Question.objects.filter(pk__in=targets).update(cancel_requested=True)
+    for pk in targets:
+        with transaction.atomic():
+            cancelled_now = Question.objects.filter(pk=pk, status=Question.Status.QUEUED).update(
+                status=Question.Status.CANCELLED,
+                finished_at=timezone.now(),
+                error="Cancelled before it started.",
+            )
+            if cancelled_now:
+                ProgressEvent.objects.create(
+                    question_id=pk,
+                    seq=1,
+                    kind="end",
+                    stage="primary",
+                    detail="Cancelled",
+                    payload={"status": "cancelled"},
+                )

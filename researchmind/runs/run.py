@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -17,6 +16,7 @@ from django.conf import settings
 from progress.recorder import ProgressRecorder
 from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
+from researchmind.engines.config import build_engine
 from researchmind.models import Question
 from researchmind.runs.finish import decide_status, finish_question
 from researchmind.runs.lease import (
@@ -36,56 +36,6 @@ def _load(question_id: int):
     question = Question.objects.select_related("session").get(pk=question_id)
     titles = {str(item.id): item.title or str(item.id)[:8] for item in question.session.content_items.all()}
     return question, titles
-
-
-def engine_settings() -> dict[str, dict]:
-    """Each engine's constructor settings, from Django settings and the
-    credential variables of the server's environment."""
-    import os
-
-    from researchmind.engines.claude import credentials_from
-    from researchmind.engines.subprocess import Limits
-
-    limits = Limits(idle_timeout=settings.ENGINE_IDLE_TIMEOUT, timeout=settings.ENGINE_TIMEOUT)
-    credentials = credentials_from(os.environ)
-    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
-        if getattr(settings, name, ""):
-            credentials[name] = getattr(settings, name)
-        else:
-            credentials.pop(name, None)  # the settings decide (tests clear them)
-    claude = {
-        "executable": settings.CLAUDE_BIN or None,
-        "credentials": credentials,
-        "config_dir": settings.CLAUDE_CONFIG_DIR or None,
-        "model": settings.CLAUDE_MODEL or None,
-        "limits": limits,
-        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)}
-        if settings.CLAUDE_MAX_RETRIES != ""
-        else {},
-    }
-    return {
-        "claude-code": claude,
-        "claude-mpm": dict(
-            claude,
-            executable=settings.CLAUDE_MPM_BIN or None,
-            claude_executable=settings.CLAUDE_BIN or None,
-            model=settings.CLAUDE_MPM_MODEL or settings.CLAUDE_MODEL or None,
-            home=Path(settings.STATE_ROOT) / "engines" / "claude-mpm",
-        ),
-    }
-
-
-def build_engine(name: str, *, model: str = "", state=None):
-    """The engine called ``name`` with its settings; ``model`` (a question's
-    choice) wins over the default, ``state`` is the session's private folder."""
-    from researchmind.engines.registry import get_engine
-
-    config = dict(engine_settings().get(name, {}))
-    if model and name in ("claude-code", "claude-mpm"):
-        config["model"] = model
-    if name == "builtin" and state is not None:
-        config["state_dir"] = state
-    return get_engine(name, **config)
 
 
 async def arun_question(question_id: int, *, engine=None, claimed: bool = False) -> str:

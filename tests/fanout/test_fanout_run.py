@@ -11,9 +11,10 @@ from asgiref.sync import sync_to_async
 
 from citations.models import Citation
 from progress.models import ProgressEvent
-from researchmind import fanout
+from researchmind import runs
 from researchmind.engines.base import Availability
 from researchmind.models import Question
+from researchmind.runs import fanout
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,7 +190,6 @@ class WaitingEngine:
 
 async def test_cancel_on_the_parent_cancels_its_sub_runs(token_session):
     """Cancelling the parent cancels the running sub-run and those still waiting for a slot."""
-    from researchmind import services
 
     session, items = token_session
     parent = await sync_to_async(_create)(session, items, concurrency=1)
@@ -199,7 +199,7 @@ async def test_cancel_on_the_parent_cancels_its_sub_runs(token_session):
         if await Question.objects.filter(pk=subs[0].pk, status="running").aexists():
             break
         await asyncio.sleep(0.05)
-    await sync_to_async(services.question_cancel)(await Question.objects.aget(pk=parent.pk))
+    await sync_to_async(runs.question_cancel)(await Question.objects.aget(pk=parent.pk))
 
     assert await asyncio.wait_for(run, 10) == "cancelled"
     assert [s.status for s in await sync_to_async(_subs)(parent)] == ["cancelled"] * 3
@@ -269,7 +269,7 @@ async def test_embedded_executor_dispatches_the_parent_as_a_fanout(token_session
 
 def test_celery_executor_sends_the_fanout_task(token_session, settings, monkeypatch):
     """With Celery, a fan-out parent is sent as the fan-out task, not as a single question."""
-    from researchmind import tasks
+    from researchmind.runs import tasks
 
     sent = []
     monkeypatch.setattr(tasks.run_fanout_task, "delay", lambda pk: sent.append(("fanout", pk)))
@@ -282,11 +282,10 @@ def test_celery_executor_sends_the_fanout_task(token_session, settings, monkeypa
 
 def test_cancelling_a_queued_parent_cancels_its_sub_runs(token_session):
     """Cancel before the fan-out starts: the parent and every sub-run end cancelled, none left queued."""
-    from researchmind import services
 
     session, items = token_session
     parent = _create(session, items)
-    services.question_cancel(parent)
+    runs.question_cancel(parent)
     statuses = {q.status for q in Question.objects.filter(pk__in=[parent.pk, *[s.pk for s in _subs(parent)]])}
     assert statuses == {"cancelled"}
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from researchmind import fanout
 from researchmind.models import Question
-from researchmind.runs import run_question
+from researchmind.runs import fanout, run_question
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

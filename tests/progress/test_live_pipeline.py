@@ -17,7 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from progress.models import ProgressEvent
-from researchmind import runs, services
+from researchmind import runs
 from researchmind.engines.base import Availability, OutputLine
 from researchmind.models import Question
 
@@ -228,7 +228,7 @@ async def test_cancel_from_another_request_stops_the_run(user, make_session):
     lines = [json.dumps({"type": "system", "subtype": "init", "session_id": "s"})] * 50
     run = asyncio.create_task(runs.arun_question(question.pk, engine=SlowEngine(lines, pause=0.2)))
     await asyncio.sleep(1.0)
-    await sync_to_async(services.question_cancel)(await Question.objects.aget(pk=question.pk))
+    await sync_to_async(runs.question_cancel)(await Question.objects.aget(pk=question.pk))
     assert await asyncio.wait_for(run, 10) == "cancelled"
     await question.arefresh_from_db()
     assert question.status == "cancelled"

@@ -60,7 +60,7 @@ def queue(session_id: str, engine: str, text: str) -> dict:
 
 def run_task(question_id: str) -> dict:
     """Call the Celery task's function directly, as a redelivery would."""
-    from researchmind.tasks import run_question_task
+    from researchmind.runs.tasks import run_question_task
 
     return {"result": run_question_task(int(question_id))}
 

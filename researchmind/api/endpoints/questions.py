@@ -15,7 +15,7 @@ from ninja.responses import Status
 
 from citations.services import citations_reverify
 from progress import selectors
-from researchmind import forms, services
+from researchmind import forms, runs, services
 from researchmind.api.access import MappedPage, Pages, owned_question, owned_session, validated
 from researchmind.api.errors import ApiError
 from researchmind.api.schemas import (
@@ -119,7 +119,7 @@ def question_cancel(request, question_id: int = QuestionId):
     question = owned_question(request.auth, question_id)
     if question.is_finished:
         raise ApiError(409, f"The question has already finished (its status is {question.status}).")
-    services.question_cancel(question)
+    runs.question_cancel(question)
     question.refresh_from_db()
     return Status(202, _question(question, with_citations=False))
 

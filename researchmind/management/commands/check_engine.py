@@ -51,7 +51,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, engine: str, model: str, as_json: bool, **options):
-        from researchmind.runs import build_engine
+        from researchmind.engines.config import build_engine
 
         with tempfile.TemporaryDirectory(prefix="researchmind-check-") as tmp:
             sandbox = Path(tmp) / "sandbox"

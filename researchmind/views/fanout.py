@@ -1,6 +1,6 @@
 """Fan-out pages: the "Ask across content items" form and the live lanes
 partial of a fan-out question. Views validate and call
-``researchmind.fanout``; ownership is checked first (404 otherwise)."""
+``researchmind.runs.fanout``; ownership is checked first (404 otherwise)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from researchmind import fanout
-from researchmind.forms_fanout import FanoutForm
-from researchmind.views import owned_question, owned_session
+from researchmind.forms import FanoutForm
+from researchmind.pages import owned_question, owned_session
+from researchmind.runs import fanout
 
 
 @login_required

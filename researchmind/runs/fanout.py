@@ -25,8 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from progress.recorder import ProgressRecorder
-from researchmind.fanout_report import report_dict, result_text
 from researchmind.models import ContentItem, Question, ResearchSession
+from researchmind.runs.fanout_report import report_dict, result_text
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ def _label(sub: Question) -> str:
 
 
 def _cancel_unfinished(parent_id: int) -> None:
-    from researchmind.services import question_cancel
+    from researchmind.runs.lease import question_cancel
 
     for sub in Question.objects.filter(parent_id=parent_id).exclude(status__in=Question.FINISHED):
         question_cancel(sub)

@@ -14,6 +14,6 @@ def run_question_task(question_id: int) -> str:
 @app.task(name="researchmind.run_fanout", acks_late=True, reject_on_worker_lost=False)
 def run_fanout_task(parent_id: int) -> str:
     """A fan-out parent: its sub-runs run inside this task, a few at a time."""
-    from researchmind.fanout import run_fanout
+    from researchmind.runs.fanout import run_fanout
 
     return run_fanout(parent_id)

@@ -1,0 +1,80 @@
+"""Content of a research session: the add-content forms, the content list, delete."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
+
+from researchmind import forms, services
+from researchmind.models import ContentItem
+from researchmind.pages import content_context, owned_session
+
+CONTENT_FORMS = {
+    "text": forms.TextContentForm,
+    "files": forms.FilesContentForm,
+    "zip": forms.ZipContentForm,
+    "git": forms.GitContentForm,
+    "url": forms.UrlContentForm,
+}
+
+
+CONTENT_TABS = [("text", "Text"), ("files", "Files"), ("zip", "Zip"), ("git", "Git"), ("url", "Web page")]
+
+
+def content_form(kind: str, *args):
+    """One add-content form; each kind gets its own element ids (four forms share a page)."""
+    return CONTENT_FORMS[kind](*args, auto_id=f"id_{kind}_%s")
+
+
+@login_required
+@require_GET
+def content_list(request, session_id):
+    session = owned_session(request, session_id)
+    return render(request, "researchmind/session_detail.html#content-list", content_context(session))
+
+
+@login_required
+@require_POST
+def content_add(request, session_id, kind):
+    session = owned_session(request, session_id)
+    form_class = CONTENT_FORMS.get(kind)
+    if form_class is None:
+        return HttpResponse("Unknown content kind.", status=404)
+    form = content_form(kind, request.POST, request.FILES)
+    if not form.is_valid():
+        response = render(
+            request,
+            "researchmind/session_detail.html#content-form",
+            {"session": session, "kind": kind, "form": form},
+            status=422,
+        )
+        if request.htmx:
+            return reswap(retarget(response, f"#content-form-{kind}"), "outerHTML")
+        return full_page_with_error(request, session, form)
+    item = services.content_add(session, kind, form.cleaned_data)
+    if request.htmx:
+        response = render(request, "researchmind/session_detail.html#content-list", content_context(session))
+        response["HX-Trigger"] = "content-added"
+        return response
+    messages.info(request, f"Adding “{item.title or item.source_url}”…")
+    return redirect("session_detail", session_id=session.id)
+
+
+def full_page_with_error(request, session, form):
+    messages.error(request, "; ".join(" ".join(errors) for errors in form.errors.values()))
+    return redirect("session_detail", session_id=session.id)
+
+
+@login_required
+@require_POST
+def content_delete(request, session_id, content_id):
+    session = owned_session(request, session_id)
+    item = get_object_or_404(ContentItem, pk=content_id, session=session)
+    services.content_delete(item)
+    if request.htmx:
+        return render(request, "researchmind/session_detail.html#content-list", content_context(session))
+    return redirect("session_detail", session_id=session.id)
