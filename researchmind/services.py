@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -315,8 +315,6 @@ def question_retry(question: Question) -> Question:
     fan-out question is fanned out again over the same content items."""
     fanout = (question.protocol or {}).get("fanout")
     if fanout:
-        from researchmind.runs.fanout import fanout_create
-
         items = list(
             question.session.content_items.filter(
                 pk__in=fanout.get("items") or [], status=ContentItem.Status.READY
@@ -335,3 +333,75 @@ def question_retry(question: Question) -> Question:
     return question_ask(
         session=question.session, text=question.text, engine=question.engine, model=question.model
     )
+
+
+def fanout_create(
+    *,
+    session: ResearchSession,
+    text: str,
+    result_type: str,
+    items: Sequence[ContentItem],
+    every_pair: bool = True,
+    checklist: Sequence[str] = (),
+    engine: str | None = None,
+    concurrency: int = 2,
+) -> Question:
+    """Create the parent question and its sub-runs, then dispatch the parent."""
+    from researchmind import runs
+    from researchmind.runs.fanout import (
+        MAX_CONCURRENCY,
+        RESULT_TYPES,
+        item_label,
+        plan_runs,
+        sub_prompt,
+        unique_labels,
+    )
+
+    if result_type not in RESULT_TYPES:
+        raise ValueError(f"A fan-out question's result type must be one of {', '.join(RESULT_TYPES)}.")
+    checklist = [line.strip() for line in checklist if line.strip()]
+    scopes = plan_runs(result_type, list(items), every_pair=every_pair)
+    if not scopes:
+        raise ValueError("A fan-out question needs at least one content item (two for a consistency check).")
+    engine = engine or session.engine
+    concurrency = max(1, min(MAX_CONCURRENCY, int(concurrency)))
+    labels = unique_labels([" ↔ ".join(item_label(i) for i in scope) for scope in scopes])
+    with transaction.atomic():
+        parent = Question.objects.create(
+            session=session,
+            text=text.strip(),
+            engine=engine,
+            protocol={
+                "fanout": {
+                    "type": result_type,
+                    "items": [str(item.id) for item in items],
+                    "pairs": [[str(i.id) for i in scope] for scope in scopes]
+                    if result_type == "consistency"
+                    else [],
+                    "checklist": checklist,
+                    "concurrency": concurrency,
+                }
+            },
+        )
+        Question.objects.bulk_create(
+            [
+                Question(
+                    session=session,
+                    parent=parent,
+                    engine=engine,
+                    text=sub_prompt(result_type, text.strip(), scope, checklist),
+                    protocol={
+                        "fanout_run": {
+                            "index": n,
+                            "label": label,
+                            "type": result_type,
+                            "items": [str(i.id) for i in scope],
+                        }
+                    },
+                )
+                for n, (scope, label) in enumerate(zip(scopes, labels, strict=True), start=1)
+            ]
+        )
+        ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
+        runs.dispatch(parent.pk)
+    return parent

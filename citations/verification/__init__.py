@@ -22,7 +22,8 @@ from citations.parsing.model import UUID_RE, resolve_content_id
 from citations.verification.hashing import Hasher, HashingError
 from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
-from citations.verification.scan import FileScan, Request, scan_file
+from citations.verification.read import scan_file
+from citations.verification.scan import FileScan, Request
 from citations.verification.sources import (
     content_files,
     known_content_ids,

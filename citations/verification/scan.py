@@ -17,21 +17,15 @@ two chunks is still found.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from citations.verification.hashing import Digest, Hasher
+from citations.verification.hashing import Digest
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
-from citations.verification.normalize import MARKUP_BYTES, Window, matches, normalize_text, span_bound
+from citations.verification.normalize import MARKUP_BYTES, matches, normalize_text, span_bound
 from citations.verification.search import decode, search_any
+from citations.verification.window import Window
 
-WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
-CHUNK = 4 * 1024 * 1024  # larger ones stream in chunks of this size
-OVERLAP = 64 * 1024
-BINARY_PROBE = 8192
-BOM = b"\xef\xbb\xbf"
 NEAR = 50  # lines either side of a missed citation searched before the whole file
 
 
@@ -85,7 +79,7 @@ class FileScan:
         return line > self._lines
 
 
-def _windows(requests: list[Request]) -> list[tuple[int, int, int]]:
+def cited_windows(requests: list[Request]) -> list[tuple[int, int, int]]:
     """(request, first line, last line) of each cited window (± 2), by first line."""
     found = [
         (i, max(1, r.cited[0] - 2), r.cited[1] + 2)
@@ -95,19 +89,21 @@ def _windows(requests: list[Request]) -> list[tuple[int, int, int]]:
     return sorted(found, key=lambda w: w[1])
 
 
-def _in_window(needle: Needle, text: str) -> bool:
+def in_window(needle: Needle, text: str) -> bool:
     # Containment in the window's normalised text is exactly "found in the
     # cited lines": the window holds whole lines, and folding is line-local.
     return bool(matches(normalize_text(text), needle.pieces, first_only=True))
 
 
-def _verbatim_in(needle: Needle, window: bytes) -> bool:
+def verbatim_in(needle: Needle, window: bytes) -> bool:
     """The excerpt's own bytes are in these whole lines, all ASCII: then its
     normalised form is in theirs (``Needle.verbatim``), no decoding needed."""
     return needle.verbatim is not None and needle.verbatim in window and window.isascii()
 
 
-def _fuzzy(requests: list[Request], answers: list[Answer], texts: dict[int, tuple[str, int]]) -> None:
+def compare_fuzzily(
+    requests: list[Request], answers: list[Answer], texts: dict[int, tuple[str, int]]
+) -> None:
     """Only an excerpt found nowhere is compared fuzzily with its cited lines."""
     for i, (text, first) in texts.items():
         needle = requests[i].needle
@@ -115,28 +111,7 @@ def _fuzzy(requests: list[Request], answers: list[Answer], texts: dict[int, tupl
             answers[i].fuzzy = Window.from_text(text, first).best_fuzzy(needle)
 
 
-def scan_file(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
-    """Hash, count lines and look for each request's excerpt; raises OSError.
-    The hash is of the bytes already read for the search: no second read."""
-    with open(path, "rb") as handle:
-        # Asking for one byte more than the file's size reads it whole into
-        # a buffer of the right size (asking for far more costs a big
-        # allocation per file) and shows whether it grew meanwhile. A file
-        # known to be large is read a chunk at a time from the start.
-        size = os.fstat(handle.fileno()).st_size
-        want = size + 1 if size < WHOLE else CHUNK
-        first = handle.read(want)
-        binary = b"\x00" in first[:BINARY_PROBE]
-        skip = len(BOM) if first.startswith(BOM) else 0
-        if len(first) < want:  # all of it
-            return _scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
-        # Imported here: stream builds on this module's helpers.
-        from citations.verification.stream import scan_stream
-
-        return scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
-
-
-def _scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bool) -> FileScan:
+def scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bool) -> FileScan:
     answers = [Answer() for _ in requests]
     index = LineIndex(body)
     scan = FileScan(digest, index, binary, "utf-8", answers)
@@ -145,25 +120,27 @@ def _scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bo
     texts: dict[int, tuple[str, int]] = {}
     size = len(body)
     # Rising line order, so each stretch of the file is counted once.
-    for i, lo, hi in _windows(requests):
+    for i, lo, hi in cited_windows(requests):
         start = index.start_of(lo)
         if start >= size:
             continue  # the window starts past the end of the file
         window = body[start : index.end_after(start, hi - lo)]
         needle = requests[i].needle
-        if _verbatim_in(needle, window):
+        if verbatim_in(needle, window):
             answers[i].in_place = True
             continue
         text, _ = decode(window)
         texts[i] = (text, lo)
-        answers[i].in_place = _in_window(needle, text)
+        answers[i].in_place = in_window(needle, text)
     pending = [i for i, r in enumerate(requests) if r.needle and not answers[i].in_place]
     if not pending:
         return scan
     ascii_body = body.isascii()
     if ascii_body:
         pending = [
-            i for i in pending if not _nearby(body, index, requests[i], answers[i], 0, None, (True, True))
+            i
+            for i in pending
+            if not search_nearby(body, index, requests[i], answers[i], 0, None, (True, True))
         ]
     if pending:
         needles = [requests[i].needle for i in pending]
@@ -171,11 +148,11 @@ def _scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bo
         found, scan.encoding = search_any(body, index, 1, needles, first_only, ascii_body)
         for i, occurrences in zip(pending, found, strict=True):
             answers[i].occurrences.update(occurrences)
-    _fuzzy(requests, answers, texts)
+    compare_fuzzily(requests, answers, texts)
     return scan
 
 
-def _nearby(
+def search_nearby(
     buf: bytes,
     index: LineIndex,
     request: Request,

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
-from citations.verification.normalize import Window, matches, normalize_text
+from citations.verification.normalize import matches, normalize_text
+from citations.verification.window import Window
 
 MAX_HITS = 20000
 _PROBE = 4  # hits looked at to judge how rare a word is

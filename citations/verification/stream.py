@@ -17,11 +17,11 @@ from citations.verification.scan import (
     Answer,
     FileScan,
     Request,
-    _fuzzy,
-    _in_window,
-    _nearby,
-    _verbatim_in,
-    _windows,
+    cited_windows,
+    compare_fuzzily,
+    in_window,
+    search_nearby,
+    verbatim_in,
 )
 from citations.verification.search import decode, search_any
 
@@ -99,7 +99,7 @@ def scan_stream(
     digest = hasher.start(first[:skip])
     body = first[skip:] if skip else first
     answers = [Answer() for _ in requests]
-    windows = _windows(requests)
+    windows = cited_windows(requests)
     parts: dict[int, list[bytes]] = {}
     texts: dict[int, tuple[str, int]] = {}
     searcher = _Searcher(requests, answers, overlap)
@@ -140,7 +140,8 @@ def scan_stream(
             ascii_chunk = chunk.isascii() if ascii_chunk is None else ascii_chunk
             ends = (lines_before == 0, is_last)
             if not (
-                ascii_chunk and _nearby(chunk, index, requests[i], answers[i], lines_before, lines, ends)
+                ascii_chunk
+                and search_nearby(chunk, index, requests[i], answers[i], lines_before, lines, ends)
             ):
                 searching.append(i)
                 late[i] = len(starts) - 1
@@ -156,19 +157,19 @@ def scan_stream(
             late[i] = len(starts)  # missed, or cited past the end: search it all
     if not binary:
         _search_passed(handle, skip, body, requests, answers, late, starts, overlap, searcher)
-    _fuzzy(requests, answers, texts)
+    compare_fuzzily(requests, answers, texts)
     return FileScan(digest, n_lines, binary, searcher.encoding, answers)
 
 
 def _check(requests, answers, parts, texts, i: int, lo: int) -> None:
     window = b"".join(parts.pop(i, []))
-    if _verbatim_in(requests[i].needle, window):
+    if verbatim_in(requests[i].needle, window):
         texts[i] = ("", lo)  # settled: in place, so never compared fuzzily
         answers[i].in_place = True
         return
     text, _ = decode(window)
     texts[i] = (text, lo)
-    answers[i].in_place = _in_window(requests[i].needle, text)
+    answers[i].in_place = in_window(requests[i].needle, text)
 
 
 def _search_passed(handle, skip: int, body, requests, answers, late, starts, overlap, searcher) -> None:

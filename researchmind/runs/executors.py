@@ -38,9 +38,13 @@ def _dispatch_now(question_id: int) -> None:
     # A fan-out parent runs its sub-runs itself (researchmind.runs.fanout).
     fanout = is_fanout(question_id)
     if settings.RUN_EXECUTOR == "celery":
-        from researchmind.runs.tasks import run_fanout_task, run_question_task
+        from researchmind.celery import app
 
-        (run_fanout_task if fanout else run_question_task).delay(question_id)
+        # By name (researchmind/runs/tasks.py defines them): the tasks call
+        # back into this module, which must not import them.
+        app.send_task(
+            "researchmind.run_fanout" if fanout else "researchmind.run_question", args=(question_id,)
+        )
         return
     if settings.RUN_EXECUTOR == "manual":
         return  # tests drive arun_question themselves

@@ -1,6 +1,6 @@
 """Fan-out questions: one question asked across several content items.
 
-``fanout_create`` makes the parent question and one sub-run per content item
+``services.fanout_create`` makes the parent question and one sub-run per content item
 (or pair of items), each prompted with the seed 003 Phase 6 template for the
 result type and its scope. ``arun_fanout`` is how a parent runs on any
 executor: it claims the parent, runs the sub-runs through the one run path
@@ -21,12 +21,19 @@ import time
 from collections.abc import Mapping, Sequence
 
 from asgiref.sync import sync_to_async
-from django.db import transaction
 from django.utils import timezone
 
 from progress.recorder import ProgressRecorder
-from researchmind.models import ContentItem, Question, ResearchSession
+from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
+from researchmind.runs.lease import (
+    LEASE_RENEW_SECONDS,
+    cancel_requested,
+    claim_question,
+    question_cancel,
+    renew_lease,
+)
+from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question
 
 log = logging.getLogger(__name__)
 
@@ -68,77 +75,13 @@ def sub_prompt(
     return build_prompt(result_type, scope=scope, question=question, checklist=list(checklist) or None)
 
 
-def _unique(labels: list[str]) -> list[str]:
+def unique_labels(labels: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for label in labels:
         seen[label] = seen.get(label, 0) + 1
         out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
     return out
-
-
-def fanout_create(
-    *,
-    session: ResearchSession,
-    text: str,
-    result_type: str,
-    items: Sequence[ContentItem],
-    every_pair: bool = True,
-    checklist: Sequence[str] = (),
-    engine: str | None = None,
-    concurrency: int = 2,
-) -> Question:
-    """Create the parent question and its sub-runs, then dispatch the parent."""
-    from researchmind import runs
-
-    if result_type not in RESULT_TYPES:
-        raise ValueError(f"A fan-out question's result type must be one of {', '.join(RESULT_TYPES)}.")
-    checklist = [line.strip() for line in checklist if line.strip()]
-    scopes = plan_runs(result_type, list(items), every_pair=every_pair)
-    if not scopes:
-        raise ValueError("A fan-out question needs at least one content item (two for a consistency check).")
-    engine = engine or session.engine
-    concurrency = max(1, min(MAX_CONCURRENCY, int(concurrency)))
-    labels = _unique([" ↔ ".join(item_label(i) for i in scope) for scope in scopes])
-    with transaction.atomic():
-        parent = Question.objects.create(
-            session=session,
-            text=text.strip(),
-            engine=engine,
-            protocol={
-                "fanout": {
-                    "type": result_type,
-                    "items": [str(item.id) for item in items],
-                    "pairs": [[str(i.id) for i in scope] for scope in scopes]
-                    if result_type == "consistency"
-                    else [],
-                    "checklist": checklist,
-                    "concurrency": concurrency,
-                }
-            },
-        )
-        Question.objects.bulk_create(
-            [
-                Question(
-                    session=session,
-                    parent=parent,
-                    engine=engine,
-                    text=sub_prompt(result_type, text.strip(), scope, checklist),
-                    protocol={
-                        "fanout_run": {
-                            "index": n,
-                            "label": label,
-                            "type": result_type,
-                            "items": [str(i.id) for i in scope],
-                        }
-                    },
-                )
-                for n, (scope, label) in enumerate(zip(scopes, labels, strict=True), start=1)
-            ]
-        )
-        ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
-        runs.dispatch(parent.pk)
-    return parent
 
 
 def is_fanout(question_id: int) -> bool:
@@ -155,8 +98,6 @@ def _label(sub: Question) -> str:
 
 
 def _cancel_unfinished(parent_id: int) -> None:
-    from researchmind.runs.lease import question_cancel
-
     for sub in Question.objects.filter(parent_id=parent_id).exclude(status__in=Question.FINISHED):
         question_cancel(sub)
 
@@ -190,15 +131,6 @@ def _finish(parent_id: int, *, cancelled: bool) -> str:
 async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = None) -> str:
     """Run a fan-out parent to its end state and return that state.
     ``engines`` maps a sub-run's id to an engine instance (tests, replays)."""
-    from researchmind.runs import (
-        CANCEL_POLL_SECONDS,
-        LEASE_RENEW_SECONDS,
-        arun_question,
-        cancel_requested,
-        claim_question,
-        renew_lease,
-    )
-
     if not await sync_to_async(claim_question)(parent_id):
         return "skipped"
     parent = await Question.objects.select_related("session").aget(pk=parent_id)

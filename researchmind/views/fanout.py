@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from researchmind import services
 from researchmind.forms import FanoutForm
 from researchmind.pages import owned_question, owned_session
-from researchmind.runs import fanout
 
 
 @login_required
@@ -22,7 +22,7 @@ def fanout_ask(request, session_id):
     form = FanoutForm(request.POST or None, session=session, initial={"engine": session.engine})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        parent = fanout.fanout_create(
+        parent = services.fanout_create(
             session=session,
             text=data["text"],
             result_type=data["result_type"],

@@ -273,9 +273,9 @@ def test_binary_file(tmp_path):
 def test_large_file_streamed(tmp_path, monkeypatch):
     """A file larger than one chunk is streamed: cited lines, relocation and
     excerpts straddling a chunk boundary are all found."""
-    monkeypatch.setattr("citations.verification.scan.WHOLE", 4096)
-    monkeypatch.setattr("citations.verification.scan.CHUNK", 4096)
-    monkeypatch.setattr("citations.verification.scan.OVERLAP", 512)
+    monkeypatch.setattr("citations.verification.read.WHOLE", 4096)
+    monkeypatch.setattr("citations.verification.read.CHUNK", 4096)
+    monkeypatch.setattr("citations.verification.read.OVERLAP", 512)
     lines = [f"row {n:05d} of padding text" for n in range(1, 3001)]
     lines[1499] = "needle alpha"
     lines[1500] = "needle beta"

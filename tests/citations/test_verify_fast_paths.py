@@ -15,19 +15,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citations.parsing import ParsedCitation
-from citations.verification import file_digest, hashing, scan, verify_citations
+from citations.verification import file_digest, hashing, read, verify_citations
 from citations.verification.hashing import Hasher, HashingError
 from citations.verification.lines import LineIndex
 from citations.verification.needle import make_needle
 from citations.verification.normalize import (
     MARKUP_BYTES,
     TOKEN_RE,
-    Window,
     collapse,
     fold,
     matches,
     normalize_text,
 )
+from citations.verification.window import Window
 from tests.citations.builders import file_citation
 
 # Markdown-ish lines: words (some repeated, some with digits, case varied),
@@ -218,9 +218,9 @@ def test_verify_hashes_on_the_worker_thread(tmp_path, monkeypatch):
     computes them later to spot a changed file."""
     monkeypatch.setattr(hashing, "THREAD_MIN", 1)
     monkeypatch.setattr(hashing, "spare_core", lambda: True)  # whatever the machine's load
-    monkeypatch.setattr(scan, "WHOLE", 4096)
-    monkeypatch.setattr(scan, "CHUNK", 4096)
-    monkeypatch.setattr(scan, "OVERLAP", 512)
+    monkeypatch.setattr(read, "WHOLE", 4096)
+    monkeypatch.setattr(read, "CHUNK", 4096)
+    monkeypatch.setattr(read, "OVERLAP", 512)
     bodies = {
         "small.md": b"one\ntwo words\n",
         "big.md": b"\xef\xbb\xbf" + b"".join(b"row %05d here\n" % n for n in range(2000)),  # BOM too
@@ -309,9 +309,9 @@ def test_verify_agrees_with_brute_force(tmp_path_factory, mode):
         patch.setattr(hashing, "THREAD_MIN", 64)
         patch.setattr(hashing, "spare_core", lambda: True)
         if mode == "streamed":
-            patch.setattr(scan, "WHOLE", 1024)
-            patch.setattr(scan, "CHUNK", 1024)
-            patch.setattr(scan, "OVERLAP", 256)
+            patch.setattr(read, "WHOLE", 1024)
+            patch.setattr(read, "CHUNK", 1024)
+            patch.setattr(read, "OVERLAP", 256)
         check()
 
 

@@ -23,9 +23,9 @@ cite = file_citation
 def mode(request, monkeypatch):
     """Run each test on whole files and on files streamed in small chunks."""
     if request.param == "streamed":
-        monkeypatch.setattr("citations.verification.scan.WHOLE", 4096)
-        monkeypatch.setattr("citations.verification.scan.CHUNK", 4096)
-        monkeypatch.setattr("citations.verification.scan.OVERLAP", 512)
+        monkeypatch.setattr("citations.verification.read.WHOLE", 4096)
+        monkeypatch.setattr("citations.verification.read.CHUNK", 4096)
+        monkeypatch.setattr("citations.verification.read.OVERLAP", 512)
     return request.param
 
 

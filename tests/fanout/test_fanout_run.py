@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 
 from citations.models import Citation
 from progress.models import ProgressEvent
-from researchmind import runs
+from researchmind import runs, services
 from researchmind.engines.base import Availability
 from researchmind.models import Question
 from researchmind.runs import fanout
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _create(session, items, result_type="digest", **kwargs):
-    return fanout.fanout_create(
+    return services.fanout_create(
         session=session,
         text=kwargs.pop("text", "How long do tokens last?"),
         result_type=result_type,
@@ -268,16 +268,18 @@ async def test_embedded_executor_dispatches_the_parent_as_a_fanout(token_session
 
 
 def test_celery_executor_sends_the_fanout_task(token_session, settings, monkeypatch):
-    """With Celery, a fan-out parent is sent as the fan-out task, not as a single question."""
+    """With Celery, a fan-out parent is sent as the fan-out task, not as a single
+    question: by the name the worker's task is registered under."""
+    from researchmind.celery import app
     from researchmind.runs import tasks
 
     sent = []
-    monkeypatch.setattr(tasks.run_fanout_task, "delay", lambda pk: sent.append(("fanout", pk)))
-    monkeypatch.setattr(tasks.run_question_task, "delay", lambda pk: sent.append(("question", pk)))
+    monkeypatch.setattr(app, "send_task", lambda name, args: sent.append((name, args)))
     settings.RUN_EXECUTOR = "celery"
     session, items = token_session
     parent = _create(session, items)
-    assert sent == [("fanout", parent.pk)]
+    assert sent == [("researchmind.run_fanout", (parent.pk,))]
+    assert tasks.run_fanout_task.name == "researchmind.run_fanout" and "researchmind.run_fanout" in app.tasks
 
 
 def test_cancelling_a_queued_parent_cancels_its_sub_runs(token_session):

@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from researchmind import services
 from researchmind.models import Question
-from researchmind.runs import fanout, run_question
+from researchmind.runs import run_question
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _run_consistency(session, items):
-    parent = fanout.fanout_create(
+    parent = services.fanout_create(
         session=session, text="Do these agree?", result_type="consistency", items=items[:2], every_pair=False
     )
     run_question(parent.pk)
@@ -97,7 +98,7 @@ def test_invalid_posts_are_refused(token_session, client_for, user, data, field)
 def test_other_users_get_404(token_session, client_for, other_user):
     """Another user can neither open the form, post to it, nor read the lanes."""
     session, items = token_session
-    parent = fanout.fanout_create(session=session, text="Q", result_type="digest", items=items)
+    parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
     client = client_for(other_user)
     assert client.get(reverse("fanout_ask", args=[session.id])).status_code == 404
     assert client.post(reverse("fanout_ask", args=[session.id]), {"text": "x"}).status_code == 404
@@ -108,7 +109,7 @@ def test_other_users_get_404(token_session, client_for, other_user):
 def test_lanes_poll_while_running(token_session, client_for, user):
     """Before the run, the page shows a lane per sub-run that polls the lanes partial every second."""
     session, items = token_session
-    parent = fanout.fanout_create(session=session, text="Q", result_type="digest", items=items)
+    parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
     page = client_for(user).get(reverse("question_detail", args=[session.id, parent.pk])).content.decode()
     assert page.count('class="lane lane-queued"') == 3
     assert f'hx-get="{reverse("fanout_lanes", args=[session.id, parent.pk])}?poll=1"' in page

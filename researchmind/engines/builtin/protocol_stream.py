@@ -14,7 +14,7 @@ from pathlib import Path
 from .answer import citation_entry, safe_json
 from .protocol import ProtocolTask, compose
 from .scoped import ensure_index, scoped_files
-from .streamjson import StreamWriter
+from .streamjson import StreamWriter, marker, text_block
 
 
 def _citation(claim, cid: str) -> dict:
@@ -24,13 +24,11 @@ def _citation(claim, cid: str) -> dict:
 def protocol_steps(
     root: Path, task: ProtocolTask, writer: StreamWriter, cancel: threading.Event, *, state: Path
 ) -> Iterator[str | None]:
-    from .stream import _text_block, marker
-
     yield writer.init(str(root))
     yield from writer.start_message()
     scope = ", ".join(f"{f}/" for f in task.folders) or task.scope
     plan = f"Protocol task: {task.result_type} of {scope}"
-    yield from _text_block(
+    yield from text_block(
         writer,
         [marker("planning", 1, plan), f"{plan}.\n", marker("searching", 2, "Updating the search index")],
     )
@@ -53,7 +51,7 @@ def protocol_steps(
         yield from writer.start_message()
         if n == 0:
             detail = f"Reading {len(answer.cited)} cited passage{'s' * (len(answer.cited) != 1)}"
-            yield from _text_block(writer, [marker("analyzing", 3, detail), f"{detail}.\n"])
+            yield from text_block(writer, [marker("analyzing", 3, detail), f"{detail}.\n"])
         read_id, lines = writer.tool_use(
             "Read",
             {
@@ -90,6 +88,6 @@ def protocol_steps(
             marker("capturing", 5, f"Recording {len(citations)} citation(s)"),
             "\n<!-- CITATIONS: " + safe_json(citations, indent=2) + " -->\n",
         ]
-    yield from _text_block(writer, parts)
+    yield from text_block(writer, parts)
     writer.final_text = "".join(parts)
     yield from writer.end_message("end_turn")

@@ -21,14 +21,13 @@ from pathlib import Path
 
 from researchmind.sandbox import default_state_dir, read_manifest
 
-from .answer import compose_answer, safe_json
+from .answer import compose_answer
 from .claims import select_claims
 from .index import build_index
 from .query import question_terms
 from .search import indexed_file_count, matching_files, newest_change_ns, search
-from .streamjson import StreamWriter, text_pieces
+from .streamjson import StreamWriter, marker, text_block
 
-TOTAL_STEPS = 5
 MAX_HITS = 8
 MAX_READ_LINE = 2000  # Claude's Read truncates longer lines the same way
 HEARTBEAT_SECONDS = 0.25
@@ -36,11 +35,6 @@ HEARTBEAT_SECONDS = 0.25
 
 class _Cancelled(Exception):
     pass
-
-
-def marker(phase: str, step: int, detail: str) -> str:
-    payload = {"phase": phase, "step": step, "total": TOTAL_STEPS, "detail": detail[:100]}
-    return f"<!-- PROGRESS: {safe_json(payload)} -->\n"
 
 
 def run_builtin(
@@ -94,16 +88,6 @@ def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
-def _text_block(writer: StreamWriter, parts: list[str]) -> Iterator[str]:
-    """One text block: markers as whole deltas, prose a few words at a time."""
-    yield from writer.start_text()
-    for part in parts:
-        pieces = [part] if part.startswith("<!-- PROGRESS:") else text_pieces(part)
-        for piece in pieces:
-            yield from writer.text_delta(piece)
-    yield from writer.end_text("".join(parts))
-
-
 def _steps(
     root: Path, question: str, writer: StreamWriter, cancel: threading.Event, state: Path
 ) -> Iterator[str | None]:
@@ -154,7 +138,7 @@ def _steps(
         if n == 0:
             nfiles = len({h.path for h in hits})
             detail = f"Reading {len(hits)} passages from {nfiles} file{'s' * (nfiles != 1)}"
-            yield from _text_block(writer, [marker("analyzing", 3, detail), f"{detail}.\n"])
+            yield from text_block(writer, [marker("analyzing", 3, detail), f"{detail}.\n"])
         read_id, lines = writer.tool_use(
             "Read",
             {"file_path": hit.path, "offset": hit.line_start, "limit": hit.line_end - hit.line_start + 1},
@@ -197,7 +181,7 @@ def _steps(
             ),
             answer.citations_block + "\n",
         ]
-    yield from _text_block(writer, parts)
+    yield from text_block(writer, parts)
     writer.final_text = "".join(parts)
     yield from writer.end_message("end_turn")
 

@@ -17,6 +17,8 @@ import re
 import uuid
 from collections.abc import Iterator
 
+from .answer import safe_json
+
 MODEL = "researchmind-builtin"
 VERSION = "researchmind-builtin/1.0"
 _NAMESPACE = uuid.UUID("5b1f7c52-6f0e-4c57-9a53-0d8f6f4d2e11")
@@ -207,3 +209,22 @@ class StreamWriter:
         else:
             obj["errors"] = errors
         return self._line(obj)
+
+
+# The research run's text: PROGRESS markers at each of its phases, prose in pieces.
+TOTAL_STEPS = 5
+
+
+def marker(phase: str, step: int, detail: str) -> str:
+    payload = {"phase": phase, "step": step, "total": TOTAL_STEPS, "detail": detail[:100]}
+    return f"<!-- PROGRESS: {safe_json(payload)} -->\n"
+
+
+def text_block(writer: StreamWriter, parts: list[str]) -> Iterator[str]:
+    """One text block: markers as whole deltas, prose a few words at a time."""
+    yield from writer.start_text()
+    for part in parts:
+        pieces = [part] if part.startswith("<!-- PROGRESS:") else text_pieces(part)
+        for piece in pieces:
+            yield from writer.text_delta(piece)
+    yield from writer.end_text("".join(parts))

@@ -1,0 +1,38 @@
+"""Reading one cited file for verification: small files whole (``scan``),
+large ones in line-aligned chunks (``stream``). Raises OSError.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from citations.verification.hashing import Hasher
+from citations.verification.scan import FileScan, Request, scan_whole
+from citations.verification.stream import scan_stream
+
+WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
+CHUNK = 4 * 1024 * 1024  # larger ones stream in chunks of this size
+OVERLAP = 64 * 1024
+BINARY_PROBE = 8192
+BOM = b"\xef\xbb\xbf"
+
+
+def scan_file(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
+    """Hash, count lines and look for each request's excerpt; raises OSError.
+    The hash is of the bytes already read for the search: no second read."""
+    with open(path, "rb") as handle:
+        # Asking for one byte more than the file's size reads it whole into
+        # a buffer of the right size (asking for far more costs a big
+        # allocation per file) and shows whether it grew meanwhile. A file
+        # known to be large is read a chunk at a time from the start.
+        size = os.fstat(handle.fileno()).st_size
+        want = size + 1 if size < WHOLE else CHUNK
+        first = handle.read(want)
+        binary = b"\x00" in first[:BINARY_PROBE]
+        skip = len(BOM) if first.startswith(BOM) else 0
+        if len(first) < want:  # all of it
+            return scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
+        return scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
