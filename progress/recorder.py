@@ -214,3 +214,32 @@ class ProgressRecorder:
         if self._raw_handle is not None:
             self._raw_handle.close()
             self._raw_handle = None
+
+
+def record_end(question_id: int, status: str, detail: str) -> dict:
+    """The ``end`` event of a question that ends without a run recording it (a
+    queued question cancelled, a run whose process died): numbered after the
+    question's last event, written in the caller's transaction, and broadcast
+    once that transaction commits, like every other event. Returns the event."""
+    from asgiref.sync import async_to_sync
+
+    seq = (ProgressEvent.objects.filter(question_id=question_id).aggregate(m=Max("seq"))["m"] or 0) + 1
+    event = broadcast.event_dict(
+        ProgressEvent.objects.create(
+            question_id=question_id,
+            seq=seq,
+            kind="end",
+            stage="primary",
+            detail=detail,
+            payload={"status": status},
+        )
+    )
+
+    def notify() -> None:
+        try:
+            async_to_sync(broadcast.notify_events)(question_id, [event])
+        except Exception:  # the socket is only a notification path; the row is what counts
+            log.warning("Could not broadcast the end of question %s", question_id, exc_info=True)
+
+    transaction.on_commit(notify)
+    return event

@@ -77,12 +77,10 @@ def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool 
 
 
 def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
-    """Mark the questions interrupted; returns the ``end`` events created, for
-    the caller to broadcast."""
-    from django.db.models import Max
-
-    from progress.broadcast import event_dict
+    """Mark the questions interrupted, each with its ``end`` event (broadcast
+    after commit); returns the events created."""
     from progress.models import ProgressEvent
+    from progress.recorder import record_end
 
     ended = []
     for qid in question_ids:
@@ -100,26 +98,14 @@ def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
             )
             if partial:
                 Question.objects.filter(pk=qid, answer="").update(answer=partial)
-            seq = (ProgressEvent.objects.filter(question_id=qid).aggregate(m=Max("seq"))["m"] or 0) + 1
-            event = ProgressEvent.objects.create(
-                question_id=qid,
-                seq=seq,
-                kind="end",
-                stage="primary",
-                detail="Interrupted",
-                payload={"status": "interrupted"},
-            )
-        ended.append((qid, event_dict(event)))
+            ended.append((qid, record_end(qid, "interrupted", "Interrupted")))
     return ended
 
 
 async def sweep_interrupted() -> int:
-    """Find runs whose runner died, mark them interrupted and tell their watchers."""
-    from progress.broadcast import notify_events
-
+    """Find runs whose runner died and mark them interrupted (their watchers
+    get the ``end`` event once it is committed)."""
     ended = await sync_to_async(_recover_and_collect)()
-    for qid, event in ended:
-        await notify_events(qid, [event])
     return len(ended)
 
 
@@ -148,9 +134,9 @@ def cancel_requested(question_id: int) -> bool:
 
 def question_cancel(question: Question) -> None:
     """Ask the run to stop; the runner (in whatever process) sees the flag.
-    A question still queued is cancelled at once; a fan-out question's
-    sub-runs are cancelled with it."""
-    from progress.models import ProgressEvent
+    A question still queued is cancelled at once, and a page watching it sees
+    its ``end`` event; a fan-out question's sub-runs are cancelled with it."""
+    from progress.recorder import record_end
 
     targets = [question.pk, *question.sub_runs.values_list("pk", flat=True)]
     Question.objects.filter(pk__in=targets).update(cancel_requested=True)
@@ -162,11 +148,4 @@ def question_cancel(question: Question) -> None:
                 error="Cancelled before it started.",
             )
             if cancelled_now:
-                ProgressEvent.objects.create(
-                    question_id=pk,
-                    seq=1,
-                    kind="end",
-                    stage="primary",
-                    detail="Cancelled",
-                    payload={"status": "cancelled"},
-                )
+                record_end(pk, "cancelled", "Cancelled")

@@ -126,3 +126,60 @@ async def test_token_in_the_query_string_is_ignored(user, make_session, add_text
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()
+
+
+async def test_a_watcher_sees_a_queued_question_cancelled(user, make_session, add_text):
+    """A question cancelled before any run started ends with an ``end`` event
+    that reaches the socket already watching it (not only the next reload)."""
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+    token = await _token(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/",
+        headers=[(b"authorization", f"Bearer {token}".encode()), ORIGIN],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_nothing(timeout=0.3)  # queued: nothing yet
+    await sync_to_async(runs.question_cancel)(question)
+    events, answer = await _receive_until_answer(communicator)
+    assert [(e["seq"], e["kind"], e["payload"]) for e in events] == [(1, "end", {"status": "cancelled"})]
+    assert answer["status"] == "cancelled"
+    await communicator.disconnect()
+
+
+async def test_a_watcher_sees_a_dead_run_interrupted(user, make_session, add_text):
+    """A run whose process died is marked interrupted by the sweeper; its end
+    event, numbered after the run's own events, reaches the watching socket."""
+    from datetime import timedelta
+
+    from progress.models import ProgressEvent
+    from researchmind.asgi import application
+
+    question = await _question(user, make_session, add_text)
+
+    def die_mid_run():
+        Question.objects.filter(pk=question.pk).update(
+            status="running", lease_owner="gone:1", lease_expires_at=timezone.now() - timedelta(seconds=1)
+        )
+        ProgressEvent.objects.create(question_id=question.pk, seq=1, kind="run_start", stage="primary")
+        ProgressEvent.objects.create(
+            question_id=question.pk, seq=2, kind="text_delta", stage="primary", payload={"text": "Half an"}
+        )
+
+    await sync_to_async(die_mid_run)()
+    token = await _token(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/?after=2",
+        headers=[(b"authorization", f"Bearer {token}".encode()), ORIGIN],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await runs.sweep_interrupted() == 1
+    events, answer = await _receive_until_answer(communicator)
+    assert [(e["seq"], e["kind"]) for e in events] == [(3, "end")]
+    assert answer["status"] == "interrupted" and answer["answer"] == "Half an"
+    await communicator.disconnect()
