@@ -28,7 +28,12 @@ def _range(value: str | None) -> tuple[int | None, int | None]:
 
 def _owned_item(request, session_id, content_id):
     session = owned_session(request, session_id)
-    item = get_object_or_404(ContentItem, pk=content_id, session=session, status=ContentItem.Status.READY)
+    item = get_object_or_404(
+        ContentItem.objects.owned_by(request.user),
+        pk=content_id,
+        session=session,
+        status=ContentItem.Status.READY,
+    )
     return session, item
 
 

@@ -17,9 +17,7 @@ SVG_KINDS = ("run_start", "phase", "tool_start", "tool_end", "heartbeat", "end")
 def question_owned_by(question_id: int, user) -> bool:
     from researchmind.models import Question
 
-    if user is None or not getattr(user, "is_authenticated", False):
-        return False
-    return Question.objects.filter(pk=question_id, session__owner=user).exists()
+    return Question.objects.owned_by(user).filter(pk=question_id).exists()
 
 
 def events_after(question_id: int, after: int, limit: int) -> list[dict]:

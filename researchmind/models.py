@@ -9,11 +9,26 @@ from django.conf import settings
 from django.db import models
 
 
+def _owned(queryset: models.QuerySet, user, owner_field: str) -> models.QuerySet:
+    """The rows ``user`` owns: none for an anonymous or missing user."""
+    if not getattr(user, "is_authenticated", False):
+        return queryset.none()
+    return queryset.filter(**{owner_field: user})
+
+
 class ResearchSessionQuerySet(models.QuerySet):
     def owned_by(self, user) -> ResearchSessionQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
+        return _owned(self, user, "owner")
+
+
+class ContentItemQuerySet(models.QuerySet):
+    def owned_by(self, user) -> ContentItemQuerySet:
+        return _owned(self, user, "session__owner")
+
+
+class QuestionQuerySet(models.QuerySet):
+    def owned_by(self, user) -> QuestionQuerySet:
+        return _owned(self, user, "session__owner")
 
 
 class ResearchSession(models.Model):
@@ -70,6 +85,8 @@ class ContentItem(models.Model):
     file_count = models.PositiveIntegerField(default=0)
     byte_size = models.BigIntegerField(default=0)
     added_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ContentItemQuerySet.as_manager()
 
     class Meta:
         ordering = ["added_at"]
@@ -146,6 +163,8 @@ class Question(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = QuestionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

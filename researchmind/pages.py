@@ -14,8 +14,11 @@ def owned_session(request, session_id) -> ResearchSession:
 
 
 def owned_question(request, session_id, question_id) -> Question:
-    session = owned_session(request, session_id)
-    return get_object_or_404(Question.objects.select_related("session"), pk=question_id, session=session)
+    return get_object_or_404(
+        Question.objects.owned_by(request.user).select_related("session"),
+        pk=question_id,
+        session_id=session_id,
+    )
 
 
 def content_context(session: ResearchSession) -> dict:

@@ -52,14 +52,14 @@ def owned_session(user, session_id) -> ResearchSession:
 
 
 def owned_content(user, session_id, content_id) -> ContentItem:
-    item = ContentItem.objects.filter(pk=content_id, session_id=session_id, session__owner=user).first()
+    item = ContentItem.objects.owned_by(user).filter(pk=content_id, session_id=session_id).first()
     if item is None:
         raise not_found("content item")
     return item
 
 
 def owned_question(user, question_id: int) -> Question:
-    question = Question.objects.select_related("session").filter(pk=question_id, session__owner=user).first()
+    question = Question.objects.owned_by(user).select_related("session").filter(pk=question_id).first()
     if question is None:
         raise not_found("question")
     return question

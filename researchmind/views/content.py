@@ -73,7 +73,7 @@ def full_page_with_error(request, session, form):
 @require_POST
 def content_delete(request, session_id, content_id):
     session = owned_session(request, session_id)
-    item = get_object_or_404(ContentItem, pk=content_id, session=session)
+    item = get_object_or_404(ContentItem.objects.owned_by(request.user), pk=content_id, session=session)
     services.content_delete(item)
     if request.htmx:
         return render(request, "researchmind/session_detail.html#content-list", content_context(session))

@@ -210,3 +210,22 @@ def test_unavailable_engine_is_refused_with_its_reason(client_for, user, researc
     assert response.status_code == 422
     assert "unavailable" in response.content.decode()
     assert not research.questions.exists()
+
+
+@pytest.mark.django_db
+def test_owned_by_is_the_one_ownership_query(user, other_user, make_session, add_text):
+    """Sessions, content items and questions each answer ``owned_by(user)``:
+    the owner's rows, nobody else's, and none for an anonymous user."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from researchmind.models import ContentItem, Question, ResearchSession
+
+    mine, theirs = make_session(user, "Mine"), make_session(other_user, "Theirs")
+    items = [add_text(mine, "A", "# A\n"), add_text(theirs, "B", "# B\n")]
+    questions = [Question.objects.create(session=s, text="?") for s in (mine, theirs)]
+    assert list(ResearchSession.objects.owned_by(user)) == [mine]
+    assert list(ContentItem.objects.owned_by(user)) == [items[0]]
+    assert list(Question.objects.owned_by(other_user)) == [questions[1]]
+    for model in (ResearchSession, ContentItem, Question):
+        assert not model.objects.owned_by(AnonymousUser()).exists()
+        assert not model.objects.owned_by(None).exists()
