@@ -9,6 +9,9 @@ from django.utils.html import escape
 from progress import timeline
 
 PAGE = "researchmind/question_detail.html"
+# A fan-out parent's own events when a sub-run starts or ends: the lanes are
+# re-rendered then (the page holds one websocket and polls nothing).
+FANOUT_KINDS = frozenset({"subrun", "cancelling"})
 
 
 def _item(event: dict, **extra) -> str:
@@ -77,6 +80,8 @@ def render_events_html(question_id: int, events: list[dict]) -> str:
         parts.append(render_to_string(f"{PAGE}#phase", {"phase_event": phase_event, "oob": True}))
     if ended:
         parts.append(_final_regions(question_id))
+    elif any(event["kind"] in FANOUT_KINDS for event in events):
+        parts.append(_fanout_lanes(question_id))
     parts.append(f'<span id="last-seq" data-seq="{int(events[-1]["seq"])}" hidden hx-swap-oob="true"></span>')
     return "".join(parts)
 
@@ -99,4 +104,17 @@ def _final_regions(question_id: int) -> str:
 
     question = Question.objects.select_related("session").get(pk=question_id)
     context = question_context(question) | {"oob": True}
-    return "".join(render_to_string(f"{PAGE}#{name}", context) for name in ("status", "phase", "answer"))
+    parts = [render_to_string(f"{PAGE}#{name}", context) for name in ("status", "phase", "answer")]
+    if context["sub_runs"]:
+        parts.append(render_to_string("researchmind/_fanout_lanes.html", context))
+        if question.protocol.get("aggregate"):
+            parts.append(render_to_string("researchmind/_fanout_report.html", context))
+    return "".join(parts)
+
+
+def _fanout_lanes(question_id: int) -> str:
+    from researchmind.models import Question
+
+    question = Question.objects.select_related("session").get(pk=question_id)
+    context = {"question": question, "session": question.session, "oob": True}
+    return render_to_string("researchmind/_fanout_lanes.html", context)

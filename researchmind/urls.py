@@ -49,11 +49,6 @@ urlpatterns = [
         name="question_timeline",
     ),
     path("sessions/<uuid:session_id>/ask-across/", fanout.fanout_ask, name="fanout_ask"),
-    path(
-        "sessions/<uuid:session_id>/questions/<int:question_id>/lanes/",
-        fanout.fanout_lanes,
-        name="fanout_lanes",
-    ),
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("api/", api.urls),

@@ -31,13 +31,6 @@ def fanout_lanes(question) -> list[dict]:
 
 
 @register.simple_tag
-def fanout_unfinished(lanes, question) -> bool:
-    """Poll while the parent runs: it finishes only after all its sub-runs
-    (a parent cancelled before it started leaves its sub-runs queued)."""
-    return not question.is_finished
-
-
-@register.simple_tag
 def fanout_citations(question) -> list[dict]:
     """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
     from citations.models import Citation

@@ -1,18 +1,19 @@
-"""Fan-out pages: the "Ask across content items" form and the live lanes
-partial of a fan-out question. Views validate and call
-``researchmind.runs.fanout``; ownership is checked first (404 otherwise)."""
+"""Fan-out pages: the "Ask across content items" form. It validates and calls
+``services.fanout_create``; ownership is checked first (404 otherwise). The
+question page's sub-run lanes are updated over its websocket
+(``progress.fragments``), not by polling."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from researchmind import services
 from researchmind.forms import FanoutForm
-from researchmind.pages import owned_question, owned_session
+from researchmind.pages import owned_session
 
 
 @login_required
@@ -36,17 +37,3 @@ def fanout_ask(request, session_id):
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     status = 422 if request.method == "POST" else 200
     return render(request, "researchmind/fanout_form.html", {"session": session, "form": form}, status=status)
-
-
-@login_required
-@require_GET
-def fanout_lanes(request, session_id, question_id):
-    """The sub-run lanes alone, polled while the fan-out runs. Once the parent
-    has finished, a poll asks the page to reload so the report appears."""
-    question = owned_question(request, session_id, question_id)
-    response = render(
-        request, "researchmind/_fanout_lanes.html", {"question": question, "session": question.session}
-    )
-    if request.htmx and question.is_finished and request.GET.get("poll"):
-        response["HX-Refresh"] = "true"
-    return response

@@ -96,24 +96,27 @@ def test_invalid_posts_are_refused(token_session, client_for, user, data, field)
 
 
 def test_other_users_get_404(token_session, client_for, other_user):
-    """Another user can neither open the form, post to it, nor read the lanes."""
+    """Another user can neither open the form, post to it, nor open the question page."""
     session, items = token_session
     parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
     client = client_for(other_user)
     assert client.get(reverse("fanout_ask", args=[session.id])).status_code == 404
     assert client.post(reverse("fanout_ask", args=[session.id]), {"text": "x"}).status_code == 404
-    assert client.get(reverse("fanout_lanes", args=[session.id, parent.pk])).status_code == 404
+    assert client.get(reverse("question_detail", args=[session.id, parent.pk])).status_code == 404
     assert Question.objects.count() == 4
 
 
-def test_lanes_poll_while_running(token_session, client_for, user):
-    """Before the run, the page shows a lane per sub-run that polls the lanes partial every second."""
+def test_lanes_before_the_run_and_no_polling(token_session, client_for, user):
+    """Before the run, the page shows a lane per sub-run and an empty report
+    placeholder; nothing on it polls: the question's websocket updates both."""
     session, items = token_session
     parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
     page = client_for(user).get(reverse("question_detail", args=[session.id, parent.pk])).content.decode()
     assert page.count('class="lane lane-queued"') == 3
-    assert f'hx-get="{reverse("fanout_lanes", args=[session.id, parent.pk])}?poll=1"' in page
     assert "Waiting for a free slot" in page
+    assert "hx-trigger" not in page and "every 1s" not in page and "/lanes/" not in page
+    assert page.count("ws-connect=") == 1
+    assert '<section id="fanout-report" hidden></section>' in page
 
 
 def test_report_page_after_the_run(token_session, client_for, user):
@@ -130,14 +133,66 @@ def test_report_page_after_the_run(token_session, client_for, user):
     assert reverse("question_detail", args=[session.id, sub.pk]) in page
 
 
-def test_lanes_poll_reloads_the_page_once_finished(token_session, client_for, user):
-    """A poll that finds the parent finished asks htmx to reload so the report appears."""
+def test_sub_run_events_update_the_lanes_over_the_websocket(token_session, user):
+    """The parent's "subrun" events carry the lanes, re-rendered from the
+    database, for an out-of-band swap; its end carries the report too."""
+    from progress.fragments import render_events_html
+
+    session, items = token_session
+    parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
+    first = parent.sub_runs.order_by("pk").first()
+    Question.objects.filter(pk=first.pk).update(status="running")
+    started = {
+        "seq": 2,
+        "kind": "subrun",
+        "stage": "primary",
+        "phase": "",
+        "step": None,
+        "total": None,
+        "detail": "Sub-run 1/3 started",
+        "payload": {"question_id": first.pk, "state": "started"},
+    }
+    html = render_events_html(parent.pk, [started])
+    assert (
+        '<section id="fanout-lanes" class="card fanout-lanes" aria-labelledby="lanes-heading" hx-swap-oob="true">'
+        in html
+    )
+    assert html.count('class="lane lane-running"') == 1 and html.count('class="lane lane-queued"') == 2
+    assert "fanout-report" not in html
+    plain = {
+        "seq": 3,
+        "kind": "heartbeat",
+        "stage": "expandable",
+        "phase": "",
+        "step": None,
+        "total": None,
+        "detail": "Still working",
+        "payload": {},
+    }
+    assert "fanout-lanes" not in render_events_html(parent.pk, [plain])
+
+
+def test_the_end_of_a_fanout_brings_the_report_over_the_websocket(token_session, user):
+    from progress.fragments import render_events_html
+
     session, items = token_session
     parent = _run_consistency(session, items)
-    url = reverse("fanout_lanes", args=[session.id, parent.pk])
-    response = client_for(user).get(url + "?poll=1", headers={"HX-Request": "true"})
-    assert response.status_code == 200 and response["HX-Refresh"] == "true"
-    assert "Sub-runs" in response.content.decode()
+    end = {
+        "seq": 99,
+        "kind": "end",
+        "stage": "primary",
+        "phase": "",
+        "step": None,
+        "total": None,
+        "detail": "Complete",
+        "payload": {"status": parent.status},
+    }
+    html = render_events_html(parent.pk, [end])
+    assert (
+        'id="fanout-report" class="card fanout-report" aria-labelledby="report-heading" hx-swap-oob="true"'
+        in html
+    )
+    assert 'id="findings-table"' in html and "hx-swap-oob" in html.split('id="fanout-lanes"')[1][:200]
 
 
 def test_admin_shows_findings(token_session, client, admin_user):

@@ -340,7 +340,6 @@ def _owned_urls(research, item, question, citation_id):
         reverse("file_viewer", args=[sid, item.id, "notes.md"]),
         reverse("file_raw", args=[sid, item.id, "notes.md"]),
         reverse("fanout_ask", args=[sid]),
-        reverse("fanout_lanes", args=[sid, qid]),
     ]
     posts = [
         reverse("session_delete", args=[sid]),
