@@ -114,7 +114,13 @@ def _final_regions(question_id: int) -> str:
 
 def _fanout_lanes(question_id: int) -> str:
     from researchmind.models import Question
+    from researchmind.pages import fanout_lanes
 
     question = Question.objects.select_related("session").get(pk=question_id)
-    context = {"question": question, "session": question.session, "oob": True}
+    context = {
+        "question": question,
+        "session": question.session,
+        "lanes": fanout_lanes(question),
+        "oob": True,
+    }
     return render_to_string("researchmind/_fanout_lanes.html", context)

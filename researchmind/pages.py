@@ -4,6 +4,7 @@ content list and of the question page. Below views and fragments alike."""
 
 from __future__ import annotations
 
+from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
 from researchmind.models import Question, ResearchSession
@@ -40,6 +41,7 @@ def question_context(question: Question) -> dict:
     primary, earlier_primary = selectors.timeline_page(question.pk, "primary")
     details, earlier_details = selectors.timeline_page(question.pk, "details")
     state = selectors.page_state(question.pk, finished=question.is_finished)
+    sub_runs = list(question.sub_runs.all())
     return {
         "question": question,
         "session": question.session,
@@ -51,5 +53,49 @@ def question_context(question: Question) -> dict:
         "last_seq": state["last_seq"],
         "phase_event": state["phase_event"],
         "run_svg": render_svg(state["svg_events"]) if question.is_finished else "",
-        "sub_runs": list(question.sub_runs.all()),
+        "sub_runs": sub_runs,
+        "lanes": fanout_lanes(question) if sub_runs else [],
+        "citation_groups": fanout_citations(question) if (question.protocol or {}).get("aggregate") else [],
     } | answer_context(question)
+
+
+# A fan-out question's lanes and its citations by sub-run, one query each.
+
+STEP_KINDS = ("run_start", "tool_start", "phase", "citations", "cancelling", "end", "stderr")
+
+
+def _lane_label(sub) -> str:
+    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
+
+
+def fanout_lanes(question) -> list[dict]:
+    """Each sub-run with its label, latest phase and latest step."""
+    from progress.models import ProgressEvent
+
+    events = ProgressEvent.objects.filter(question=OuterRef("pk")).order_by("-seq")
+    subs = question.sub_runs.order_by("pk").annotate(
+        phase_name=Subquery(events.filter(kind="phase").values("phase")[:1]),
+        phase_step=Subquery(events.filter(kind="phase").values("step")[:1]),
+        phase_total=Subquery(events.filter(kind="phase").values("total")[:1]),
+        latest_step=Subquery(events.filter(kind__in=STEP_KINDS, stage="primary").values("detail")[:1]),
+    )
+    return [{"sub": sub, "label": _lane_label(sub)} for sub in subs]
+
+
+def fanout_citations(question) -> list[dict]:
+    """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
+    from citations.models import Citation
+
+    groups: dict[int, dict] = {}
+    rows = (
+        Citation.objects.filter(question__parent=question)
+        .select_related("question")
+        .order_by("question_id", "position")
+    )
+    for citation in rows:
+        group = groups.setdefault(
+            citation.question_id,
+            {"sub": citation.question, "label": _lane_label(citation.question), "citations": []},
+        )
+        group["citations"].append(citation)
+    return list(groups.values())

@@ -59,7 +59,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "researchmind.views",
             "researchmind.api",
             "researchmind.admin",
-            "researchmind.templatetags",
             "researchmind.management",
             "researchmind.urls",
             "researchmind.asgi",
