@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from citations.states import VerificationState
+
 
 class Citation(models.Model):
     class SourceType(models.TextChoices):
@@ -25,18 +27,13 @@ class Citation(models.Model):
         FILE_LINE = "file_line", "file:line"
         WEB_SOURCE = "web_source", "Web source"
 
-    class Verification(models.TextChoices):
-        PENDING = "pending", "Not yet verified"
-        VERIFIED = "verified", "Verified"
-        RELOCATED = "relocated", "Relocated"
-        EXCERPT_MISMATCH = "excerpt_mismatch", "Excerpt mismatch"
-        LINE_OUT_OF_RANGE = "line_out_of_range", "Line out of range"
-        MISSING_FILE = "missing_file", "Missing file"
-        OUTSIDE_SANDBOX = "outside_sandbox", "Outside sandbox"
-        URL_MATCHED = "url_matched", "URL matched"
-        LOCATED = "located", "Located"
-        UNVERIFIABLE = "unverifiable", "Unverifiable"
-        STALE = "stale", "File changed: re-verify"
+    # Derived from the one list of states (citations/states.py), members and labels alike.
+    Verification = models.TextChoices(
+        "Verification",
+        [(state.name, (state.value, state.label)) for state in VerificationState],
+        module=__name__,
+        qualname="Citation.Verification",
+    )
 
     class Review(models.TextChoices):
         UNREVIEWED = "unreviewed"

@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from citations.models import Citation
 from citations.rendering import CitationView, answer_as_markdown, render_answer, safe_href
-
-HIGHLIGHTED = {"verified", "relocated", "url_matched"}
+from citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
 
 
 def viewer_url(citation: Citation) -> str | None:
@@ -70,9 +69,7 @@ def answer_context(question) -> dict:
         - cited_paths
         - {""}
     )
-    verified = sum(
-        1 for c in citations if c.verification in ("verified", "relocated", "url_matched", "located")
-    )
+    verified = sum(1 for c in citations if c.verification in COUNTED_AS_VERIFIED)
     return {
         "answer_html": html,
         "citations": [(c, views[c.cid]) for c in citations],

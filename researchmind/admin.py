@@ -9,10 +9,9 @@ from django.utils.html import format_html, format_html_join
 
 from citations.admin import export_response
 from citations.models import Citation
+from citations.states import COUNTED_AS_VERIFIED
 from progress.models import ProgressEvent
 from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
-
-GOOD = ("verified", "relocated", "url_matched", "located")
 
 
 def audit_export_actions(lookup: str, name: str):
@@ -59,7 +58,7 @@ class ResearchSessionAdmin(admin.ModelAdmin):
                 _cits=Count("questions__citations", distinct=True),
                 _good=Count(
                     "questions__citations",
-                    filter=Q(questions__citations__verification__in=GOOD),
+                    filter=Q(questions__citations__verification__in=COUNTED_AS_VERIFIED),
                     distinct=True,
                 ),
             )
@@ -216,7 +215,9 @@ class QuestionAdmin(admin.ModelAdmin):
             .select_related("session")
             .annotate(
                 _cits=Count("citations", distinct=True),
-                _good=Count("citations", filter=Q(citations__verification__in=GOOD), distinct=True),
+                _good=Count(
+                    "citations", filter=Q(citations__verification__in=COUNTED_AS_VERIFIED), distinct=True
+                ),
             )
         )
 

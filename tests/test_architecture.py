@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "researchmind.ingest",
             "researchmind.engines",
             "researchmind.client",
+            "citations.states",
             "citations.parsing",
             "citations.verification",
             "citations.rendering",

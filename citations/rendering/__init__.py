@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from citations.rendering.badges import HIGHLIGHTED_STATUSES, STATUSES, CitationView
+from citations.rendering.badges import CitationView
 from citations.rendering.convert import markdown_to_html
 from citations.rendering.links import cite_html, link_citations
 from citations.rendering.markers import MARKER_RE, MAX_MARKDOWN_CHARS, marker_ids
@@ -37,10 +37,8 @@ __all__ = [
     "ALLOWED_CLASSES",
     "ALLOWED_TAGS",
     "DROPPED_WITH_CONTENT",
-    "HIGHLIGHTED_STATUSES",
     "MARKER_RE",
     "MAX_MARKDOWN_CHARS",
-    "STATUSES",
     "URL_SCHEMES",
     "CitationView",
     "SourceGroup",

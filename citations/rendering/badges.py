@@ -7,22 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# status → (label, tone); one colour per tone in app.css (badge--ok/info/warn/bad/muted).
-STATUSES = {
-    "verified": ("Verified", "ok"),
-    "url_matched": ("Matched in page", "ok"),
-    "relocated": ("Verified at other lines", "info"),
-    "located": ("File found", "info"),
-    "excerpt_mismatch": ("Excerpt not found", "warn"),
-    "line_out_of_range": ("Lines out of range", "warn"),
-    "stale": ("File changed: re-verify", "warn"),
-    "missing_file": ("File missing", "bad"),
-    "outside_sandbox": ("Outside sandbox", "bad"),
-    "unverifiable": ("Unverifiable", "muted"),
-    "pending": ("Not verified yet", "muted"),
-}
-# Only ranges whose excerpt was really found are highlighted in the viewer.
-HIGHLIGHTED_STATUSES = frozenset({"verified", "relocated"})
+from citations.states import VerificationState
+
+_STATES = {state.value: state for state in VerificationState}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +32,20 @@ class CitationView:
     line_end: int | None = None
     relevance: str | None = None
     confidence: float | None = None
-    highlight: bool | None = None  # None: only verified/relocated ranges
+    highlight: bool | None = None  # None: as the status says (VerificationState.highlights)
 
     def __post_init__(self) -> None:
+        state = _STATES.get(self.status)
         if not self.status_label:
-            label = self.status.replace("_", " ").capitalize()
-            object.__setattr__(self, "status_label", STATUSES.get(self.status, (label,))[0])
+            label = state.badge_label if state else self.status.replace("_", " ").capitalize()
+            object.__setattr__(self, "status_label", label)
         if self.highlight is None:
-            object.__setattr__(self, "highlight", self.status in HIGHLIGHTED_STATUSES)
+            object.__setattr__(self, "highlight", state is not None and state.highlights)
 
     @property
     def tone(self) -> str:
-        return STATUSES.get(self.status, ("", "muted"))[1]
+        state = _STATES.get(self.status)
+        return state.tone if state else "muted"
 
     @property
     def lines(self) -> str:

@@ -5,20 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citations.parsing.model import ParsedCitation
+from citations.states import CHECK_OUTCOMES
 from citations.verification.normalize import FUZZY_THRESHOLD
 from citations.verification.scan import FileScan, Request
 
-STATUSES = (
-    "verified",
-    "relocated",
-    "excerpt_mismatch",
-    "line_out_of_range",
-    "missing_file",
-    "outside_sandbox",
-    "url_matched",
-    "located",
-    "unverifiable",
-)
+STATUSES = CHECK_OUTCOMES  # every status a Verification can have
 
 
 @dataclass(slots=True)

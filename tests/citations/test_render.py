@@ -201,11 +201,12 @@ def test_safe_href_rules() -> None:
         assert safe_href(bad) is None
 
 
-def test_highlight_only_for_verified_and_relocated() -> None:
-    """Only verified and relocated citations ask for a highlighted range."""
-    assert view(status="verified").highlight and view(status="relocated").highlight
+def test_highlight_only_where_the_excerpt_was_found() -> None:
+    """Verified, relocated and URL-matched citations ask for a highlighted range (as the
+    page's viewer links do); the others do not."""
+    assert all(view(status=s).highlight for s in ("verified", "relocated", "url_matched"))
     assert not any(
-        view(status=s).highlight for s in ("excerpt_mismatch", "located", "url_matched", "missing_file")
+        view(status=s).highlight for s in ("excerpt_mismatch", "located", "missing_file", "pending", "bogus")
     )
 
 
@@ -270,8 +271,8 @@ def test_answer_as_markdown_expands_groups() -> None:
 
 
 def test_explicit_highlight_overrides_default() -> None:
-    """A caller may decide highlighting itself (e.g. for url_matched)."""
-    assert view(status="url_matched", highlight=True).highlight
+    """A caller may decide highlighting itself."""
+    assert view(status="located", highlight=True).highlight
     assert not view(status="verified", highlight=False).highlight
 
 
