@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from channels.layers import get_channel_layer
+
+from progress.stream.events import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +112,6 @@ def encode_payload(payload: dict) -> str:
     if "\\ud" in encoded or "\\u0000" in encoded:
         encoded = _encode_payload(clean_json_value(payload))
     return encoded
-
-
-_UNSAFE = re.compile("[\x00\ud800-\udfff]")
-
-
-def clean_text(text: str) -> str:
-    """``text`` with NUL characters and lone surrogates replaced by U+FFFD."""
-    return _UNSAFE.sub("\ufffd", text)
 
 
 def clean_json_value(value):

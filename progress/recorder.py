@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from progress import broadcast
 from progress.models import ProgressEvent
+from progress.stream.events import clean_text
 
 log = logging.getLogger(__name__)
 DETAIL_MAX = 100
@@ -45,11 +46,6 @@ def _clip(text: str, limit: int = DETAIL_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _column_safe(text: str) -> str:
-    """No NUL or lone surrogate (a JSON line can spell either): databases refuse them."""
-    return text if text.isascii() and "\x00" not in text else broadcast.clean_text(text)
-
-
 class ProgressRecorder:
     def __init__(
         self,
@@ -71,7 +67,6 @@ class ProgressRecorder:
         self._flusher: asyncio.Task | None = None
         self._stop = asyncio.Event()
         self.last_event_at = time.monotonic()
-        self.events_recorded = 0  # rows persisted
         self.events_added = 0  # events queued, before text deltas were coalesced
 
     async def start(self) -> None:
@@ -128,7 +123,7 @@ class ProgressRecorder:
                 ):
                     lp["text"] = lp.get("text", "") + payload.get("text", "")
                     return
-        detail, phase = _column_safe(_clip(detail)), _column_safe((phase or "")[:30])
+        detail, phase = clean_text(_clip(detail)), clean_text((phase or "")[:30])
         pending.append((self._next_seq, kind, stage, detail, phase, step, total, payload))
         self._next_seq += 1
 
@@ -167,7 +162,6 @@ class ProgressRecorder:
                         ended=any(event[_KIND] == "end" for event in batch),
                         frames=frames,
                     )
-                    self.events_recorded += len(batch)
 
     def _write_raw(self, lines: list[bytes]) -> None:
         if self._raw_handle is None or not lines:

@@ -39,9 +39,9 @@ from progress.stream.events import (
     StreamEvent,
     as_dict,
     as_str,
+    clean_text,
     clip,
     compact,
-    no_nul,
     strip_ansi,
     truncate,
 )
@@ -163,14 +163,14 @@ class StreamInterpreter:
 
     def _raw(self, parsed: ParsedLine) -> None:
         text, cut = truncate(parsed.raw, RAW_TEXT_CHARS)
-        payload = {"text": no_nul(text), "length": len(parsed.raw), "error": parsed.error}
+        payload = {"text": clean_text(text), "length": len(parsed.raw), "error": parsed.error}
         if cut:
             payload["truncated"] = True
         self._t.emit("raw", EXPANDABLE, clip(parsed.error), payload)
 
     def _init_text(self, line: str) -> None:
         text, cut = truncate(line, INIT_TEXT_CHARS)
-        payload: dict[str, Any] = {"text": no_nul(text)}
+        payload: dict[str, Any] = {"text": clean_text(text)}
         if cut:
             payload["truncated"] = True
         self._t.emit("init_text", EXPANDABLE, clip(strip_ansi(line[:1000])) or "…", payload)

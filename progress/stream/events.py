@@ -23,6 +23,8 @@ _MAX_DEPTH = 5
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# In a str every surrogate is a lone one: json.loads joins a valid pair.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 @dataclass(slots=True)
@@ -75,9 +77,22 @@ def truncate(text: str, limit: int) -> tuple[str, bool]:
     return text[:limit], True
 
 
-def no_nul(text: str) -> str:
-    """NUL characters replaced: PostgreSQL JSON columns reject them."""
-    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+def clean_text(text: str) -> str:
+    """``text`` made storable: NUL characters and lone surrogates replaced by U+FFFD.
+
+    An engine's JSON can spell both ("\\u0000", "\\udc80"), but PostgreSQL
+    refuses them in text and jsonb columns and a websocket needs valid UTF-8.
+    The one place text from an engine is cleaned before it is stored or sent."""
+    if "\x00" not in text:
+        if text.isascii():  # most text: constant time
+            return text
+        try:  # in C, several times faster than the regex; only a lone surrogate fails it
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return text
+    return _UNSTORABLE.sub("\ufffd", text)
 
 
 def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
@@ -86,7 +101,7 @@ def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
     if kind is str:
         if len(value) > max_str:
             value = f"{value[:max_str]}…[{len(value):,} chars]"
-        return no_nul(value)
+        return clean_text(value)
     if value is None or kind is bool or kind is int:
         return value
     if kind is float:
@@ -100,7 +115,7 @@ def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
             if n >= _MAX_ITEMS:
                 out["…"] = f"{len(value) - _MAX_ITEMS} more keys"
                 break
-            out[no_nul(str(key)[:100])] = compact(item, max_str=max_str, depth=depth + 1)
+            out[clean_text(str(key)[:100])] = compact(item, max_str=max_str, depth=depth + 1)
         return out
     if kind is list or kind is tuple:
         items = [compact(item, max_str=max_str, depth=depth + 1) for item in value[:_MAX_ITEMS]]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from progress.stream.events import DETAIL_CHARS, PREVIEW_CHARS, clip, no_nul
+from progress.stream.events import DETAIL_CHARS, PREVIEW_CHARS, clean_text, clip
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -157,5 +157,5 @@ def result_preview(content: Any) -> tuple[str, bool]:
         text = "" if content is None else _text(content)[: PREVIEW_CHARS + 1]
         cut = False
     if len(text) > PREVIEW_CHARS:
-        return no_nul(text[:PREVIEW_CHARS]), True
-    return no_nul(text), cut
+        return clean_text(text[:PREVIEW_CHARS]), True
+    return clean_text(text), cut

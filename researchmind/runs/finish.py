@@ -9,7 +9,8 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
-from progress.broadcast import clean_json_value, clean_text
+from progress.broadcast import clean_json_value
+from progress.stream.events import clean_text
 from researchmind.engines.base import RunOutcome
 from researchmind.models import Question
 
@@ -61,11 +62,11 @@ def finish_question(
 
     question = Question.objects.get(pk=question_id)
     question.status = status
-    question.answer_raw = _db_text(interpreter.answer_raw)
-    question.answer = _db_text(interpreter.answer_text)
-    question.thinking = _db_text(interpreter.thinking_text)
-    question.raw_output = _db_text(raw_output)
-    question.stderr_tail = _db_text("\n".join(stderr_lines[-50:]))
+    question.answer_raw = clean_text(interpreter.answer_raw)
+    question.answer = clean_text(interpreter.answer_text)
+    question.thinking = clean_text(interpreter.thinking_text)
+    question.raw_output = clean_text(raw_output)
+    question.stderr_tail = clean_text("\n".join(stderr_lines[-50:]))
     question.cost_usd = _decimal(interpreter.cost_usd)
     question.usage = clean_json_value(interpreter.usage or {})
     question.duration_ms = interpreter.duration_ms
@@ -84,7 +85,7 @@ def finish_question(
         advice = _engine_advice(question.engine, interpreter.result or {})
         if advice:
             question.error = advice
-    question.error = _db_text(question.error)
+    question.error = clean_text(question.error)
     apply_protocols(question)
     # The finished status and the citations become visible together: a page
     # rendered in between would show (and cache) an answer without its links.
@@ -101,11 +102,6 @@ def _engine_advice(engine: str, result: dict) -> str | None:
     from researchmind.engines.registry import LABELS
 
     return credentials_advice(result, name=engine, label=LABELS[engine])
-
-
-def _db_text(text: str) -> str:
-    """Engine text without NUL or lone surrogates (JSON can spell both; no database stores them)."""
-    return text if not text or (text.isascii() and "\x00" not in text) else clean_text(text)
 
 
 def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 import json
 
-from progress.stream.events import StreamEvent, clip, compact, strip_ansi
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from progress.stream.events import StreamEvent, clean_text, clip, compact, strip_ansi
 
 
 def test_clip_collapses_whitespace_and_marks_cuts():
@@ -31,6 +35,34 @@ def test_compact_makes_values_strict_json():
     out = compact({"nan": float("nan"), "inf": float("-inf"), "nul": "a\x00b", 3: True})
     assert out == {"nan": None, "inf": None, "nul": "a\ufffdb", "3": True}
     json.dumps(out, allow_nan=False)
+
+
+@given(st.text(st.characters(exclude_categories=()) | st.sampled_from("\x00\ud800\udfff")))
+def test_clean_text_replaces_only_nul_and_lone_surrogates(text):
+    """Any text comes out as valid UTF-8 without NUL: exactly those characters become U+FFFD."""
+    cleaned = clean_text(text)
+    expected = "".join("\ufffd" if ch == "\x00" or 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+    assert cleaned == expected
+    cleaned.encode("utf-8")
+
+
+@pytest.mark.parametrize("text", ["", "plain ascii", "café ╭─ \U0001f600"])
+def test_clean_text_returns_storable_text_itself(text):
+    """Text that is already storable is returned as it is, not copied."""
+    assert clean_text(text) is text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\x00b", "a\ufffdb"),
+        ("é\x00", "é\ufffd"),
+        ("lone \ud800", "lone \ufffd"),
+        ("\udc80\x00", "\ufffd\ufffd"),
+    ],
+)
+def test_clean_text_replaces_nul_and_lone_surrogates(text, expected):
+    assert clean_text(text) == expected
 
 
 def test_event_to_dict_has_every_field():
