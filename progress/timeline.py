@@ -41,23 +41,6 @@ def decorate(event: dict, closed: dict[str, bool] | None = None) -> dict:
     return item
 
 
-def build(events: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Split persisted events into (primary items, detail items) for a full page."""
-    closed = {
-        (e.get("payload") or {}).get("tool_use_id"): bool((e.get("payload") or {}).get("is_error"))
-        for e in events
-        if e["kind"] == "tool_end"
-    }
-    primary, details = [], []
-    for event in events:
-        where = placement(event)
-        if where == "primary":
-            primary.append(decorate(event, closed))
-        elif where == "details":
-            details.append(decorate(event))
-    return primary, details
-
-
 def live_text(events: list[dict]) -> str:
     """The answer text streamed so far (top level only). A text event marked
     ``abandoned`` (a retried API call) drops what was shown before it."""

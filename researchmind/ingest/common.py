@@ -217,12 +217,3 @@ def write_stream(
             if on_chunk is not None:
                 on_chunk(written)
     return written
-
-
-def list_files(root: Path) -> list[str]:
-    """Relative POSIX paths of every regular file under ``root``, sorted."""
-    found = []
-    for folder, _dirs, names in os.walk(root):
-        for name in names:
-            found.append(Path(folder, name).relative_to(root).as_posix())
-    return sorted(found)

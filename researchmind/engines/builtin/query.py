@@ -138,7 +138,3 @@ def fts_query(terms: list[str]) -> str:
     for term in terms:
         alternatives += sorted(related_words(term) - set(alternatives))
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in alternatives)
-
-
-def stem_set(text: str) -> set[str]:
-    return {light_stem(w) for w in words(text)}
