@@ -50,7 +50,6 @@ class QuestionConsumer(AsyncWebsocketConsumer):
             return
         self.group = broadcast.question_group(self.question_id)
         self._lock = asyncio.Lock()
-        self._ended = False
         subprotocols = self.scope.get("subprotocols") or []
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
