@@ -43,7 +43,7 @@ def markdown_to_html(markdown_text: str) -> str:
         literal.append(html.escape(para.strip(), quote=False))
         return f"{token}{len(literal) - 1}\n"
 
-    source = markdown_text or ""
+    source = close_open_fence(markdown_text or "")
     if len(source) > MAX_MARKDOWN_CHARS:
         return sanitize_html(_plain_paragraphs(source))
     try:
@@ -55,6 +55,26 @@ def markdown_to_html(markdown_text: str) -> str:
     if literal:
         text = re.sub(rf"{token}(\d+)", lambda match: literal[int(match[1])], text)
     return sanitize_html(text)
+
+
+_FENCE_LINE_RE = re.compile(r"(`{3,}|~{3,})[^\n]*")
+
+
+def close_open_fence(text: str) -> str:
+    """``text`` with a closing fence appended if a fenced block is still open
+    at its end, as CommonMark reads it (the block runs to the end). Python-
+    Markdown would instead retry every later opening line against the whole
+    rest of the text: quadratic on an answer of many unclosed fences."""
+    open_fence = ""
+    for line in text.split("\n"):
+        if not line.startswith(("```", "~~~")):
+            continue
+        fence = _FENCE_LINE_RE.match(line).group(1)  # type: ignore[union-attr]
+        if not open_fence:
+            open_fence = fence
+        elif line.rstrip(" \t\r") == open_fence:
+            open_fence = ""
+    return f"{text}\n{open_fence}\n" if open_fence else text
 
 
 def _plain_paragraphs(text: str) -> str:

@@ -8,6 +8,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,21 +19,24 @@ from ._yaml import load_mapping
 CONFIDENCE_LEVELS = ("HIGH", "MEDIUM", "LOW", "NONE")
 SOURCE_FIELDS = ("url", "type", "date", "version", "authority")
 
-_HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_SOURCE_HEADING_RE = re.compile(r"^Source\s+(\d+)\s*[:.\-–—]?\s*(.*)$", re.IGNORECASE)
+# Engine text is untrusted: every pattern here runs in linear time. Runs of
+# spaces are matched possessively (``*+``), and a value's trailing spaces or
+# closing hashes are stripped in Python, not by a lazy group before ``\s*$``
+# (each of those was quadratic on a long line of spaces).
+_HEADING_RE = re.compile(r"^(#{1,6})[ \t]++(.+)$", re.MULTILINE)
+_SOURCE_HEADING_RE = re.compile(r"^Source\s++(\d+)\s*+[:.\-–—]?\s*+(.*)$", re.IGNORECASE)
 _CONFIDENCE_RE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:[-+][ \t]+)?[*_]*[ \t]*Confidence(?:[ \t]+(?:Score|Level))?[ \t]*[*_]*[ \t]*:"
-    r"[ \t]*(.*?)[ \t]*$",
+    r"^[ \t]*+(?:#{1,6}[ \t]*+)?(?:[-+][ \t]++)?[*_]*+[ \t]*+Confidence(?:[ \t]++(?:Score|Level))?"
+    r"[ \t]*+[*_]*+[ \t]*+:[ \t]*+(.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 _NO_ANSWER_RE = re.compile(r"No\s+Definitive\s+Answer\s+Found", re.IGNORECASE)
 _NEXT_STEPS_RE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]+)?[*_]*[ \t]*(?:Recommended[ \t]+)?Next[ \t]+Steps\b", re.IGNORECASE
+    r"^[ \t]*+(?:#{1,6}[ \t]++)?[*_]*+[ \t]*+(?:Recommended[ \t]++)?Next[ \t]++Steps\b", re.IGNORECASE
 )
-_ITEM_RE = re.compile(r"^[ \t]*(?:\d+[.)]|[-*+])[ \t]+(.*)$")
-_FENCE_BLOCK_RE = re.compile(
-    r"^[ \t]*(`{3,}|~{3,})[ \t]*(\w*)[ \t]*\r?\n(.*?)^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE
-)
+_ITEM_RE = re.compile(r"^[ \t]*+(?:\d+[.)]|[-*+])[ \t]++(.*)$")
+# A fenced block's opening line: indent, fence, an optional one-word label.
+_FENCE_OPEN_RE = re.compile(r"[ \t]*+(`{3,}|~{3,})[ \t]*+(\w*)[ \t]*+\r?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +80,16 @@ def normalise_confidence(value: object) -> str | None:
 def _headings(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int, str]]:
     """``(start, end_of_line, level, title)`` for headings outside code fences."""
     return [
-        (match.start(), match.end(), len(match.group(1)), strip_markup(match.group(2)))
+        (match.start(), match.end(), len(match.group(1)), strip_markup(_heading_title(match.group(2))))
         for match in _HEADING_RE.finditer(text)
         if not in_spans(match.start(), spans)
     ]
+
+
+def _heading_title(rest: str) -> str:
+    """A heading's text without its trailing spaces and closing hashes
+    (``## Title ##``); a heading made only of hashes keeps its first."""
+    return rest.rstrip(" \t#") or rest[:1]
 
 
 def _section_end(headings: list[tuple[int, int, int, str]], index: int, text_length: int) -> int:
@@ -93,12 +103,39 @@ def _section_end(headings: list[tuple[int, int, int, str]], index: int, text_len
 def _metadata_fence(body: str) -> str | None:
     """The source's YAML block: the first fence labelled yaml, else the first
     unlabelled one (the code example is labelled with its language)."""
-    fences = [(match.group(2).lower(), match.group(3)) for match in _FENCE_BLOCK_RE.finditer(body)]
+    fences = [(label.lower(), content) for label, content in _fence_blocks(body)]
     for wanted in (("yaml", "yml"), ("",)):
         for label, content in fences:
             if label in wanted:
                 return content
     return None
+
+
+def _fence_blocks(text: str) -> list[tuple[str, str]]:
+    """``(label, content)`` of each fenced block, in order: an opening line
+    closed by a later line holding just the same fence; an opening line never
+    closed is ordinary text. One pass, each closer found by bisection: linear
+    however many fences are left open."""
+    lines = text.split("\n")
+    closers: dict[str, list[int]] = {}
+    for number, line in enumerate(lines):
+        bare = line.strip(" \t")
+        if bare[:3] in ("```", "~~~") and bare == bare[0] * len(bare):
+            closers.setdefault(bare, []).append(number)
+    blocks: list[tuple[str, str]] = []
+    number = 0
+    while number < len(lines):
+        opening = _FENCE_OPEN_RE.fullmatch(lines[number])
+        if opening:
+            candidates = closers.get(opening.group(1), [])
+            at = bisect.bisect_right(candidates, number)
+            if at < len(candidates):
+                end = candidates[at]
+                blocks.append((opening.group(2), "".join(line + "\n" for line in lines[number + 1 : end])))
+                number = end + 1
+                continue
+        number += 1
+    return blocks
 
 
 def _read_sources(text: str, headings: list[tuple[int, int, int, str]], facts: BodyFacts) -> None:
@@ -162,7 +199,7 @@ def read_body(answer: str) -> BodyFacts:
     for match in _CONFIDENCE_RE.finditer(answer):
         if in_spans(match.start(), spans):
             continue
-        facts.confidence = normalise_confidence(match.group(1))
+        facts.confidence = normalise_confidence(match.group(1).rstrip(" \t"))
         if facts.confidence is None:
             facts.problems.append(f"The confidence line {match.group(0).strip()!r} names no single level.")
         break

@@ -247,7 +247,9 @@ def parse_details(text: str, finding_ids: list[str]) -> dict[str, str]:
         return {}
     by_upper = {finding_id.upper(): finding_id for finding_id in finding_ids}
     id_pattern = "|".join(re.escape(finding_id) for finding_id in sorted(by_upper, key=len, reverse=True))
-    start_re = re.compile(rf"^\s*(#{{1,6}}\s+|[-*+]\s+)?[*_`\[]*\s*({id_pattern})(?![\w-])", re.IGNORECASE)
+    start_re = re.compile(
+        rf"^\s*+(#{{1,6}}\s++|[-*+]\s++)?[*_`\[]*+\s*+({id_pattern})(?![\w-])", re.IGNORECASE
+    )
     details: dict[str, list[str]] = {}
     current: str | None = None
     current_level = 7

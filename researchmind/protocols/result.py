@@ -24,7 +24,9 @@ __all__ = ["RESULT_TYPES", "STATUSES", "AgentResult", "ResultMetadata", "parse_r
 
 METADATA_KEYS = ("protocol", "agent", "assigned", "scope", "coverage", "confidence")
 _METADATA_LINE_RE = re.compile(
-    r"^\s*(?:[-+]\s+)?[*_]*\s*(protocol|agent|assigned|scope|coverage|confidence)\s*[*_]*\s*:\s*[*_]*\s*(.*?)\s*$",
+    # Linear time: possessive runs of spaces; the value's trailing spaces are stripped by the caller.
+    r"^\s*+(?:[-+]\s++)?[*_]*+\s*+(protocol|agent|assigned|scope|coverage|confidence)\s*+[*_]*+\s*+:\s*+[*_]*+"
+    r"\s*+(.*)$",
     re.IGNORECASE,
 )
 
@@ -127,7 +129,7 @@ def _parse_metadata(lines: list[str], problems: list[str]) -> tuple[ResultMetada
             continue
         match = _METADATA_LINE_RE.match(line)
         if match:
-            values.setdefault(match.group(1).lower(), strip_markup(match.group(2)))
+            values.setdefault(match.group(1).lower(), strip_markup(match.group(2).rstrip()))
             end = index + 1
             continue
         if values or non_blank >= 10:

@@ -30,6 +30,10 @@ _RATIO_METRICS = {"criteria", "tests"}
 
 # [ \t] rather than \s: a pattern that may run across newlines goes quadratic
 # on output with long runs of blank lines.
+# Whether an answer has a RESULT line at all (then it is read as a protocol
+# result). Linear time: "^\s*" under MULTILINE rescanned every following blank
+# line from each line start.
+RESULT_LINE = re.compile(r"^[ \t]*+\**+RESULT\**+[ \t]*+:", re.MULTILINE)
 _RESULT_LINE_RE = re.compile(r"^[ \t>*_`#-]*RESULT[*_`]*[ \t]*:(.*)$", re.IGNORECASE | re.MULTILINE)
 _NUMBER_RE = re.compile(r"^-?\d+$")
 _PERCENT_RE = re.compile(r"^(\d+(?:\.\d+)?)\s*%?$")

@@ -3,9 +3,7 @@ finished question's text. Pure parsing lives in ``researchmind.protocols``."""
 
 from __future__ import annotations
 
-import re
-
-RESULT_LINE = re.compile(r"^\s*\**RESULT\**\s*:", re.MULTILINE)
+from researchmind.protocols.summary_line import RESULT_LINE
 
 
 def apply_protocols(question) -> None:
