@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 
 from citations import audit
 from citations.models import Citation, CitationFeedback
+from citations.rendering import web_href
 from citations.services import citation_review, citations_reverify
 
 
@@ -117,10 +118,11 @@ class CitationAdmin(admin.ModelAdmin):
         url = viewer_url(obj)
         if url:
             return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, obj.location_label)
-        if obj.url:
-            return format_html(
-                '<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', obj.url, obj.url
-            )
+        href = web_href(obj.url)
+        if href:
+            return format_html('<a href="{}" target="_blank" rel="noopener noreferrer">{}</a>', href, href)
+        if obj.url:  # not an http(s) URL: shown as text, never as a link
+            return format_html("<span>{}</span> (not a web address)", obj.url)
         return "—"
 
     @admin.display(description="Cited lines in context")

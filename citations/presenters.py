@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from citations.models import Citation
-from citations.rendering import CitationView, answer_as_markdown, render_answer, safe_href
+from citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
 from citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
 
 
@@ -29,7 +29,7 @@ def citation_view(citation: Citation) -> CitationView:
     is_url = citation.source_type == Citation.SourceType.URL
     href = viewer_url(citation)
     if href is None and citation.url:
-        href = safe_href(citation.url)  # engine-supplied: never a javascript: or data: URL
+        href = web_href(citation.url)  # engine-supplied: only http(s), never javascript: or data:
     label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
     if citation.source_path and citation.title:
         label = f"{citation.title}/{citation.path_in_item}" if citation.path_in_item else citation.title

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
 from citations.models import Citation, CitationFeedback
+from citations.rendering import web_href
 from citations.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
 from researchmind.pages import owned_session
@@ -66,6 +67,7 @@ def file_viewer(request, session_id, content_id, file_path):
             "file_path": file_path,
             "window": window,
             "hl": request.GET.get("hl", ""),
+            "original_href": web_href(item.source_url),
         },
     )
 

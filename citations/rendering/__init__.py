@@ -24,6 +24,7 @@ from citations.rendering.sanitize import (
     URL_SCHEMES,
     safe_href,
     sanitize_html,
+    web_href,
 )
 from citations.rendering.sources import (
     SourceGroup,
@@ -52,6 +53,7 @@ __all__ = [
     "render_sources_panel_data",
     "safe_href",
     "sanitize_html",
+    "web_href",
 ]
 
 

@@ -45,6 +45,22 @@ def sanitize_html(fragment: str) -> str:
     return _CLEANER.clean(fragment)
 
 
+WEB_SCHEMES = frozenset({"http", "https"})
+
+
+def web_href(url: str | None) -> str | None:
+    """``url`` if it is an absolute http(s) URL with a host, else None: the
+    one rule for turning stored text (a citation's URL, a content item's
+    source) into a link, in pages, the admin and exports alike."""
+    if not url or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    return url if parts.scheme.lower() in WEB_SCHEMES and parts.netloc else None
+
+
 def safe_href(url: str | None) -> str | None:
     """Return ``url`` if it is http(s)/mailto or relative, else None.
 

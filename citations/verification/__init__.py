@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from citations.parsing import ParsedCitation
 from citations.parsing.model import UUID_RE, resolve_content_id
+from citations.rendering.sanitize import web_href
 from citations.verification.hashing import Hasher, HashingError
 from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
@@ -151,6 +152,11 @@ def _plan(
             "unverifiable", f"The citation is {citation.source_type}, which no file can confirm."
         )
     if citation.source_type == "url" or (citation.url and not citation.source_path):
+        if not web_href(citation.url):
+            return Verification(
+                "unverifiable",
+                "Only http(s) URLs are sources; this one is kept as text and never shown as a link.",
+            )
         content_id = urls.get(normalize_url(citation.url or ""))
         if content_id is None:
             return Verification("unverifiable", "The URL is not one of the session's content items.")

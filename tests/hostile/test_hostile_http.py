@@ -4,6 +4,7 @@ rendering): each is refused with a clear error, and nothing is lost or leaked.""
 from __future__ import annotations
 
 import io
+import json
 import os
 import sys
 import threading
@@ -413,3 +414,66 @@ def test_oversized_uploads_fail_with_a_clear_error(alice, research, settings):
     response = alice.post(reverse("content_add", args=[research.id, "files"]), {"files": big}, follow=True)
     assert b"too large" in response.content
     assert research.content_items.count() == 0
+
+
+HOSTILE_URLS = [
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    " javascript:alert(1)",
+    "\tjavascript:alert(1)",
+    "java\nscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "vbscript:msgbox(1)",
+    "//evil.example/x",
+    "https:evil.example",
+    "file:///etc/passwd",
+]
+
+
+@pytest.mark.django_db
+def test_citation_urls_become_links_only_when_http(research, user, client_for, admin_client):
+    """A citation's URL is a link only when it is absolute http(s): anything
+    else is kept as text, verified as unverifiable with the reason, and no
+    page or admin view turns it into a link."""
+    from citations.models import Citation
+    from citations.services import citations_record
+    from researchmind.models import Question
+
+    entries = [
+        {"id": f"c{n}", "source_file": url, "source_type": "url", "excerpt": "x", "relevance": "direct"}
+        for n, url in enumerate([*HOSTILE_URLS, "https://ok.example/page"], start=1)
+    ]
+    answer = " ".join(f"Claim [c{n}]." for n in range(1, len(entries) + 1))
+    raw = f"{answer}\n\n<!-- CITATIONS: {json.dumps(entries)} -->"
+    question = Question.objects.create(
+        session=research, text="q", status="complete", answer=answer, answer_raw=raw
+    )
+    assert citations_record(question) == len(entries)
+    rows = list(Citation.objects.filter(question=question).order_by("position"))
+    kept = {row.url for row in rows}
+    assert {url.strip() for url in HOSTILE_URLS} <= {url.strip() for url in kept}  # nothing dropped
+    for row in rows[:-1]:
+        assert row.verification == "unverifiable", (row.url, row.verification)
+        assert row.verification_detail.startswith("Only http(s) URLs are sources"), row.url
+    assert rows[-1].verification == "unverifiable"  # a web page that is no content item
+    assert "not one of the session's content items" in rows[-1].verification_detail
+
+    page = client_for(user).get(reverse("question_detail", args=[research.id, question.pk])).content.decode()
+    pages = {
+        "question page": page,
+        "citation list": admin_client.get("/admin/citations/citation/").content.decode(),
+    }
+    for row in rows:
+        pages[f"admin {row.cid}"] = admin_client.get(
+            f"/admin/citations/citation/{row.pk}/change/"
+        ).content.decode()
+    for name, html in pages.items():
+        found = active_content(html)
+        if name != "question page":  # Django's own admin pages carry an inline script of theirs
+            found = [f for f in found if f != "<script> inline"]
+        assert found == [], name
+        assert 'href="//evil' not in html and 'href="https:evil' not in html and 'href="file:' not in html, (
+            name
+        )
+    assert 'href="https://ok.example/page"' in pages["question page"]
+    assert 'href="https://ok.example/page"' in pages[f"admin {rows[-1].cid}"]
