@@ -131,10 +131,13 @@ class CitationAdmin(admin.ModelAdmin):
 
         if not obj.source_path or not obj.line_start:
             return "—"
+        root, path = obj.question.session.sandbox_path, obj.source_path
+        if obj.content_item_id and obj.path_in_item:  # confined to the cited item's own folder
+            root, path = root / str(obj.content_item_id), obj.path_in_item
         try:
             window = open_window(
-                obj.question.session.sandbox_path,
-                obj.source_path,
+                root,
+                path,
                 line_start=obj.line_start,
                 line_end=obj.line_end or obj.line_start,
                 context=5,

@@ -48,9 +48,11 @@ def file_viewer(request, session_id, content_id, file_path):
     start = hl_start or at_start
     end = hl_end or at_end
     try:
+        # Resolved within the item's own folder: a symlink that leaves the item
+        # (to another item, the manifest) is refused like one leaving the sandbox.
         window = open_window(
-            session.sandbox_path,
-            f"{item.id}/{file_path}",
+            item.folder,
+            file_path,
             line_start=start,
             line_end=end,
             first_line=page_start,
@@ -75,9 +77,9 @@ def file_viewer(request, session_id, content_id, file_path):
 @login_required
 @require_GET
 def file_raw(request, session_id, content_id, file_path):
-    session, item = _owned_item(request, session_id, content_id)
+    _session, item = _owned_item(request, session_id, content_id)
     try:
-        data, filename = raw_text(session.sandbox_path, f"{item.id}/{file_path}")
+        data, filename = raw_text(item.folder, file_path)
     except ViewerError as exc:
         raise Http404(str(exc)) from None
     response = HttpResponse(data, content_type="text/plain; charset=utf-8")

@@ -477,3 +477,26 @@ def test_citation_urls_become_links_only_when_http(research, user, client_for, a
         )
     assert 'href="https://ok.example/page"' in pages["question page"]
     assert 'href="https://ok.example/page"' in pages[f"admin {rows[-1].cid}"]
+
+
+@pytest.mark.django_db
+def test_the_viewer_confines_each_file_to_its_own_item(alice, research, add_text):
+    """A symlink inside one content item that reaches another item or the
+    session manifest (an engine with a shell could plant one) is a 404 in the
+    viewer and the raw download, like one that leaves the sandbox; the item's
+    own files still open."""
+    mine = add_text(research, "Mine", "# Mine\n\nMy own line.\n")
+    other = add_text(research, "Other", "# Other\n\nSECRET-OF-ANOTHER-ITEM\n")
+    (other_file,) = [p for p in other.folder.rglob("*.md")]
+    (mine.folder / "to-other.md").symlink_to(other_file)
+    (mine.folder / "to-manifest.json").symlink_to(research.sandbox_path / "_content_manifest.json")
+    (mine.folder / "other-dir").symlink_to(other.folder, target_is_directory=True)
+    (own,) = [p for p in mine.folder.rglob("*.md") if not p.is_symlink()]
+    hostile = ["to-other.md", "to-manifest.json", f"other-dir/{other_file.name}"]
+    for view in ("file_viewer", "file_raw"):
+        for name in hostile:
+            response = alice.get(reverse(view, args=[research.id, mine.id, name]))
+            assert response.status_code == 404, (view, name)
+            assert b"SECRET-OF-ANOTHER-ITEM" not in response.content
+        ok = alice.get(reverse(view, args=[research.id, mine.id, own.relative_to(mine.folder).as_posix()]))
+        assert ok.status_code == 200 and b"My own line." in ok.content, view
