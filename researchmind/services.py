@@ -253,7 +253,11 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     elif kind == "url":
         url = data["url"]
         item = content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
-        content_run_async(item, partial(_url_work, url=url, limits=limits, staging_root=staging_root))
+        originals = session.state_path / "originals" / str(item.id)
+        content_run_async(
+            item,
+            partial(_url_work, url=url, limits=limits, staging_root=staging_root, original_dir=originals),
+        )
     else:
         raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(CONTENT_KINDS)}.")
     return item
@@ -281,7 +285,7 @@ def _git_work(dest, progress, *, url, limits, staging_root):
     )
 
 
-def _url_work(dest, progress, *, url, limits, staging_root):
+def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
     from researchmind import ingest
 
     return ingest.ingest_url(
@@ -291,6 +295,7 @@ def _url_work(dest, progress, *, url, limits, staging_root):
         progress=progress,
         allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
         staging_root=staging_root,
+        original_dir=original_dir,
     )
 
 

@@ -22,6 +22,11 @@ urlpatterns = [
         content.content_delete,
         name="content_delete",
     ),
+    path(
+        "sessions/<uuid:session_id>/content/item/<uuid:content_id>/original/",
+        content.content_original,
+        name="content_original",
+    ),
     path("sessions/<uuid:session_id>/ask/", questions.question_ask, name="question_ask"),
     path(
         "sessions/<uuid:session_id>/questions/<int:question_id>/",

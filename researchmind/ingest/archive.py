@@ -194,7 +194,8 @@ def ingest_zip(
     except _DAMAGED as exc:
         raise IngestError("This is not a zip archive, or it is damaged.") from exc
     with zf, staging(dest, staging_root=staging_root) as root:
-        infos = _validate(zf, root, limits)
+        # A repository's .git/ is version-control state, not content (git ingest drops it too).
+        infos = [info for info in _validate(zf, root, limits) if ".git" not in info.filename.split("/")]
         budget = Budget(limits)
         files: list[str] = []
         member_count = sum(1 for info in infos if not info.is_dir())

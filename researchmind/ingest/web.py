@@ -7,10 +7,13 @@ import json
 import os
 import re
 from datetime import UTC, datetime
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from bs4 import BeautifulSoup
 from markdownify import MarkdownConverter
+
+from researchmind.sandbox import default_state_dir
 
 from .common import DEFAULT_LIMITS, IngestError, IngestResult, Limits, Progress, no_progress, staging
 from .fetch import Page, fetch_page
@@ -89,8 +92,14 @@ def ingest_url(
     progress: Progress | None = None,
     allow_loopback: bool = False,
     staging_root: str | os.PathLike[str] | None = None,
+    original_dir: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Fetch the page at ``url`` (public addresses only) into ``dest``.
+
+    The content folder gets the readable text only (``page.md``): that is
+    what engines search and quote. The bytes the server sent and where they
+    came from (``source.json``) are kept for provenance in ``original_dir``,
+    outside the sandbox (default: beside it, ``default_state_dir``).
 
     ``allow_loopback`` permits 127.0.0.0/8 and ::1 (a local test server);
     every other non-public address is refused, on every redirect.
@@ -117,14 +126,25 @@ def ingest_url(
         "status": page.status,
         "title": title,
     }
-    outputs = {
-        "page.md": markdown.encode("utf-8", "replace"),
+    outputs = {"page.md": markdown.encode("utf-8", "replace")}
+    provenance = {
         original: page.body,
         "source.json": (json.dumps(source, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
     }
+    kept = (
+        Path(original_dir)
+        if original_dir
+        else default_state_dir(Path(dest).parent) / "originals" / Path(dest).name
+    )
     with staging(dest, staging_root=staging_root) as root:
         for name, data in outputs.items():
             (root / name).write_bytes(data)
+        try:
+            kept.mkdir(parents=True, exist_ok=True)
+            for name, data in provenance.items():
+                (kept / name).write_bytes(data)
+        except OSError as exc:
+            raise IngestError(f"Could not keep the original page: {exc.strerror or exc}.") from exc
     report(len(page.body), len(page.body), "Page saved")
     return IngestResult(
         title=title,

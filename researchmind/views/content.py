@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
@@ -78,3 +78,20 @@ def content_delete(request, session_id, content_id):
     if request.htmx:
         return render(request, "researchmind/session_detail.html#content-list", content_context(session))
     return redirect("session_detail", session_id=session.id)
+
+
+@login_required
+@require_GET
+def content_original(request, session_id, content_id):
+    """A web page's original bytes, kept outside the sandbox for provenance:
+    always a plain-text attachment, so a page never renders in our origin."""
+    session = owned_session(request, session_id)
+    item = get_object_or_404(ContentItem.objects.owned_by(request.user), pk=content_id, session=session)
+    folder = session.state_path / "originals" / str(item.id)
+    originals = sorted(p for p in folder.glob("original.*") if p.is_file() and not p.is_symlink())
+    if not originals:
+        raise Http404("This content item has no original page.")
+    response = HttpResponse(originals[0].read_bytes(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{originals[0].name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -341,6 +341,7 @@ def _owned_urls(research, item, question, citation_id):
         reverse("file_viewer", args=[sid, item.id, "notes.md"]),
         reverse("file_raw", args=[sid, item.id, "notes.md"]),
         reverse("fanout_ask", args=[sid]),
+        reverse("content_original", args=[sid, item.id]),
     ]
     posts = [
         reverse("session_delete", args=[sid]),

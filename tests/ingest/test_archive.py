@@ -58,6 +58,23 @@ def test_normal_zip_is_extracted(dest):
     assert result.byte_size == 14 and result.file_count == 2 and result.title == "project.zip"
 
 
+def test_a_zipped_repository_arrives_without_its_git_folder(dest):
+    """.git/ is version-control state, not content: dropped, as git ingest does."""
+    archive = make_zip(
+        {
+            "repo/README.md": b"# Repo\n",
+            "repo/.git/": b"",
+            "repo/.git/HEAD": b"ref: refs/heads/main\n",
+            "repo/.git/objects/ab/cdef": b"x",
+            ".git/config": b"[core]\n",
+            "repo/.github/workflow.yml": b"on: push\n",
+        }
+    )
+    result = ingest_zip(dest, archive, title="repo.zip")
+    assert result.files == ["repo/.github/workflow.yml", "repo/README.md"]
+    assert not (dest / "repo" / ".git").exists() and not (dest / ".git").exists()
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from researchmind.ingest import AddressRefused, IngestError, Limits, ingest_url
+from researchmind.sandbox import default_state_dir
 
 ARTICLE = b"""<!doctype html>
 <html><head>
@@ -49,14 +51,20 @@ def test_page_becomes_readable_markdown_with_title(web_server, dest):
         assert furniture not in page
     assert result.title == "Token Rotation Guide"
     assert result.source_url == url
-    assert result.files == ["original.html", "page.md", "source.json"]
+    assert result.files == ["page.md"]  # the content folder holds the readable text only
+
+
+def _kept(dest: Path) -> Path:
+    """Where provenance goes when no folder is given: beside the sandbox, never in it."""
+    return default_state_dir(dest.parent) / "originals" / dest.name
 
 
 def test_original_html_is_kept_verbatim(web_server, dest):
     """The bytes the server sent are stored unchanged."""
     web_server.serve("/article", ARTICLE)
-    ingest_url(dest, web_server.url("/article"), allow_loopback=True)
-    assert (dest / "original.html").read_bytes() == ARTICLE
+    ingest_url(dest, web_server.url("/article"), allow_loopback=True, original_dir=dest.parent / "kept")
+    assert (dest.parent / "kept" / "original.html").read_bytes() == ARTICLE
+    assert not (dest / "original.html").exists()
 
 
 def test_source_json_records_where_the_page_came_from(web_server, dest):
@@ -64,7 +72,7 @@ def test_source_json_records_where_the_page_came_from(web_server, dest):
     web_server.serve("/article", ARTICLE)
     url = web_server.url("/article")
     ingest_url(dest, url, allow_loopback=True)
-    source = json.loads((dest / "source.json").read_text())
+    source = json.loads((_kept(dest) / "source.json").read_text())
     assert source["url"] == source["final_url"] == url
     assert source["status"] == 200
     assert source["content_type"] == "text/html"
@@ -100,7 +108,7 @@ def test_redirects_are_followed(web_server, dest):
     web_server.redirect("/older", web_server.url("/article"), 302)
     web_server.serve("/article", ARTICLE)
     result = ingest_url(dest, web_server.url("/old"), allow_loopback=True)
-    source = json.loads((dest / "source.json").read_text())
+    source = json.loads((_kept(dest) / "source.json").read_text())
     assert source["final_url"] == web_server.url("/article")
     assert source["redirects"] == [web_server.url("/old"), web_server.url("/older")]
     assert result.source_url == web_server.url("/old")
@@ -184,7 +192,7 @@ def test_plain_text_is_kept_as_markdown(web_server, dest):
     web_server.serve("/notes.txt", headers={"Content-Type": "text/plain; charset=utf-8"}, body=b"line one\n")
     result = ingest_url(dest, web_server.url("/notes.txt"), allow_loopback=True)
     assert (dest / "page.md").read_text() == "# notes.txt\n\nline one\n"
-    assert (dest / "original.txt").read_bytes() == b"line one\n"
+    assert (_kept(dest) / "original.txt").read_bytes() == b"line one\n"
     assert result.title == "notes.txt"
 
 

@@ -185,7 +185,13 @@ def test_web_page_from_a_local_server(client_for, user, research, settings, loca
     folder = research.sandbox_path / str(item.id)
     page = (folder / "page.md").read_text()
     assert page.startswith("# Local page") and "90 days" in page and "alert(1)" not in page
-    assert (folder / "original.html").is_file()
+    # Only the readable text is content; the original page is provenance, outside the sandbox.
+    assert sorted(p.name for p in folder.iterdir()) == ["page.md"]
+    original = client_for(user).get(reverse("content_original", args=[research.id, item.id]))
+    assert original.status_code == 200 and original["Content-Type"] == "text/plain; charset=utf-8"
+    assert original["Content-Disposition"] == 'attachment; filename="original.html"'
+    assert b"<html" in original.content.lower()
+    assert (research.state_path / "originals" / str(item.id) / "source.json").is_file()
 
 
 def test_web_page_on_loopback_is_refused_by_default(client_for, user, research, local_site):

@@ -92,6 +92,7 @@ class Command(BaseCommand):
                 progress=_both(progress, bar),
                 allow_loopback=allow,
                 staging_root=staging,
+                original_dir=research.state_path / "originals" / Path(dest).name,
             )
         item = services.content_start(
             session=research,
