@@ -136,3 +136,27 @@ def test_migration_moves_every_sessions_legacy_state(make_session, make_user, se
         assert (session.state_path / "index.sqlite3").read_bytes() == b"old index"
         assert (session.state_path / "runs" / "1.log").read_text() == "raw run log\n"
         assert entries(session.sandbox_path) == sorted([INSTRUCTIONS_NAME, MANIFEST_NAME])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_moves_web_originals_out_of_the_content_folder(research, add_text, settings):
+    """Migration 0004 moves an already ingested web page's original.html and
+    source.json out of its content folder; other kinds of content are untouched."""
+    from researchmind.models import ContentItem
+
+    page = ContentItem.objects.create(session=research, kind="url_scrape", source_url="https://example.org/")
+    page.folder.mkdir(parents=True)
+    (page.folder / "page.md").write_text("# Page\n")
+    (page.folder / "original.html").write_bytes(b"<html>page</html>")
+    (page.folder / "source.json").write_text("{}")
+    text = add_text(research, "Notes", "# Notes\n")
+    (text.folder / "source.json").write_text("a file the user added")
+    executor = MigrationExecutor(connection)
+    migration = executor.loader.get_migration("researchmind", "0004_move_web_originals")
+    before = executor.loader.project_state(("researchmind", "0003_question_model"))
+    with connection.schema_editor(atomic=migration.atomic) as editor:
+        migration.apply(before, editor)
+    kept = research.state_path / "originals" / str(page.id)
+    assert sorted(p.name for p in page.folder.iterdir()) == ["page.md"]
+    assert (kept / "original.html").read_bytes() == b"<html>page</html>" and (kept / "source.json").exists()
+    assert (text.folder / "source.json").read_text() == "a file the user added"
