@@ -79,6 +79,7 @@ class ContentItem(models.Model):
     source_url = models.CharField(max_length=2000, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)
+    note = models.TextField(blank=True, help_text="What was left out, e.g. files that are not text.")
     progress_done = models.BigIntegerField(default=0)
     progress_total = models.BigIntegerField(null=True, blank=True)
     progress_message = models.CharField(max_length=200, blank=True)

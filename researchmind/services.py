@@ -119,6 +119,7 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
         item.byte_size = result.byte_size
         item.status = ContentItem.Status.READY
         item.error = ""
+        item.note = getattr(result, "note", "")
         item.progress_done = item.progress_total or item.progress_done
         item.progress_message = "Done"
         item.save()

@@ -64,6 +64,7 @@ class ContentOut(Schema):
     source_url: str
     status: str = Field(description="pending, ready or failed.")
     error: str = Field(description="Why the content failed, when it did.")
+    note: str = Field(description="What was left out, e.g. files that are not text and were skipped.")
     progress_done: int
     progress_total: int | None
     progress_message: str

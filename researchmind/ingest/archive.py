@@ -28,8 +28,10 @@ from .common import (
     IngestResult,
     Limits,
     Progress,
+    drop_binary,
     human_size,
     no_progress,
+    no_text_error,
     staging,
     target_path,
     write_stream,
@@ -206,6 +208,9 @@ def ingest_zip(
                 report(len(files), member_count, f"Extracted {name}")
         if not files:
             raise IngestError("The archive contains no files.")
+        files, skipped, size = drop_binary(root, files)
+        if not files:
+            raise no_text_error(skipped)
     return IngestResult(
-        title=title or "Archive", file_count=len(files), byte_size=budget.byte_size, files=sorted(files)
+        title=title or "Archive", file_count=len(files), byte_size=size, files=sorted(files), skipped=skipped
     )

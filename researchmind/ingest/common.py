@@ -61,6 +61,45 @@ class IngestResult:
     byte_size: int
     source_url: str | None = None
     files: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # not text: removed, named in the item's note
+
+    @property
+    def note(self) -> str:
+        """What the person should know about files left out ("" when none were)."""
+        if not self.skipped:
+            return ""
+        count = len(self.skipped)
+        names = ", ".join(self.skipped[:5]) + (f" and {count - 5} more" if count > 5 else "")
+        return f"{count} file{'s are' if count != 1 else ' is'} not text and {'were' if count != 1 else 'was'} skipped: {names}."
+
+
+BINARY_SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB is what git and grep call binary
+
+
+def drop_binary(root: Path, files: list[str]) -> tuple[list[str], list[str], int]:
+    """Remove the files under ``root`` that are not text (binary: a NUL byte
+    in their first 8 KB, the rule the engines and the viewer use); returns
+    ``(kept, skipped, bytes kept)``. Only text can be searched, cited and shown."""
+    kept, skipped, size = [], [], 0
+    for name in files:
+        path = Path(root) / name
+        with open(path, "rb") as handle:
+            binary = b"\x00" in handle.read(BINARY_SNIFF_BYTES)
+        if binary:
+            path.unlink()
+            skipped.append(name)
+        else:
+            kept.append(name)
+            size += path.stat().st_size
+    return kept, skipped, size
+
+
+def no_text_error(skipped: list[str]) -> IngestError:
+    count = len(skipped)
+    return IngestError(
+        f"None of the {count} file{'s' if count != 1 else ''} is text ({', '.join(skipped[:5])}"
+        f"{' …' if count > 5 else ''}): only text files can be searched and cited."
+    )
 
 
 def no_progress(done: int, total: int | None, message: str) -> None:

@@ -15,7 +15,9 @@ from .common import (
     IngestResult,
     Limits,
     Progress,
+    drop_binary,
     no_progress,
+    no_text_error,
     staging,
     target_path,
     write_stream,
@@ -90,6 +92,9 @@ def ingest_files(
             stored.append(name)
         if not stored:
             raise IngestError("No files were uploaded.")
+        stored, skipped, size = drop_binary(root, stored)
+        if not stored:
+            raise no_text_error(skipped)
         report(len(stored), len(stored), "Files saved")
     title = stored[0] if len(stored) == 1 else f"{stored[0]} and {len(stored) - 1} more"
-    return IngestResult(title=title, file_count=len(stored), byte_size=budget.byte_size, files=stored)
+    return IngestResult(title=title, file_count=len(stored), byte_size=size, files=stored, skipped=skipped)

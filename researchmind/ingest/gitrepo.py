@@ -16,7 +16,18 @@ import time
 from collections import deque
 from pathlib import Path
 
-from .common import DEFAULT_LIMITS, Budget, IngestError, IngestResult, Limits, Progress, no_progress, staging
+from .common import (
+    DEFAULT_LIMITS,
+    Budget,
+    IngestError,
+    IngestResult,
+    Limits,
+    Progress,
+    drop_binary,
+    no_progress,
+    no_text_error,
+    staging,
+)
 from .gitsource import GitSource, classify
 
 _PROGRESS = re.compile(r"^(?:remote:\s*)?(?P<phase>[A-Za-z ]+):\s+\d+% \((?P<done>\d+)/(?P<total>\d+)\)")
@@ -208,11 +219,15 @@ def ingest_git(
     with staging(dest, staging_root=staging_root) as root:
         _clone(source, root, limits, report)
         files = flatten_tree(root, budget)
+        files, skipped, size = drop_binary(root, files)
+        if not files:
+            raise no_text_error(skipped)
     report(len(files), len(files), "Repository ready")
     return IngestResult(
         title=source.title,
         file_count=len(files),
-        byte_size=budget.byte_size,
+        byte_size=size,
         source_url=None if source.is_local else url_or_path.strip(),
         files=files,
+        skipped=skipped,
     )

@@ -97,3 +97,30 @@ def test_upload_reports_progress(dest):
     )
     assert calls[-1] == (2, 2, "Files saved")
     assert any("Saving a" in message for _, _, message in calls)
+
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64
+
+
+def test_binary_uploads_are_skipped_and_named(dest):
+    """Files that are not text (a NUL byte in their first 8 KB, as git and the
+    engines judge) are left out, and the result says which."""
+    true_binary = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 100
+    result = ingest_files(
+        dest,
+        [
+            ("notes.md", io.BytesIO(b"# Notes\n")),
+            ("true", io.BytesIO(true_binary)),
+            ("logo.png", io.BytesIO(PNG)),
+        ],
+    )
+    assert result.files == ["notes.md"] and result.skipped == ["true", "logo.png"]
+    assert result.file_count == 1 and result.byte_size == len(b"# Notes\n")
+    assert sorted(p.name for p in dest.iterdir()) == ["notes.md"]
+    assert result.note == "2 files are not text and were skipped: true, logo.png."
+
+
+def test_only_binary_uploads_fail_clearly(dest, leftovers):
+    with pytest.raises(IngestError, match=r"None of the 2 files is text \(a\.png, b\.png\)"):
+        ingest_files(dest, [("a.png", io.BytesIO(PNG)), ("b.png", io.BytesIO(PNG))])
+    assert leftovers() == []

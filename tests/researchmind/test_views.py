@@ -113,6 +113,26 @@ def test_upload_files(client_for, user, research):
     assert item.file_count == 2
 
 
+def test_binary_files_are_skipped_with_a_note_on_the_item(client_for, user, research):
+    """An executable and a PNG uploaded beside a note: the item holds the note,
+    says what it skipped (page and API), and nothing binary is viewable."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = client_for(user)
+    files = [
+        SimpleUploadedFile("notes.md", b"# Notes\n"),
+        SimpleUploadedFile("true", b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 64),
+        SimpleUploadedFile("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+    ]
+    client.post(reverse("content_add", args=[research.id, "files"]), {"files": files})
+    item = research.content_items.get()
+    assert item.status == "ready" and item.file_count == 1
+    assert item.note == "2 files are not text and were skipped: true, logo.png."
+    page = client.get(reverse("session_detail", args=[research.id])).content.decode()
+    assert "2 files are not text and were skipped: true, logo.png." in page
+    assert client.get(reverse("file_viewer", args=[research.id, item.id, "logo.png"])).status_code == 404
+
+
 def test_zip_slip_upload_fails_cleanly(client_for, user, research):
     """A zip with a traversal member becomes a failed item with the reason; nothing is left in the sandbox."""
     from django.core.files.uploadedfile import SimpleUploadedFile
