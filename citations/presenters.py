@@ -49,16 +49,32 @@ def citation_view(citation: Citation) -> CitationView:
     )
 
 
+def store_answer_html(question) -> str:
+    """Render the answer with its citations as they are now and keep it on the
+    question: called by the writes that change either (recording citations,
+    re-verifying them, flagging them stale), never by a page load."""
+    from citations import rendering
+
+    citations = question.citations.select_related("question", "content_item").order_by("position")
+    views = {c.cid: citation_view(c) for c in citations}
+    html = (
+        rendering.render_answer(question.answer, views, link_for=lambda view: view.href)
+        if question.answer
+        else ""
+    )
+    type(question).objects.filter(pk=question.pk).update(html_cache=html)
+    question.html_cache = html
+    return html
+
+
 def answer_context(question) -> dict:
+    """What the page shows of the answer. Reads only: the stored HTML, or,
+    before the run has stored it, the answer rendered now and not kept."""
     citations = list(question.citations.select_related("question", "content_item").order_by("position"))
     views = {c.cid: citation_view(c) for c in citations}
     html = question.html_cache
     if not html and question.answer:
         html = render_answer(question.answer, views, link_for=lambda view: view.href)
-        # Cache only once the run has fully ended (its end event recorded).
-        if question.is_finished and question.events.filter(kind="end").exists():
-            type(question).objects.filter(pk=question.pk).update(html_cache=html)
-            question.html_cache = html
     cited_paths = {c.source_path for c in citations}
     consulted = sorted(
         {

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from citations.models import Citation
+from citations.presenters import store_answer_html
 
 
 def _content_maps(session):
@@ -74,8 +75,8 @@ def citations_record(question) -> int:
         Citation.objects.bulk_create(rows)
         if parsed.problems:
             question.protocol = dict(question.protocol or {}, citation_problems=parsed.problems)
-        question.html_cache = ""
-        question.save(update_fields=["protocol", "html_cache"])
+        question.save(update_fields=["protocol"])
+        store_answer_html(question)
     return len(rows)
 
 
@@ -119,7 +120,7 @@ def citations_reverify(citations) -> int:
             citation.verified_at = now
             citation.save()
             count += 1
-        group[0].question.__class__.objects.filter(pk=group[0].question_id).update(html_cache="")
+        store_answer_html(group[0].question)
     return count
 
 
@@ -147,7 +148,8 @@ def citations_mark_stale(citations) -> int:
     if stale_questions:
         from researchmind.models import Question
 
-        Question.objects.filter(pk__in=stale_questions).update(html_cache="")
+        for question in Question.objects.filter(pk__in=stale_questions).select_related("session"):
+            store_answer_html(question)
     return len(stale_questions)
 
 

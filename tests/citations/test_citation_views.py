@@ -221,11 +221,14 @@ def test_removing_cited_content_flags_citations_stale(answered):
     from researchmind import services
 
     question, item = answered
+    assert "?hl=" in question.html_cache  # stored at the end of the run, linking verified lines
     services.content_delete(item)
     states = set(question.citations.values_list("verification", flat=True))
     assert states == {"stale"}
     question.refresh_from_db()
-    assert question.answer and question.html_cache == ""
+    # The stored answer was rendered again at once: no link claims verified lines of a removed file.
+    assert question.answer and question.html_cache and "?hl=" not in question.html_cache
+    assert "[c1]" in question.html_cache or "c1" in question.html_cache
 
 
 def test_session_and_question_audit_exports(client, answered, django_user_model):
