@@ -124,14 +124,14 @@ def credentials_advice(result: Mapping[str, object], *, name: str, label: str) -
     return None
 
 
-@functools.lru_cache(maxsize=16)
-def _help_text(executable: str, modified: float) -> str:
-    # ``modified`` is part of the cache key, so an upgrade is noticed.
-    with tempfile.TemporaryDirectory(prefix="researchmind-claude-help-") as home:
+def _run_cli(executable: str, argument: str) -> str:
+    """What ``executable argument`` prints (``--help``, ``--version``) with a
+    throw-away HOME and no network traffic; "" when it does not run."""
+    with tempfile.TemporaryDirectory(prefix="researchmind-claude-probe-") as home:
         env = child_env({**QUIET_ENV, "HOME": home, "CLAUDE_CONFIG_DIR": home})
         try:
             done = subprocess.run(
-                [executable, "--help"],
+                [executable, argument],
                 capture_output=True,
                 text=True,
                 timeout=60,
@@ -141,7 +141,13 @@ def _help_text(executable: str, modified: float) -> str:
             )
         except (OSError, subprocess.TimeoutExpired):
             return ""
-    return done.stdout
+    return done.stdout or done.stderr
+
+
+@functools.lru_cache(maxsize=16)
+def _help_text(executable: str, modified: float) -> str:
+    # ``modified`` is part of the cache key, so an upgrade is noticed.
+    return _run_cli(executable, "--help")
 
 
 def supported_flags(executable: str, candidates: Sequence[str]) -> frozenset[str]:
@@ -155,23 +161,8 @@ def supported_flags(executable: str, candidates: Sequence[str]) -> frozenset[str
 
 def cli_version(executable: str) -> str:
     """``claude --version`` (e.g. "2.1.330 (Claude Code)"), or "" when it does not run."""
-    with tempfile.TemporaryDirectory(prefix="researchmind-claude-version-") as home:
-        env = child_env({**QUIET_ENV, "HOME": home, "CLAUDE_CONFIG_DIR": home})
-        try:
-            done = subprocess.run(
-                [executable, "--version"],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                stdin=subprocess.DEVNULL,
-                env=env,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return ""
-    return (
-        (done.stdout or done.stderr).strip().splitlines()[0] if (done.stdout or done.stderr).strip() else ""
-    )
+    lines = _run_cli(executable, "--version").strip().splitlines()
+    return lines[0] if lines else ""
 
 
 class ClaudeCodeEngine(SubprocessEngine):
