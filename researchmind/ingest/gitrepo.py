@@ -30,7 +30,13 @@ from .common import (
 )
 from .gitsource import GitSource, classify
 
-_PROGRESS = re.compile(r"^(?:remote:\s*)?(?P<phase>[A-Za-z ]+):\s+\d+% \((?P<done>\d+)/(?P<total>\d+)\)")
+# The phase starts with a letter, so "remote:" followed by spaces cannot be
+# split between ``\s*`` and the phase in n ways (that backtracked quadratically).
+_PROGRESS = re.compile(
+    r"^(?:remote:\s*)?(?P<phase>[A-Za-z][A-Za-z ]*):\s+\d+% \((?P<done>\d+)/(?P<total>\d+)\)"
+)
+# A line of git's stderr longer than this is not progress; only its head is kept.
+MAX_STDERR_LINE = 4096
 # Disk used while cloning may exceed the final tree (the pack sits beside
 # the checkout); beyond this multiple of the limit we stop waiting for git.
 CLONE_DISK_FACTOR = 2
@@ -77,23 +83,32 @@ def _git_env(home: str) -> dict[str, str]:
     }
 
 
-def _read_stderr(stream, updates: queue.Queue, tail: deque[str]) -> None:
-    """Split git's stderr on CR/LF; progress lines go to the queue, the rest to the tail."""
-    pending = b""
+def stderr_lines(stream):
+    """Yield git's stderr split on CR/LF, each line cut to ``MAX_STDERR_LINE``
+    characters. Linear in the bytes read whatever their shape: only the new
+    chunk is searched for separators, and an endless line is not buffered."""
+    head = bytearray()  # the current line's first MAX_STDERR_LINE bytes
     while chunk := stream.read1(4096):
-        pending += chunk
-        *lines, pending = re.split(rb"[\r\n]", pending)
-        for raw in lines:
-            line = raw.decode("utf-8", "replace").strip()
-            if not line:
-                continue
-            match = _PROGRESS.match(line)
-            if match:
-                updates.put((int(match["done"]), int(match["total"]), match["phase"].strip()))
-            else:
-                tail.append(line)
-    if pending.strip():
-        tail.append(pending.decode("utf-8", "replace").strip())
+        *ended, rest = re.split(rb"[\r\n]", chunk)
+        for piece in ended:
+            head += piece[: max(0, MAX_STDERR_LINE - len(head))]
+            yield head.decode("utf-8", "replace").strip()
+            head = bytearray()
+        head += rest[: max(0, MAX_STDERR_LINE - len(head))]
+    if head:
+        yield head.decode("utf-8", "replace").strip()
+
+
+def _read_stderr(stream, updates: queue.Queue, tail: deque[str]) -> None:
+    """Progress lines go to the queue, the rest to the tail."""
+    for line in stderr_lines(stream):
+        if not line:
+            continue
+        match = _PROGRESS.match(line)
+        if match:
+            updates.put((int(match["done"]), int(match["total"]), match["phase"].strip()))
+        else:
+            tail.append(line)
 
 
 def _disk_usage(root: Path) -> int:
