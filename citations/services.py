@@ -110,9 +110,15 @@ def citations_reverify(citations) -> int:
             session.sandbox_path, parsed, url_to_content=url_to_content, content_ids=list(by_id)
         )
         now = timezone.now()
-        for citation, ver in zip(group, results, strict=True):
+        for citation, cited, ver in zip(group, parsed, results, strict=True):
+            # The range found, or the one cited when nothing was found; the
+            # cited range is kept as the original whenever they differ.
             if ver.line_start is not None:
                 citation.line_start, citation.line_end = ver.line_start, ver.line_end
+            else:
+                citation.line_start, citation.line_end = cited.line_start, cited.line_end
+            citation.original_line_start = ver.original_line_start
+            citation.original_line_end = ver.original_line_end
             citation.verification = ver.status
             citation.verification_detail = ver.detail
             citation.match_score = ver.score

@@ -46,20 +46,6 @@ class Needle:
             self._words = _words(self.raw)
         return self._words[1]
 
-    @property
-    def keys(self) -> list[bytes] | None:
-        """The longest space-free stretches of the normalised excerpt (up to
-        three), as bytes. Each is in the lower-cased, markup-free bytes of
-        any ASCII run of whole lines whose normalised text holds the excerpt,
-        so a missing one rules those lines out without normalising them.
-        ``None`` when the normalised excerpt is not ASCII: no ASCII text can
-        hold it."""
-        joined = self.joined
-        if not joined.isascii():
-            return None
-        tokens = sorted(sorted(set(joined.split(" "))), key=len, reverse=True)[:3]
-        return [token.encode("ascii") for token in tokens if token]
-
 
 def _words(raw: str) -> tuple[list[str], list[str]]:
     # Words as they appear in the raw file once lower-cased: markup is split

@@ -21,7 +21,6 @@ _FOLD = str.maketrans(
     }
 )  # fmt: skip
 MARKUP = "*_`#>"
-MARKUP_BYTES = MARKUP.encode()
 # A list bullet at the start of a line. Matched as "newline + bullet" (plus
 # the text's first line separately) rather than with a MULTILINE "^", which
 # makes the regex engine test every character; a leading literal lets it skip.
@@ -96,8 +95,3 @@ def matches(text: str, pieces: list[str], first_only: bool = False) -> list[tupl
                 break
         pos = text.find(first, pos + 1)
     return found
-
-
-def span_bound(pieces: list[str]) -> int:
-    """The most normalised characters one occurrence of the pieces can cover."""
-    return sum(map(len, pieces)) + (len(pieces) - 1) * MAX_GAP

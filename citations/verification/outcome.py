@@ -41,6 +41,39 @@ def _lines(start: int, end: int) -> str:
     return f"line {start}" if start == end else f"lines {start}-{end}"
 
 
+def _copies(others: list[tuple[int, int]]) -> str:
+    """ "No other copy …", or how many other copies there are and where (the first three)."""
+    if not others:
+        return "No other copy is in the file."
+    where = [_lines(s, e) for s, e in others[:3]]
+    if len(others) > 3:
+        where.append(f"{len(others) - 3} more")
+    listed = where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]
+    if len(others) == 1:
+        return f"1 other copy is in the file, at {listed}."
+    return f"{len(others)} other copies are in the file, at {listed}."
+
+
+def relocation_detail(
+    cited: tuple[int, int], found: tuple[int, int], occurrences: set[tuple[int, int]], scan: FileScan
+) -> str:
+    """Where the excerpt was cited, where it is, and how many other copies the file holds."""
+    (start, end), (s, e) = cited, found
+    if start <= s <= end < e:
+        where = (
+            f"The excerpt starts in the cited {_lines(start, end)} but runs on to line {e}: "
+            f"its full text is at {_lines(s, e)}."
+        )
+    elif scan.past_end(start):
+        where = (
+            f"The citation points at {_lines(start, end)}, past the end of the file "
+            f"({scan.n_lines} lines); the excerpt is at {_lines(s, e)}."
+        )
+    else:
+        where = f"The excerpt is not at the cited {_lines(start, end)} but at {_lines(s, e)}."
+    return f"{where} {_copies(sorted(occurrences - {found}))}"
+
+
 def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verification:
     base = {"resolved_path": job.rel, "content_id": job.content_id}
     if isinstance(scan, OSError):
@@ -101,7 +134,7 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
         s, e = min(answer.occurrences, key=lambda o: (abs(o[0] - start), o))
         return Verification(
             "relocated",
-            f"The excerpt is not at the cited {_lines(start, end)} but at {_lines(s, e)}.",
+            relocation_detail((start, end), (s, e), answer.occurrences, scan),
             1.0,
             s,
             e,

@@ -5,12 +5,13 @@ line-aligned chunks (never line by line in Python, never loaded twice). The
 bytes read are hashed as they are (on a worker thread when a core is free,
 see ``hashing``), and line numbers come from counting newlines (see
 ``lines``) only as far as a question needs, rather than splitting the file.
-Per citation, only its cited lines (± 2) are looked at: the excerpt's own
+Per citation, only its cited lines are looked at: the excerpt's own
 bytes found there settle the common case without decoding (see
 ``Needle.verbatim``), else they are decoded and normalised and a substring
-test decides. An excerpt not there is looked for within ``NEAR`` lines of
-the citation, and across the whole file only when that cannot prove which
-occurrence is nearest (or no lines were cited); see ``search``. Streamed
+test decides. "In place" means the whole excerpt is inside the cited lines,
+never near them: an excerpt one line off, or running on past the cited
+range, is searched for through the whole file (see ``search``) so that it
+is relocated to its true range and its other copies are counted. Streamed
 files are searched as they pass, with an overlap so an excerpt straddling
 two chunks is still found.
 """
@@ -22,11 +23,9 @@ from dataclasses import dataclass, field
 from citations.verification.hashing import Digest
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
-from citations.verification.normalize import MARKUP_BYTES, matches, normalize_text, span_bound
+from citations.verification.normalize import matches, normalize_text
 from citations.verification.search import decode, search_any
 from citations.verification.window import Window
-
-NEAR = 50  # lines either side of a missed citation searched before the whole file
 
 
 @dataclass(slots=True)
@@ -37,7 +36,7 @@ class Request:
 
 @dataclass(slots=True)
 class Answer:
-    in_place: bool = False  # excerpt found within the cited lines (± 2)
+    in_place: bool = False  # the whole excerpt is inside the cited lines
     occurrences: set[tuple[int, int]] = field(default_factory=set)
     fuzzy: tuple[float, int, int] | None = None
 
@@ -80,9 +79,9 @@ class FileScan:
 
 
 def cited_windows(requests: list[Request]) -> list[tuple[int, int, int]]:
-    """(request, first line, last line) of each cited window (± 2), by first line."""
+    """(request, first line, last line) of each cited range, by first line."""
     found = [
-        (i, max(1, r.cited[0] - 2), r.cited[1] + 2)
+        (i, max(1, r.cited[0]), r.cited[1])
         for i, r in enumerate(requests)
         if r.needle is not None and r.cited is not None
     ]
@@ -135,72 +134,11 @@ def scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: boo
     pending = [i for i, r in enumerate(requests) if r.needle and not answers[i].in_place]
     if not pending:
         return scan
-    ascii_body = body.isascii()
-    if ascii_body:
-        pending = [
-            i
-            for i in pending
-            if not search_nearby(body, index, requests[i], answers[i], 0, None, (True, True))
-        ]
-    if pending:
-        needles = [requests[i].needle for i in pending]
-        first_only = [requests[i].cited is None for i in pending]
-        found, scan.encoding = search_any(body, index, 1, needles, first_only, ascii_body)
-        for i, occurrences in zip(pending, found, strict=True):
-            answers[i].occurrences.update(occurrences)
+    needles = [requests[i].needle for i in pending]
+    # Every copy of a cited excerpt, to relocate it to the nearest and count the others.
+    first_only = [requests[i].cited is None for i in pending]
+    found, scan.encoding = search_any(body, index, 1, needles, first_only, body.isascii())
+    for i, occurrences in zip(pending, found, strict=True):
+        answers[i].occurrences.update(occurrences)
     compare_fuzzily(requests, answers, texts)
     return scan
-
-
-def search_nearby(
-    buf: bytes,
-    index: LineIndex,
-    request: Request,
-    answer: Answer,
-    base: int,
-    lines: int | None,
-    ends: tuple[bool, bool],
-) -> bool:
-    """Find a missed excerpt near where it was cited (within ``NEAR`` lines)
-    in ASCII ``buf`` (lines ``base + 1`` to ``base + lines`` of the file,
-    ``lines`` counted here when ``None``; ``ends`` says whether it starts /
-    ends the file) and say whether that settles it: only when no occurrence
-    elsewhere could be nearer, so the search of the whole file would pick
-    the same one."""
-    needle = request.needle
-    if request.cited is None or needle is None:
-        return False
-    lo, hi = request.cited[0] - base, request.cited[1] - base
-    if lines is None:
-        # Only whether the band reaches the end matters, and then the count.
-        at_end = index.start_of(hi + NEAR + 1) >= len(buf)
-        lines = index.newlines + (1 if buf and not buf.endswith(b"\n") else 0) if at_end else hi + NEAR + 1
-    first, last = max(1, lo - NEAR), min(lines, hi + NEAR)
-    if first > last:
-        return False
-    band = buf[index.start_of(first) : index.end_of(last)]
-    keys = needle.keys
-    if keys is None:
-        return False  # a normalised excerpt that is not ASCII is in no ASCII text
-    if keys:
-        bare = band.lower().translate(None, MARKUP_BYTES)
-        if not all(key in bare for key in keys):
-            return False
-    # The per-line Window (for line numbers) only for bands with every key.
-    window = Window.from_text(band.decode("ascii"), first)
-    found = window.occurrences(needle)
-    if not found:
-        return False
-    if last >= lines and ends[1]:
-        complete_to = lines
-    else:
-        # An occurrence starting at a line before the one holding this
-        # offset ends inside the band, so it would have been found.
-        cut = len(window.joined) - span_bound(needle.pieces)
-        complete_to = window.line_at(cut) - 1 if cut > 0 else first - 1
-    start = min(found, key=lambda o: (abs(o[0] - lo), o[0]))[0]
-    distance = abs(start - lo)
-    if (lo - distance >= first or (first == 1 and ends[0])) and lo + distance <= complete_to:
-        answer.occurrences.update((s + base, e + base) for s, e in found)
-        return True
-    return False

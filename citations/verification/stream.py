@@ -1,8 +1,8 @@
 """Files too big to hold at once, scanned in line-aligned chunks.
 
 The one pass that hashes the file and counts its lines also checks each
-cited window as it passes, then the lines near it. Only an excerpt found
-in neither is searched for through the file: from its chunk on during this
+cited range as it passes. Only an excerpt not inside its range is searched
+for through the file (for every copy of it): from its chunk on during this
 pass, and through the chunks already passed by re-reading just those
 (rare, and far cheaper than searching every chunk for every excerpt just in
 case its cited lines, further on, turn out not to hold it). Searches also
@@ -20,7 +20,6 @@ from citations.verification.scan import (
     cited_windows,
     compare_fuzzily,
     in_window,
-    search_nearby,
     verbatim_in,
 )
 from citations.verification.search import decode, search_any
@@ -108,7 +107,7 @@ def scan_stream(
     late: dict[int, int] = {}  # excerpt → chunk from which it is searched
     starts: list[tuple[int, int]] = []  # each chunk's (offset in body, lines before it)
     offset, lines_before, last_byte = 0, 0, b""
-    for chunk, is_last in _chunks(handle, body, (skip, chunk_size), hasher, digest):
+    for chunk, _ in _chunks(handle, body, (skip, chunk_size), hasher, digest):
         starts.append((offset, lines_before))
         offset += len(chunk)
         if not chunk:
@@ -129,20 +128,11 @@ def scan_stream(
             # final newline, so its parts join back byte for byte.
             parts.setdefault(i, []).append(chunk[start : index.end_of(hi - lines_before)])
         newlines = index.newlines
-        lines = newlines + (0 if chunk.endswith(b"\n") else 1)
-        ascii_chunk = None
         for i, lo, hi in windows:
             if i not in parts or i in texts or hi > lines_before + newlines:
                 continue
             _check(requests, answers, parts, texts, i, lo)
-            if answers[i].in_place:
-                continue
-            ascii_chunk = chunk.isascii() if ascii_chunk is None else ascii_chunk
-            ends = (lines_before == 0, is_last)
-            if not (
-                ascii_chunk
-                and search_nearby(chunk, index, requests[i], answers[i], lines_before, lines, ends)
-            ):
+            if not answers[i].in_place:
                 searching.append(i)
                 late[i] = len(starts) - 1
         searcher.chunk(chunk, index, first, searching)

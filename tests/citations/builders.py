@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 from citations.parsing import ParsedCitation
 
 
@@ -19,3 +22,16 @@ def file_citation(
         line_end=end or start,
         excerpt=excerpt,
     )
+
+
+def installed_file(module: str, relative: str) -> Path:
+    """A real third-party file: ``relative`` inside the installed package ``module``."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin, f"{module} is not installed"
+    return Path(spec.origin).parent / relative
+
+
+def line_of(lines: list[str], text: str, occurrence: int = 1) -> int:
+    """The 1-based number of the ``occurrence``-th line holding ``text``."""
+    found = [n for n, line in enumerate(lines, 1) if text in line]
+    return found[occurrence - 1]

@@ -46,10 +46,11 @@ def test_verified_across_lines_and_markup(sandbox):
     assert v.resolved_path == f"{CID}/notes.md" and v.content_id == CID
 
 
-def test_verified_with_slack_of_two_lines(sandbox):
-    """An excerpt up to two lines outside the cited range still counts as in place."""
+def test_two_lines_off_is_relocated(sandbox):
+    """An excerpt two lines above the cited one is not verified there: it is
+    relocated to its own lines, the cited line kept as the original."""
     v = verify_one(sandbox, cite(start=47, end=47, excerpt="JWT tokens with 24h expiry"))
-    assert (v.status, v.line_start) == ("verified", 47)
+    assert (v.status, v.line_start, v.line_end, v.original_line_start) == ("relocated", 45, 46, 47)
 
 
 def test_seed_000_trailing_ellipsis(sandbox):

@@ -1,0 +1,57 @@
+"""Citation writes on a real database and sandbox: recording an answer's
+citations, verifying them again, and what removing their source does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from citations.models import Citation
+from citations.services import citations_record, citations_reverify
+from researchmind.models import Question
+
+NOTES = (
+    "# Notes\n\n"
+    + "".join(f"Filler line {n}.\n" for n in range(1, 21))
+    + "Access tokens expire after 15 minutes.\n"
+)
+
+
+def ask(session, answer: str, block: list[dict]) -> Question:
+    """A finished question whose raw answer carries ``block`` as its CITATIONS block."""
+    return Question.objects.create(
+        session=session,
+        text="When do tokens expire?",
+        engine="builtin",
+        status=Question.Status.COMPLETE,
+        answer=answer,
+        answer_raw=f"{answer}\n<!-- CITATIONS: {json.dumps(block)} -->",
+    )
+
+
+@pytest.fixture
+def notes(research, add_text):
+    return add_text(research, "Notes", NOTES)
+
+
+def cite_notes(item, line: int, excerpt: str = "Access tokens expire after 15 minutes.") -> dict:
+    return {
+        "id": "c1",
+        "source_file": f"{item.id}/notes.md",
+        "source_type": "file",
+        "location": {"line_start": line, "line_end": line},
+        "excerpt": excerpt,
+    }
+
+
+def test_reverify_keeps_the_cited_range_as_original(research, notes):
+    """A relocated citation verified again stays relocated from the range the
+    answer cited: the original lines are kept, not lost or overwritten."""
+    path = research.sandbox_path / str(notes.id) / "notes.md"
+    at = path.read_text().splitlines().index("Access tokens expire after 15 minutes.") + 1
+    question = ask(research, "Tokens expire after 15 minutes [c1].", [cite_notes(notes, at + 1)])
+    citations_record(question)
+    citations_reverify(Citation.objects.filter(question=question))
+    c = Citation.objects.get(question=question)
+    assert (c.verification, c.line_start, c.original_line_start) == ("relocated", at, at + 1)
