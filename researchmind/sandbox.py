@@ -34,6 +34,13 @@ class SandboxError(ValueError):
     """A path was refused: it would leave the sandbox or is not a valid name."""
 
 
+def check_name(name: str) -> None:
+    """Raise ``SandboxError`` unless ``name`` is a path the resolver accepts:
+    the one rule every stored name (uploads, archives, repositories) must pass,
+    so whatever is stored is reachable by the viewer, downloads and citations."""
+    _check_relative(name)
+
+
 def _check_relative(user_path: str) -> list[str]:
     """Return the path's components, refusing anything that is not a plain
     relative path made of ordinary names."""
@@ -45,10 +52,13 @@ def _check_relative(user_path: str) -> list[str]:
         raise SandboxError("The path contains a NUL byte.")
     if "\\" in user_path:
         raise SandboxError("The path contains a backslash.")
-    # A percent-encoded path is decoded once by the URL layer; a second level
-    # of encoding left in the name is an attempt to smuggle separators.
-    if unquote(user_path) != user_path and any(
-        token in unquote(user_path) for token in ("/", "\\", "..", "\x00")
+    # A percent-encoded path is decoded once by the URL layer. What is left is
+    # part of a name ("100%2F.txt" is a file a repository may hold); refused
+    # only when decoding again would climb out, be absolute or hold a NUL, in
+    # case some reader ever does decode twice.
+    decoded = unquote(user_path)
+    if decoded != user_path and (
+        decoded.startswith(("/", "\\")) or "\x00" in decoded or ".." in decoded.replace("\\", "/").split("/")
     ):
         raise SandboxError("The path contains encoded separators.")
     # Unicode look-alikes (fullwidth dots and solidus, one-dot leaders …) fold

@@ -8,6 +8,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import BinaryIO
 
+from researchmind.sandbox import SandboxError, check_name
+
 from .common import (
     DEFAULT_LIMITS,
     Budget,
@@ -54,6 +56,12 @@ def clean_filename(raw: str, *, fallback: str = "file") -> str:
     name = re.split(r"[/\\]", name)[-1]
     name = _UNSAFE.sub("", name).strip().lstrip(".").rstrip(". ")
     name = _truncate(name, MAX_NAME_BYTES)
+    try:
+        check_name(name or fallback)
+    except SandboxError:
+        # Percent signs that would decode into a separator or "..": keep the
+        # name readable, lose only what makes it refused.
+        name = name.replace("%", "_")
     return name or fallback
 
 

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from researchmind.ingest import clean_filename
 from researchmind.sandbox import (
     SandboxError,
+    check_name,
     read_manifest,
     resolve_in_sandbox,
     write_instructions,
@@ -157,3 +159,34 @@ def test_instructions_show_every_marker_in_fenced_code_and_the_example_parses(tm
     (citation,) = parsed.citations
     assert citation.source_path == "3f2a9c1e-aaaa-4bbb-8ccc-000000000001/notes.md"
     assert (citation.line_start, citation.line_end, citation.relevance) == (45, 52, "direct")
+
+
+@settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from([*'ab.%2fF5cCeE0/\\"?*: ', "%2F", "%2e%2e", "..", "%00", "é"]), max_size=20).map(
+        "".join
+    )
+)
+def test_property_every_cleaned_upload_name_is_reachable(tmp_path_factory, raw):
+    """Whatever name an upload is stored under, the resolver reaches that very
+    file: the viewer, the raw download and citations go through it."""
+    root = tmp_path_factory.mktemp("names")
+    name = clean_filename(raw)
+    (root / name).write_text("x")
+    assert resolve_in_sandbox(root, name) == (root / name).resolve()
+
+
+@pytest.mark.parametrize("name", ["100%2F.txt", "a%2Fb.md", "50%25 off.txt", "quote%22d.txt", "%2e%2ehidden"])
+def test_names_holding_percent_escapes_resolve_as_themselves(root, name):
+    """A literal escape in a stored name is part of the name (repositories hold such files)."""
+    (root / "item" / name).write_text("x")
+    assert resolve_in_sandbox(root, f"item/{name}") == (root / "item" / name).resolve()
+
+
+@pytest.mark.parametrize("raw", ["..%2Fx.txt", "%2Fetc%2Fpasswd", "a%00.txt", "%2e%2e%2fsecret"])
+def test_upload_names_that_decode_outside_lose_their_percent_signs(raw):
+    """An upload name that would decode into a climb or an absolute path is kept
+    readable with '_' for '%', never stored unreachable."""
+    name = clean_filename(raw)
+    assert "%" not in name
+    check_name(name)
