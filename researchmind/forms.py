@@ -43,11 +43,30 @@ class SessionForm(forms.ModelForm):
         fields = ["title", "engine"]
 
 
+def megabytes(size: int) -> str:
+    return f"{size / 1_048_576:.1f} MB"
+
+
 class TextContentForm(forms.Form):
     title = forms.CharField(max_length=300)
-    markdown = forms.CharField(
-        label="Text (Markdown)", widget=forms.Textarea(attrs={"rows": 8}), max_length=5_000_000
-    )
+    # Limited in bytes, not characters, and never by a ``maxlength`` attribute:
+    # a browser cuts a paste at maxlength without a word.
+    markdown = forms.CharField(label="Text (Markdown)", widget=forms.Textarea(attrs={"rows": 8}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # app.js checks the size before sending, so the text never leaves the form.
+        self.fields["markdown"].widget.attrs["data-max-bytes"] = settings.MAX_PASTE_BYTES
+
+    def clean_markdown(self):
+        text = self.cleaned_data["markdown"]
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > settings.MAX_PASTE_BYTES:
+            raise forms.ValidationError(
+                f"This text is {megabytes(size)}; a pasted text holds at most "
+                f"{megabytes(settings.MAX_PASTE_BYTES)}. Add it as a file instead (the Files tab)."
+            )
+        return text
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -32,18 +32,41 @@ def env_list(name: str, default: str) -> list[str]:
     return [part.strip() for part in os.environ.get(name, default).split(",") if part.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-PRODUCTION = not DEBUG
+def generated_secret_key(data_dir: Path) -> str:
+    """The key kept in ``DATA_DIR/secret_key``, made on first start (mode 0600).
 
-_DEV_SECRET = "django-insecure-dev-only-research-mind-change-me-in-production"  # noqa: S105 (DEBUG only)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (_DEV_SECRET if DEBUG else "")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    Every process on this machine reads the same file, so sessions survive a
+    restart; several machines must share ``SECRET_KEY`` instead."""
+    path = data_dir / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    import secrets
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+# Off unless asked for: an error shows the app's own page, never a traceback.
+DEBUG = env_bool("DEBUG", False)
+# Served over HTTPS (behind a proxy that terminates TLS): secure cookies, HSTS,
+# SSL redirect. Off for `make run` on http://127.0.0.1.
+HTTPS = env_bool("HTTPS", False)
 
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
+SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key(DATA_DIR)
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
 SANDBOX_ROOT = Path(os.environ.get("SANDBOX_ROOT", DATA_DIR / "sandboxes"))
 # The app's private state per session (built-in index, run logs, staging,
 # engines' working files): never inside a sandbox, where an engine could read it.
@@ -76,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Reads a posted form first, so one over the limits gets our 413, not Django's 400.
+    "researchmind.middleware.RequestLimitsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -166,7 +191,9 @@ STATIC_ROOT = DATA_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
-DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# A pasted text (UTF-8 bytes); a form's fields together may be a little more.
+MAX_PASTE_BYTES = int(os.environ.get("MAX_PASTE_BYTES", 5 * 1024 * 1024))
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * MAX_PASTE_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", 200 * 1024 * 1024))
 
@@ -214,7 +241,7 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads nothing from it; the token is in the 
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if PRODUCTION:
+if HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

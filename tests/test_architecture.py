@@ -58,6 +58,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "researchmind.forms",
             "researchmind.views",
+            "researchmind.middleware",
             "researchmind.api",
             "researchmind.admin",
             "researchmind.management",

@@ -47,6 +47,63 @@
     if (form && !window.confirm(form.getAttribute("data-confirm"))) e.preventDefault();
   }, true);
 
+  // Say why a form was not sent or not accepted, inside the form itself: its
+  // fields keep what was typed (htmx does not swap error responses).
+  function showFormError(elt, message) {
+    var form = (elt && elt.closest && elt.closest("form")) || elt;
+    if (!form || !form.insertBefore) return;
+    var note = form.querySelector(".request-error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error request-error";
+      note.setAttribute("role", "alert");
+      form.insertBefore(note, form.firstChild);
+    }
+    note.textContent = message;
+  }
+  function clearFormError(elt) {
+    var form = elt && elt.closest && elt.closest("form");
+    var note = form && form.querySelector(".request-error");
+    if (note) note.remove();
+  }
+  function megabytes(bytes) { return (bytes / 1048576).toFixed(1) + " MB"; }
+
+  // A text over the paste limit is refused before it is sent, so nothing leaves the page.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    var fields = form.querySelectorAll ? form.querySelectorAll("textarea[data-max-bytes]") : [];
+    for (var i = 0; i < fields.length; i++) {
+      var limit = parseInt(fields[i].getAttribute("data-max-bytes"), 10);
+      var size = new TextEncoder().encode(fields[i].value).length;
+      if (limit && size > limit) {
+        e.preventDefault();
+        e.stopPropagation();
+        showFormError(form, "This text is " + megabytes(size) + "; a pasted text holds at most " +
+          megabytes(limit) + ". Nothing was sent. Add it as a file instead (the Files tab).");
+        fields[i].focus();
+        return;
+      }
+    }
+  }, true);
+
+  var STATUS_SENTENCES = {
+    403: "This form could not be accepted (its security token expired). Reload the page and send it again; copy what you typed first.",
+    404: "What this form refers to is gone. Reload the page.",
+    413: "This form is too large to send. Nothing was saved.",
+    500: "Something went wrong on our side. Nothing was lost here; try again in a moment."
+  };
+  document.addEventListener("htmx:responseError", function (e) {
+    var xhr = e.detail.xhr;
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    var text = type.indexOf("text/plain") === 0 ? xhr.responseText.trim() : "";
+    showFormError(e.detail.elt, (text && text.length < 500 ? text : "") ||
+      STATUS_SENTENCES[xhr.status] || ("The server refused this (status " + xhr.status + "). Nothing was saved."));
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    showFormError(e.detail.elt, "The server could not be reached. Nothing was sent; what you typed is still here.");
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) { clearFormError(e.detail.elt); });
+
   // Reset an add-content form once its content was accepted.
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;

@@ -38,12 +38,12 @@ def settings_dump(env_extra, expr):
 
 
 def test_production_mode_passes_check_deploy_with_nothing_silenced(tmp_path):
-    """DEBUG off + a real secret: `check --deploy` reports zero issues and silences none."""
+    """Served over HTTPS with a real secret: `check --deploy` reports zero issues and silences none."""
     result = run_manage(
         "check",
         "--deploy",
         env_extra={
-            "DEBUG": "false",
+            "HTTPS": "true",
             "SECRET_KEY": "x9!" + "k2Lm_Qz8" * 8,
             "ALLOWED_HOSTS": "research.example.com",
             "DATA_DIR": str(tmp_path),
@@ -53,11 +53,32 @@ def test_production_mode_passes_check_deploy_with_nothing_silenced(tmp_path):
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-def test_production_mode_refuses_to_start_without_secret_key(tmp_path):
-    """DEBUG off without SECRET_KEY is a clear configuration error, not a silent default."""
-    result = run_manage("check", env_extra={"DEBUG": "false", "DATA_DIR": str(tmp_path)})
-    assert result.returncode != 0
-    assert "SECRET_KEY must be set when DEBUG is off." in result.stderr
+def test_debug_is_off_unless_asked_for(tmp_path):
+    """Nothing set: DEBUG off (errors show the app's pages) and no HTTPS-only cookies,
+    so `make run` works on http://127.0.0.1; DEBUG=true still turns it on."""
+    off = settings_dump({"DATA_DIR": str(tmp_path)}, "[s.DEBUG, s.SESSION_COOKIE_SECURE, s.ALLOWED_HOSTS]")
+    assert off == [False, False, ["127.0.0.1", "localhost", "[::1]"]]
+    assert settings_dump({"DATA_DIR": str(tmp_path), "DEBUG": "true"}, "s.DEBUG") is True
+
+
+def test_without_secret_key_one_is_generated_and_kept(tmp_path):
+    """No SECRET_KEY: a random key is written to DATA_DIR/secret_key (owner-only)
+    on first start and read by every later process, so sign-ins survive restarts."""
+    first = settings_dump({"DATA_DIR": str(tmp_path)}, "s.SECRET_KEY")
+    second = settings_dump({"DATA_DIR": str(tmp_path)}, "s.SECRET_KEY")
+    other = settings_dump({"DATA_DIR": str(tmp_path / "other")}, "s.SECRET_KEY")
+    assert first == second != other
+    assert len(first) >= 50
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert settings_dump({"DATA_DIR": str(tmp_path), "SECRET_KEY": "given-" + "k" * 50}, "s.SECRET_KEY") == (
+        "given-" + "k" * 50
+    )
+
+
+def test_generated_key_passes_the_deploy_check(tmp_path):
+    """The generated key is strong enough for `check --deploy`'s key check."""
+    result = run_manage("check", "--deploy", env_extra={"HTTPS": "true", "DATA_DIR": str(tmp_path)})
+    assert "security.W009" not in result.stdout + result.stderr
 
 
 def test_default_is_sqlite_and_in_memory_layer(tmp_path):
