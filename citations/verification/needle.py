@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-from citations.verification.normalize import BULLET_FIRST_RE, MARKUP, TOKEN_RE, normalize_text, strip_bullets
+from citations.verification.normalize import (
+    BULLET_FIRST_RE,
+    MARKUP,
+    TOKEN_RE,
+    normalize_text,
+    strip_bullets,
+    unwrap,
+)
 
 _ELLIPSIS_RE = re.compile(r"\.\.\.|…")
 _DIGIT_RE = re.compile(r"[0-9]")
@@ -53,7 +60,9 @@ def _words(raw: str) -> tuple[list[str], list[str]]:
     # are certain to survive the file's own lower-casing unchanged. List
     # bullets are dropped first, as from the normalised excerpt: the number
     # of "1. alpha" need not be in the file for "alpha" to be.
-    raw = strip_bullets(raw).lower()
+    # Markup a renderer drops is dropped first ("standard :cls:`Page`" has
+    # no word "cls" once rendered, and the file may hold the rendered text).
+    raw = strip_bullets(unwrap(raw)).lower()
     for mark in MARKUP:
         raw = raw.replace(mark, " ")
     tokens = set(TOKEN_RE.findall(raw))
@@ -77,7 +86,9 @@ def _verbatim(text: str) -> bytes | None:
     alike, as long as the regex deciding each one stops inside the excerpt:
     the first character must not be bullet-like (or the file could drop a
     bullet running into it), and the last line must hold a character that
-    is not (or the excerpt could end inside a bullet the file drops)."""
+    is not (or the excerpt could end inside a bullet the file drops).
+    Markup folded by context (``normalize.CONTEXT_MARKS``: dash runs, roles,
+    links) is ruled out by the caller, which checks the lines for it."""
     if not text.isascii() or _ELLIPSIS_RE.search(text):
         return None
     bullet = BULLET_FIRST_RE.match(text)

@@ -1,10 +1,29 @@
 """Excerpt matching that forgives formatting but not content.
 
-Both the excerpt and the file are folded the same way: Unicode compatibility
-forms (NFKC), smart quotes and dashes to ASCII, Markdown emphasis/code/heading/
-quote marks and list bullets dropped, case folded, whitespace collapsed. A
-match is then plain substring containment, so "verified" always means the
-excerpt's words really are in the file, in order.
+The one normalisation, applied alike to the excerpt and to the file, so a
+faithful quote of the text as written *or as rendered* matches and a changed
+word does not. In order:
+
+1. Unicode compatibility forms (NFKC: non-breaking and other odd spaces to
+   spaces, "…" to "...", ligatures and full-width forms to plain letters);
+   typographic quotes to ASCII quotes; hyphen look-alikes and the minus sign
+   to "-".
+2. Dashes: an en dash, an em dash, a horizontal bar or a run of two or more
+   hyphens ("--", "---", as typed for a dash) become one spaced hyphen " - ",
+   so "a -- b", "a--b", "a – b" and "a—b" all read "a - b". A single hyphen
+   ("e-mail", "-1") is left alone.
+3. Markup whose rendering drops characters, within one line: reST roles
+   (":cls:`Page`", ":py:func:`f`" read "Page", "f"), reST link targets
+   ("`title <target>`" reads "title"), Markdown links and images
+   ("[text](url)", "![alt](src)" read "text", "alt").
+4. List bullets at the start of a line; Markdown emphasis, code, heading and
+   quote marks (``*_`#>``) anywhere.
+5. Case folded; whitespace runs, line breaks included, collapsed to one space.
+
+A match is then plain substring containment, so "verified" always means the
+excerpt's words really are in the file, in that order. Every step keeps the
+text's line breaks, so a match maps back to lines. "..." in an excerpt is an
+elision (see ``needle``), not text to match.
 """
 
 from __future__ import annotations
@@ -17,9 +36,18 @@ _FOLD = str.maketrans(
     {
         "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'",
         "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
-        "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+        "‐": "-", "‑": "-", "‒": "-", "−": "-",
+        "–": " - ", "—": " - ", "―": " - ",
     }
 )  # fmt: skip
+# Step 2: a typed dash. Step 3: markup a renderer drops (one line at a time).
+_DASHES_RE = re.compile(r"-{2,}")
+_ROLE_RE = re.compile(r"(?<![\w`]):(?:[A-Za-z][\w.+-]*:){1,2}(?=`)")
+_TARGET_RE = re.compile(r"`([^`\n<]*?)[ \t]*<[^`\n<>]*>`")
+_LINK_RE = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)")
+# Whatever makes step 2 or 3 depend on the text around a stretch: a stretch
+# of ASCII text holding none of these folds the same wherever it sits.
+CONTEXT_MARKS = (b"--", b"`", b"](")
 MARKUP = "*_`#>"
 # A list bullet at the start of a line. Matched as "newline + bullet" (plus
 # the text's first line separately) rather than with a MULTILINE "^", which
@@ -33,12 +61,24 @@ FUZZY_THRESHOLD = 0.9
 MAX_GAP = 2000  # characters allowed between the pieces of an excerpt elided with "..."
 
 
-def fold(text: str) -> str:
-    """Fold a whole text at once (C-speed string methods, no per-character
-    Python), keeping its line breaks so matches map back to lines."""
+def unwrap(text: str) -> str:
+    """Steps 1-3: the text as read once rendered, case and whitespace kept."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_FOLD)
-    text = strip_bullets(text)
+    if "--" in text:
+        text = _DASHES_RE.sub(" - ", text)
+    if "`" in text:
+        text = _TARGET_RE.sub(r"`\1`", _ROLE_RE.sub("", text))
+    if "](" in text:
+        text = _LINK_RE.sub(r"\1", text)
+    return text
+
+
+def fold(text: str) -> str:
+    """Fold a whole text at once (C-speed string methods and a few regexes
+    guarded by a find, no per-character Python), keeping its line breaks so
+    matches map back to lines."""
+    text = strip_bullets(unwrap(text))
     for mark in MARKUP:
         if mark in text:
             text = text.replace(mark, "")

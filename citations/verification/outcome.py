@@ -10,6 +10,7 @@ from citations.verification.normalize import FUZZY_THRESHOLD
 from citations.verification.scan import FileScan, Request
 
 STATUSES = CHECK_OUTCOMES  # every status a Verification can have
+MISMATCH_CAP = 0.99  # the highest similarity a mismatch is given
 
 
 @dataclass(slots=True)
@@ -154,9 +155,16 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
         )
     score, detail = 0.0, "The excerpt is not in the file."
     if answer.fuzzy and answer.fuzzy[0] > 0:
-        score = round(answer.fuzzy[0], 3)
+        # A mismatch is never "100% similar": the score is capped below 1,
+        # and equal words with different symbols are named as such.
+        score = min(round(answer.fuzzy[0], 3), MISMATCH_CAP)
         near = _lines(answer.fuzzy[1], answer.fuzzy[2])
-        if score >= FUZZY_THRESHOLD:
+        if answer.fuzzy[0] >= 1.0:
+            detail = (
+                f"The excerpt's words are all at {near}, but its punctuation or symbols "
+                "differ from the file's."
+            )
+        elif score >= FUZZY_THRESHOLD:
             detail = (
                 f"The excerpt is not in the file exactly; {near} come close ({int(score * 100)}% similar)."
             )

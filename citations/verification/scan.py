@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from citations.verification.hashing import Digest
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
-from citations.verification.normalize import matches, normalize_text
+from citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
 from citations.verification.search import decode, search_any
 from citations.verification.window import Window
 
@@ -95,9 +95,15 @@ def in_window(needle: Needle, text: str) -> bool:
 
 
 def verbatim_in(needle: Needle, window: bytes) -> bool:
-    """The excerpt's own bytes are in these whole lines, all ASCII: then its
-    normalised form is in theirs (``Needle.verbatim``), no decoding needed."""
-    return needle.verbatim is not None and needle.verbatim in window and window.isascii()
+    """The excerpt's own bytes are in these whole lines, all ASCII and with
+    no markup whose folding depends on its surroundings: then its normalised
+    form is in theirs (``Needle.verbatim``), no decoding needed."""
+    return (
+        needle.verbatim is not None
+        and needle.verbatim in window
+        and window.isascii()
+        and not any(mark in window for mark in CONTEXT_MARKS)
+    )
 
 
 def compare_fuzzily(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
-from citations.verification.normalize import matches, normalize_text
+from citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
 from citations.verification.window import Window
 
 MAX_HITS = 20000
@@ -75,14 +75,20 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     """Where the excerpt's verbatim text first is in ASCII ``data``, and the
-    end of that line: (offset, end of line); ``None`` if it is not there."""
+    end of that line: (offset, end of line); ``None`` if it is not there, or
+    its lines hold markup folded by context (see ``Needle.verbatim``)."""
     if needle.verbatim is None:
         return None
     at = data.find(needle.verbatim)
     if at < 0:
         return None
     end = data.find(b"\n", at + len(needle.verbatim))
-    return at, len(data) if end < 0 else end
+    end = len(data) if end < 0 else end
+    # Only lines free of markup folded by context prove the excerpt is there.
+    lines = data[data.rfind(b"\n", 0, at) + 1 : end]
+    if any(mark in lines for mark in CONTEXT_MARKS):
+        return None
+    return at, end
 
 
 def _encoded(words: list[str], as_bytes: bool) -> list:
