@@ -78,7 +78,7 @@ def read_block(block: Block, content_ids: Iterable[str], problems: list[str]) ->
             return _convert_all(
                 [(block.start, i, e) for i, e in enumerate(entries, 1)], content_ids, problems
             )
-    except ValueError:
+    except (ValueError, RecursionError):  # the C decoder recurses on nesting
         pass
     split = split_array(block.body)
     if split is None:
@@ -89,7 +89,7 @@ def read_block(block: Block, content_ids: Iterable[str], problems: list[str]) ->
         problems.append("The CITATIONS block's array is not closed with ']'.")
     if split.missing_commas:
         problems.append("The CITATIONS block is missing commas between citations; they were read anyway.")
-    repairs: set[str] = set()
+    repairs: set[str] = {"comments"} if split.comments else set()
     entries_at: list[tuple[int, int, object]] = []
     for number, element in enumerate(split.elements, 1):
         label = _label(element.text, number)

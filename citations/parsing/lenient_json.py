@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _BAREWORD = re.compile(r"[A-Za-z_$][\w$-]*")
 _LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
+# Citations nest two deep (the array, an entry, its location); past this an
+# element is hostile, and reading it would exhaust Python's recursion limit.
+MAX_DEPTH = 100
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", "\\": "\\", '"': '"', "'": "'"}
 MISSING = object()
 
@@ -30,6 +33,7 @@ class Reader:
 
     text: str
     pos: int = 0
+    depth: int = 0
     truncated: bool = False
     repairs: set[str] = field(default_factory=set)
 
@@ -60,28 +64,33 @@ class Reader:
             self.truncated = True
             return MISSING
         ch = self.text[self.pos]
-        if ch == "{":
-            return self.obj()
-        if ch == "[":
-            return self.array()
+        if ch in "{[":
+            if self.depth >= MAX_DEPTH:
+                raise LenientError(f"it is nested more than {MAX_DEPTH} levels deep")
+            self.depth += 1
+            result = self.obj() if ch == "{" else self.array()
+            self.depth -= 1
+            return result
         if ch in "\"'":
             return self.string()
-        match = _NUMBER.match(self.text, self.pos)
-        if match:
-            self.pos = match.end()
-            number = match.group()
-            return float(number) if any(c in number for c in ".eE") else int(number)
-        match = _BAREWORD.match(self.text, self.pos)
-        if match:
-            self.pos = match.end()
-            word = match.group()
-            if word in _LITERALS:
-                if word[0].isupper():
-                    self.repairs.add("Python literals")
-                return _LITERALS[word]
-            self.repairs.add("unquoted values")
-            return word
-        raise LenientError(f"unexpected character {ch!r}")
+        number = _NUMBER.match(self.text, self.pos)
+        match = number or _BAREWORD.match(self.text, self.pos)
+        if match is None:
+            raise LenientError(f"unexpected character {ch!r}")
+        self.pos = match.end()
+        if self.depth and self.pos == len(self.text):
+            # Cut off mid-value inside a container: "line_start": 1 may have been 12.
+            self.truncated = True
+            return MISSING
+        word = match.group()
+        if number:
+            return float(word) if any(c in word for c in ".eE") else int(word)
+        if word in _LITERALS:
+            if word[0].isupper():
+                self.repairs.add("Python literals")
+            return _LITERALS[word]
+        self.repairs.add("unquoted values")
+        return word
 
     def string(self) -> object:
         quote = self.text[self.pos]
@@ -198,6 +207,7 @@ class Split:
     elements: list[Element]
     closed: bool  # the array's closing ']' was seen
     missing_commas: bool = False
+    comments: bool = False  # between elements, where no element's reader sees them
 
 
 def split_array(body: str) -> Split | None:
@@ -213,7 +223,7 @@ def split_array(body: str) -> Split | None:
     elements: list[Element] = []
     depth, quote, i, n = 0, "", start + 1, len(body)
     elem_start = -1
-    missing = False
+    missing = comments = False
 
     def close(end: int) -> None:
         nonlocal elem_start
@@ -233,11 +243,11 @@ def split_array(body: str) -> Split | None:
             continue
         if body.startswith("//", i):
             end = body.find("\n", i)
-            i = n if end < 0 else end + 1
+            i, comments = (n if end < 0 else end + 1), True
             continue
         if body.startswith("/*", i):
             end = body.find("*/", i + 2)
-            i = n if end < 0 else end + 2
+            i, comments = (n if end < 0 else end + 2), True
             continue
         if ch.isspace():
             i += 1
@@ -251,7 +261,7 @@ def split_array(body: str) -> Split | None:
         elif ch in "}]":
             if depth == 0:
                 close(i)
-                return Split(elements, closed=True, missing_commas=missing)
+                return Split(elements, closed=True, missing_commas=missing, comments=comments)
             depth -= 1
             if depth == 0:
                 nxt = i + 1
@@ -264,7 +274,7 @@ def split_array(body: str) -> Split | None:
             close(i)
         i += 1
     close(n)
-    return Split(elements, closed=False, missing_commas=missing)
+    return Split(elements, closed=False, missing_commas=missing, comments=comments)
 
 
 def read_element(text: str) -> tuple[object, Reader]:

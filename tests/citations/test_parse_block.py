@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from citations.parsing import parse_citations
 
+CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
+
 
 def _ids(result):
     return [c.cid for c in result.citations]
@@ -145,3 +147,33 @@ def test_location_as_text():
     text = '<!-- CITATIONS: [{"id": "c1", "source_file": "a/b.md", "location": "lines 4-9"}] -->'
     c = parse_citations(text).citations[0]
     assert (c.line_start, c.line_end) == (4, 9)
+
+
+def test_comments_between_citations_reported():
+    """A comment between two entries (where no entry's reader sees it) is still named."""
+    text = '<!-- CITATIONS: [{"id": "c1", "source_file": "a/b.md"},\n// next\n{"id": "c2", "source_file": "a/c.md"}] -->'
+    result = parse_citations(text)
+    assert _ids(result) == ["c1", "c2"]
+    assert any("comments" in p and "read leniently" in p for p in result.problems)
+
+
+def test_number_cut_off_is_not_kept():
+    """A block cut inside a number keeps the fields before it, not a shortened
+    number: "line_start": 1 may have been 12."""
+    text = '<!-- CITATIONS: [{"id": "c1", "source_file": "a/b.md", "location": {"line_start": 1'
+    c1 = parse_citations(text).citations[0]
+    assert (c1.source_path, c1.line_start, c1.line_end) == ("a/b.md", None, None)
+
+
+def test_deep_nesting_costs_only_its_entry():
+    """An entry nested 100,000 deep is reported and skipped; the entries and
+    prose citations around it are kept (it once exhausted the recursion limit,
+    in ``json.loads`` and in the lenient reader)."""
+    for deep in ("[" * 100_000, '{"a": ' * 100_000, "[" * 100_000 + "]" * 100_000):
+        text = (
+            f'See `{CID}/x.md` [c1].\n<!-- CITATIONS: [{{"id": "c1", "source_file": "a/b.md"}}, {deep}] -->'
+        )
+        result = parse_citations(text)
+        assert [c.source_path for c in result.citations] == ["a/b.md", f"{CID}/x.md"], deep[:8]
+        assert any("entry 2" in p and "nested more than" in p for p in result.problems), result.problems
+        assert not any("internal error" in p for p in result.problems)
