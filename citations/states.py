@@ -50,6 +50,7 @@ class VerificationState(StrEnum):
     EXCERPT_MISMATCH = "excerpt_mismatch", "Excerpt mismatch", "Excerpt not found", "warn", False, False
     LINE_OUT_OF_RANGE = "line_out_of_range", "Line out of range", "Lines out of range", "warn", False, False
     MISSING_FILE = "missing_file", "Missing file", "File missing", "bad", False, False
+    AMBIGUOUS = "ambiguous", "Ambiguous path", "Path names several files", "warn", False, False
     OUTSIDE_SANDBOX = "outside_sandbox", "Outside sandbox", "Outside sandbox", "bad", False, False
     URL_MATCHED = "url_matched", "URL matched", "Matched in page", "ok", True, True
     LOCATED = "located", "Located", "File found", "info", False, True

@@ -23,6 +23,7 @@ from citations.rendering.sanitize import web_href
 from citations.verification.hashing import Hasher, HashingError
 from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
+from citations.verification.paths import SandboxFiles, listing
 from citations.verification.read import scan_file
 from citations.verification.scan import FileScan, Request
 from citations.verification.sources import (
@@ -74,9 +75,10 @@ def verify_citations(
     except (OSError, TypeError, ValueError):
         private = ""
     url_jobs: dict[int, list[tuple[Path, Job]]] = {}
+    files = SandboxFiles(root, private)
     for index, citation in enumerate(citations):
         try:
-            outcome = _plan(root, index, citation, known, urls, locations, private)
+            outcome = _plan(root, index, citation, known, urls, locations, private, files)
         except Exception as error:  # never raise on a citation
             outcome = Verification("unverifiable", f"The citation could not be checked: {error}.")
         if isinstance(outcome, Verification):
@@ -99,7 +101,9 @@ def verify_citations(
     for real, jobs in by_file.items():
         for job in jobs:
             if job.index not in url_jobs:
-                results[job.index] = _judged(judge_file, job, scans[real], positions[id(job)])
+                result = _judged(judge_file, job, scans[real], positions[id(job)])
+                result.detail = f"{job.note} {result.detail}" if job.note else result.detail
+                results[job.index] = result
     for index, pairs in url_jobs.items():
         results[index] = _judged(judge_url, pairs, scans, positions)
     return [r or Verification("unverifiable", "The citation could not be checked.") for r in results]
@@ -144,6 +148,7 @@ def _plan(
     urls: dict[str, str],
     locations: dict,
     private: str,
+    files: SandboxFiles,
 ):
     """A final Verification, or the file(s) to read for this citation."""
     needle = make_needle(citation.excerpt)
@@ -177,16 +182,16 @@ def _plan(
         return [(real, Job(index, citation, rel, content_id, Request(needle, None))) for rel, real in files]
     path = (citation.source_path or "").strip()
     if path not in locations:
-        locations[path] = _locate(root, path, known, private)
+        locations[path] = _locate(root, path, known, private, files)
     located = locations[path]
     if isinstance(located, Verification):
         return replace(located)
-    rel, content_id, real = located
+    rel, content_id, real, note = located
     cited = None
     if citation.line_start is not None:
         end = citation.line_end if citation.line_end is not None else citation.line_start
         cited = (min(citation.line_start, end), max(citation.line_start, end))
-    return real, Job(index, citation, rel, content_id, Request(needle, cited))
+    return real, Job(index, citation, rel, content_id, Request(needle, cited), note)
 
 
 def _in_private(real: Path | str, private: str) -> bool:
@@ -195,9 +200,12 @@ def _in_private(real: Path | str, private: str) -> bool:
     return not private or text == private or text.startswith(private + os.sep)
 
 
-def _locate(root, path: str, known: list[str], private: str) -> Verification | tuple[str, str | None, Path]:
-    """Resolve a cited path once (many citations share one): a refusal or
-    missing-file Verification, or (relative path, content id, real path)."""
+def _locate(
+    root, path: str, known: list[str], private: str, files: SandboxFiles
+) -> Verification | tuple[str, str | None, Path, str]:
+    """Resolve a cited path once (many citations share one): a refusal,
+    missing-file or ambiguous Verification, or (relative path, content id,
+    real path, a note saying how a partial path was resolved)."""
     while path.startswith("./"):
         path = path[2:]
     if not path:
@@ -214,26 +222,29 @@ def _locate(root, path: str, known: list[str], private: str) -> Verification | t
         return Verification("outside_sandbox", f"The path was refused: {error}")
     if _in_private(real, private):
         return Verification("outside_sandbox", "The path leads into the sandbox's private folder.")
-    is_file = os.path.isfile(real)
-    if not is_file and content_id is None:
-        # "agent/notes.md:12" usually means a file inside one content folder.
-        hits = []
-        for cid in known:
-            try:
-                candidate = resolve_in_sandbox(root, f"{cid}/{rel}")
-            except SandboxError:
-                continue
-            if candidate.is_file() and not _in_private(candidate, private):
-                hits.append((cid, candidate))
-        if len(hits) == 1:
-            content_id, real = hits[0]
-            rel, is_file = f"{content_id}/{rel}", True
-    if not is_file:
-        what = "a folder, not a file" if real.is_dir() else "not in the sandbox"
+    if os.path.isfile(real):
+        return rel, content_id, real, ""
+    if content_id is None and note:
+        # An 8-hex id naming several content items: no file to look for.
+        return Verification("missing_file", f"The file {rel} is not in the sandbox.{note}", resolved_path=rel)
+    # A bare or partial path ("paginator.py", "core/paginator.py"), or one
+    # whose folders inside its content item are left out: the files it names.
+    tail = rel.split("/", 1)[1] if content_id and "/" in rel else rel
+    named = files.named(tail, within=content_id) if tail != content_id else []
+    if len(named) == 1:
+        found, real = named[0]
+        return found, found.split("/", 1)[0], real, f"The path {path} names one file in the sandbox, {found}."
+    if len(named) > 1:
         return Verification(
-            "missing_file", f"The file {rel} is {what}.{note}", resolved_path=rel, content_id=content_id
+            "ambiguous",
+            f"The path {path} names {len(named)} files in the sandbox: {listing([r for r, _ in named])}.",
+            resolved_path=rel,
+            content_id=content_id,
         )
-    return rel, content_id, real
+    what = "a folder, not a file" if real.is_dir() else "not in the sandbox"
+    return Verification(
+        "missing_file", f"The file {rel} is {what}.{note}", resolved_path=rel, content_id=content_id
+    )
 
 
 def _expand_id(path: str, known: list[str]) -> tuple[str, str | None, str]:

@@ -36,6 +36,7 @@ class Job:
     rel: str
     content_id: str | None
     request: Request
+    note: str = ""  # how a partial path was resolved, said first in the detail
 
 
 def _lines(start: int, end: int) -> str:

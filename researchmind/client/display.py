@@ -17,6 +17,7 @@ VERIFICATION_MARKS = {
     "excerpt_mismatch": "✗",
     "line_out_of_range": "✗",
     "missing_file": "✗",
+    "ambiguous": "✗",
     "outside_sandbox": "✗",
     "stale": "!",
 }

@@ -91,3 +91,58 @@ def test_cited_past_the_end_detail_says_so(sandbox, lines):
     v = verify_one(sandbox, file_citation(PAGINATOR, 9000, 9001, "That page contains no results"))
     assert (v.status, v.line_start, v.original_line_start) == ("relocated", at, 9000)
     assert f"past the end of the file ({len(lines)} lines)" in v.detail
+
+
+OTHER = "9a8b7c6d-1111-4222-8333-444455556666"
+
+
+@pytest.fixture
+def deep(tmp_path):
+    """Django's paginator.py deep inside a content item, as a cloned repository holds it."""
+    folder = tmp_path / CID / "django" / "core"
+    folder.mkdir(parents=True)
+    shutil.copy(installed_file("django", "core/paginator.py"), folder / "paginator.py")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "path", ["paginator.py", "core/paginator.py", f"{CID}/paginator.py", "./paginator.py"]
+)
+def test_partial_path_naming_one_file_resolves_to_it(deep, path):
+    """A bare or partial path naming exactly one file in the sandbox is that
+    file, checked as usual, and the detail says how the path was read."""
+    lines = (deep / CID / "django/core/paginator.py").read_text(encoding="utf-8").splitlines()
+    at = line_of(lines, "That page number is less than 1")
+    v = verify_one(deep, file_citation(path, at, at, "That page number is less than 1"))
+    assert (v.status, v.resolved_path, v.content_id) == ("verified", f"{CID}/django/core/paginator.py", CID)
+    assert v.detail.startswith(
+        f"The path {path.removeprefix('./')} names one file in the sandbox, {CID}/django/core/paginator.py."
+    )
+
+
+def test_partial_path_naming_two_files_is_ambiguous(deep):
+    """Two files answer to the path: the citation is ambiguous, both are
+    listed, and neither is read as if it were the one meant."""
+    (deep / OTHER).mkdir()
+    shutil.copy(deep / CID / "django/core/paginator.py", deep / OTHER / "paginator.py")
+    v = verify_one(deep, file_citation("paginator.py", 10, 10, "That page number is less than 1"))
+    assert v.status == "ambiguous"
+    assert f"{CID}/django/core/paginator.py" in v.detail and f"{OTHER}/paginator.py" in v.detail
+    assert "names 2 files" in v.detail and v.file_sha256 is None
+
+
+def test_partial_path_naming_no_file_is_missing(deep):
+    """A path that names no file in the sandbox is missing_file."""
+    v = verify_one(deep, file_citation("db/paginator.py", 10, 10, "x"))
+    assert v.status == "missing_file" and "not in the sandbox" in v.detail
+
+
+def test_partial_path_never_leaves_the_sandbox(deep, tmp_path_factory):
+    """A file that answers to the name through a symlink out of the sandbox
+    is not a candidate: the one resolver refuses it."""
+    outside = tmp_path_factory.mktemp("outside") / "secret.py"
+    outside.write_text("top secret words\n")
+    (deep / OTHER).mkdir()
+    (deep / OTHER / "secret.py").symlink_to(outside)
+    v = verify_one(deep, file_citation("secret.py", 1, 1, "top secret words"))
+    assert v.status == "missing_file"
