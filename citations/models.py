@@ -8,6 +8,14 @@ from django.db import models
 from citations.states import VerificationState
 
 
+class CitationQuerySet(models.QuerySet):
+    def citing(self, item):
+        """Citations of a content item: of one of its files, or of its URL."""
+        return self.filter(question__session_id=item.session_id).filter(
+            models.Q(content_item=item) | models.Q(source_path__startswith=f"{item.pk}/")
+        )
+
+
 class Citation(models.Model):
     class SourceType(models.TextChoices):
         FILE = "file"
@@ -75,6 +83,8 @@ class Citation(models.Model):
     )
     review_note = models.TextField(blank=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CitationQuerySet.as_manager()
 
     class Meta:
         ordering = ["question", "position"]

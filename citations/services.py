@@ -87,7 +87,10 @@ def citations_reverify(citations) -> int:
 
     count = 0
     by_question: dict[int, list[Citation]] = {}
-    for citation in citations.select_related("question__session"):
+    # A removed source has nothing left to check: it stays as it was recorded.
+    for citation in citations.exclude(verification=Citation.Verification.SOURCE_REMOVED).select_related(
+        "question__session"
+    ):
         by_question.setdefault(citation.question_id, []).append(citation)
     for group in by_question.values():
         session = group[0].question.session
@@ -139,7 +142,7 @@ def citations_mark_stale(citations) -> int:
     digests: dict[tuple, str | None] = {}
     stale_questions = set()
     for citation in citations.select_related("question__session").exclude(
-        verification=Citation.Verification.STALE
+        verification__in=[Citation.Verification.STALE, Citation.Verification.SOURCE_REMOVED]
     ):
         if not citation.file_sha256 or citation.source_type != "file":
             continue
@@ -157,6 +160,30 @@ def citations_mark_stale(citations) -> int:
         for question in Question.objects.filter(pk__in=stale_questions).select_related("session"):
             store_answer_html(question)
     return len(stale_questions)
+
+
+def citations_mark_source_removed(item) -> int:
+    """A content item is being removed: the citations of it say so, keep
+    their excerpt as it was recorded, and their answers' badges change.
+    Called before the item's folder and row go. Returns how many changed."""
+    citations = Citation.objects.citing(item)
+    questions = set(citations.values_list("question_id", flat=True))
+    title = item.title or item.source_url or str(item.pk)
+    changed = citations.update(
+        verification=Citation.Verification.SOURCE_REMOVED,
+        verification_detail=(
+            f"The content item “{title}” was removed on {timezone.now():%Y-%m-%d}; "
+            "the excerpt is kept as it was recorded, and nothing is left to check it against."
+        ),
+        file_sha256="",
+        verified_at=timezone.now(),
+    )
+    if questions:
+        from researchmind.models import Question
+
+        for question in Question.objects.filter(pk__in=questions).select_related("session"):
+            store_answer_html(question)
+    return changed
 
 
 def citation_review(citation, *, reviewer, status: str, note: str = "") -> None:

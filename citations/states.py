@@ -56,10 +56,14 @@ class VerificationState(StrEnum):
     LOCATED = "located", "Located", "File found", "info", False, True
     UNVERIFIABLE = "unverifiable", "Unverifiable", "Unverifiable", "muted", False, False
     STALE = "stale", "File changed: re-verify", "File changed: re-verify", "warn", False, False
+    SOURCE_REMOVED = "source_removed", "Source removed", "Source removed", "warn", False, False
 
 
-# Set by the model, never by a check: before the first one, and after the cited file changed.
-NOT_FROM_A_CHECK = frozenset({VerificationState.PENDING, VerificationState.STALE})
+# Set by the model, never by a check: before the first one, after the cited file changed,
+# and when the cited content item was removed (nothing is left to check).
+NOT_FROM_A_CHECK = frozenset(
+    {VerificationState.PENDING, VerificationState.STALE, VerificationState.SOURCE_REMOVED}
+)
 # What a check of a citation against the sandbox can conclude.
 CHECK_OUTCOMES = tuple(state.value for state in VerificationState if state not in NOT_FROM_A_CHECK)
 HIGHLIGHTED = frozenset(state.value for state in VerificationState if state.highlights)

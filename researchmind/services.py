@@ -169,7 +169,12 @@ def content_run_async(item: ContentItem, work: Callable[..., object], *, cleanup
 
 
 def content_delete(item: ContentItem) -> None:
+    """Remove a content item: its citations first say their source was
+    removed (excerpts kept), then its folder and row go."""
+    from citations.services import citations_mark_source_removed
+
     session = item.session
+    citations_mark_source_removed(item)
     shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
     item.delete()
     sandbox_refresh(session)

@@ -20,6 +20,7 @@ VERIFICATION_MARKS = {
     "ambiguous": "✗",
     "outside_sandbox": "✗",
     "stale": "!",
+    "source_removed": "!",
 }
 QUIET_KINDS = {"text_delta", "system", "init_text", "raw", "other", "stderr", "citations", "thinking", "text"}
 

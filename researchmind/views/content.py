@@ -1,4 +1,4 @@
-"""Content of a research session: the add-content forms, the content list, delete."""
+"""Content of a research session: the add-content forms, the content list, removal (confirmed when cited)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import reswap, retarget
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from citations.models import Citation
 from researchmind import forms, services
 from researchmind.models import ContentItem
 from researchmind.pages import content_context, owned_session
@@ -70,10 +71,23 @@ def full_page_with_error(request, session, form):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def content_delete(request, session_id, content_id):
+    """Remove a content item. When answers cite it, first a page says how
+    many citations lose their source; removing takes a second, confirmed POST."""
     session = owned_session(request, session_id)
     item = get_object_or_404(ContentItem.objects.owned_by(request.user), pk=content_id, session=session)
+    citing = Citation.objects.citing(item)
+    if request.method == "GET" or (request.POST.get("confirm") != "yes" and citing.exists()):
+        if request.htmx:
+            return HttpResponseClientRedirect(request.path)
+        context = {
+            "session": session,
+            "item": item,
+            "citations": citing.count(),
+            "answers": citing.values("question_id").distinct().count(),
+        }
+        return render(request, "researchmind/content_confirm_delete.html", context)
     services.content_delete(item)
     if request.htmx:
         return render(request, "researchmind/session_detail.html#content-list", content_context(session))

@@ -216,15 +216,16 @@ def test_replay_json_reports_the_spec_fields(tmp_path):
     assert any(c["verification"] == "verified" for c in report["citations"])
 
 
-def test_removing_cited_content_flags_citations_stale(answered):
-    """Deleting the content a citation points into flags it for re-verification; the answer stays."""
+def test_removing_cited_content_marks_citations_source_removed(answered):
+    """Deleting the content a citation points into marks it 'source_removed'
+    (not 'File changed: re-verify'); the answer stays."""
     from researchmind import services
 
     question, item = answered
     assert "?hl=" in question.html_cache  # stored at the end of the run, linking verified lines
     services.content_delete(item)
     states = set(question.citations.values_list("verification", flat=True))
-    assert states == {"stale"}
+    assert states == {"source_removed"}
     question.refresh_from_db()
     # The stored answer was rendered again at once: no link claims verified lines of a removed file.
     assert question.answer and question.html_cache and "?hl=" not in question.html_cache

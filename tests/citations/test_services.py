@@ -55,3 +55,30 @@ def test_reverify_keeps_the_cited_range_as_original(research, notes):
     citations_reverify(Citation.objects.filter(question=question))
     c = Citation.objects.get(question=question)
     assert (c.verification, c.line_start, c.original_line_start) == ("relocated", at, at + 1)
+
+
+def test_removing_cited_content_marks_its_citations_source_removed(research, notes):
+    """Removing a cited content item leaves its citations as 'source_removed'
+    with the excerpt as recorded, never 'File changed: re-verify'."""
+    from researchmind import services
+
+    question = ask(research, "Tokens expire after 15 minutes [c1].", [cite_notes(notes, 23)])
+    citations_record(question)
+    services.content_delete(notes)
+    c = Citation.objects.get(question=question)
+    assert c.verification == "source_removed"
+    assert c.excerpt == "Access tokens expire after 15 minutes."
+    assert "“Notes” was removed" in c.verification_detail and "kept as it was recorded" in c.verification_detail
+    assert "Source removed" in Question.objects.get(pk=question.pk).html_cache
+
+
+def test_reverify_keeps_a_removed_source_as_recorded(research, notes):
+    """Verifying again a citation whose source was removed changes nothing:
+    there is nothing left to check it against."""
+    from researchmind import services
+
+    question = ask(research, "Tokens expire after 15 minutes [c1].", [cite_notes(notes, 23)])
+    citations_record(question)
+    services.content_delete(notes)
+    citations_reverify(Citation.objects.filter(question=question))
+    assert Citation.objects.get(question=question).verification == "source_removed"

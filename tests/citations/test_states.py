@@ -25,8 +25,10 @@ def test_model_choices_are_the_states_in_order_with_their_labels():
     assert Citation(verification="relocated").get_verification_display() == "Relocated"
 
 
-def test_the_verifier_concludes_every_state_but_pending_and_stale():
-    assert set(STATUSES) == set(VerificationState) - {VerificationState.PENDING, VerificationState.STALE}
+def test_the_verifier_concludes_every_state_but_pending_stale_and_source_removed():
+    """Those three are set by the model (before a check, after a change, after a removal)."""
+    set_by_the_model = {VerificationState.PENDING, VerificationState.STALE, VerificationState.SOURCE_REMOVED}
+    assert set(STATUSES) == set(VerificationState) - set_by_the_model
 
 
 @pytest.mark.parametrize("state", list(VerificationState))

@@ -1,0 +1,78 @@
+"""Removing content that answers cite asks first, saying how many citations
+it affects; uncited content goes at once (researchmind/views/content.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from citations.models import Citation
+from citations.services import citations_record
+from researchmind.models import ContentItem, Question
+
+
+@pytest.fixture
+def cited(research, add_text):
+    """A content item cited twice by one answer."""
+    item = add_text(research, "Notes", "# Notes\n\nAccess tokens expire after 15 minutes.\nRefresh daily.\n")
+    block = [
+        {"id": f"c{n}", "source_file": f"{item.id}/notes.md", "source_type": "file", "excerpt": excerpt}
+        for n, excerpt in ((1, "Access tokens expire after 15 minutes."), (2, "Refresh daily."))
+    ]
+    question = Question.objects.create(
+        session=research,
+        text="When?",
+        engine="builtin",
+        status=Question.Status.COMPLETE,
+        answer="They expire after 15 minutes [c1] and refresh daily [c2].",
+        answer_raw=f"They expire [c1][c2].\n<!-- CITATIONS: {json.dumps(block)} -->",
+    )
+    citations_record(question)
+    return item
+
+
+def delete_url(item):
+    return reverse("content_delete", args=[item.session_id, item.id])
+
+
+def test_removing_cited_content_asks_first_with_the_count(client_for, user, cited):
+    """A plain POST on cited content shows the confirmation with how many
+    citations in how many answers it affects, and removes nothing."""
+    response = client_for(user).post(delete_url(cited))
+    assert response.status_code == 200
+    assert "2 citations in 1 answer cite this content" in response.content.decode()
+    assert ContentItem.objects.filter(pk=cited.pk).exists()
+
+
+def test_confirmed_removal_removes_and_marks_citations(client_for, user, cited):
+    """The confirmed POST removes the item; its citations become 'source_removed'."""
+    response = client_for(user).post(delete_url(cited), {"confirm": "yes"})
+    assert response.status_code == 302
+    assert not ContentItem.objects.filter(pk=cited.pk).exists()
+    assert set(Citation.objects.values_list("verification", flat=True)) == {"source_removed"}
+
+
+def test_htmx_removal_of_cited_content_goes_to_the_confirmation_page(client_for, user, cited):
+    """From the htmx content list, cited content is not removed: the browser
+    is sent to the confirmation page."""
+    response = client_for(user).post(delete_url(cited), headers={"HX-Request": "true"})
+    assert response.headers["HX-Redirect"] == delete_url(cited)
+    assert ContentItem.objects.filter(pk=cited.pk).exists()
+
+
+def test_uncited_content_is_removed_at_once(client_for, user, research, add_text):
+    """Content no answer cites needs no confirmation."""
+    item = add_text(research, "Spare", "Nothing cites this.\n")
+    response = client_for(user).post(delete_url(item))
+    assert response.status_code == 302
+    assert not ContentItem.objects.filter(pk=item.pk).exists()
+
+
+def test_confirmation_page_is_the_owners_only(client_for, other_user, cited):
+    """Another user gets 404 for the confirmation page and the removal alike."""
+    client = client_for(other_user)
+    assert client.get(delete_url(cited)).status_code == 404
+    assert client.post(delete_url(cited), {"confirm": "yes"}).status_code == 404
+    assert ContentItem.objects.filter(pk=cited.pk).exists()
