@@ -4,15 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('citations', '0002_verification_ambiguous'),
+        ("citations", "0002_verification_ambiguous"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='citation',
-            name='verification',
-            field=models.CharField(choices=[('pending', 'Not yet verified'), ('verified', 'Verified'), ('relocated', 'Relocated'), ('excerpt_mismatch', 'Excerpt mismatch'), ('line_out_of_range', 'Line out of range'), ('missing_file', 'Missing file'), ('ambiguous', 'Ambiguous path'), ('outside_sandbox', 'Outside sandbox'), ('url_matched', 'URL matched'), ('located', 'Located'), ('unverifiable', 'Unverifiable'), ('stale', 'File changed: re-verify'), ('source_removed', 'Source removed')], default='pending', max_length=20),
+            model_name="citation",
+            name="verification",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Not yet verified"),
+                    ("verified", "Verified"),
+                    ("relocated", "Relocated"),
+                    ("excerpt_mismatch", "Excerpt mismatch"),
+                    ("line_out_of_range", "Line out of range"),
+                    ("missing_file", "Missing file"),
+                    ("ambiguous", "Ambiguous path"),
+                    ("outside_sandbox", "Outside sandbox"),
+                    ("url_matched", "URL matched"),
+                    ("located", "Located"),
+                    ("unverifiable", "Unverifiable"),
+                    ("stale", "File changed: re-verify"),
+                    ("source_removed", "Source removed"),
+                ],
+                default="pending",
+                max_length=20,
+            ),
         ),
     ]

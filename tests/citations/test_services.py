@@ -68,7 +68,9 @@ def test_removing_cited_content_marks_its_citations_source_removed(research, not
     c = Citation.objects.get(question=question)
     assert c.verification == "source_removed"
     assert c.excerpt == "Access tokens expire after 15 minutes."
-    assert "“Notes” was removed" in c.verification_detail and "kept as it was recorded" in c.verification_detail
+    assert (
+        "“Notes” was removed" in c.verification_detail and "kept as it was recorded" in c.verification_detail
+    )
     assert "Source removed" in Question.objects.get(pk=question.pk).html_cache
 
 
