@@ -4,10 +4,15 @@ by factories, and inline ingestion/execution so tests are deterministic."""
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+from pathlib import Path
 
 import pytest
 
 _counter = itertools.count(1)
+ROOT = Path(__file__).resolve().parents[1]
+CLI_BIN = ROOT / ".tools" / "bin"
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +82,35 @@ def add_text(db):
         )
 
     return add
+
+
+@pytest.fixture(scope="session")
+def installed() -> Path:
+    """The real ``claude`` and ``claude-mpm`` CLIs, from tools/install-cli.sh (run
+    once per session; fast when already installed). RESEARCHMIND_NO_INSTALL=1
+    only uses what is there."""
+    if os.environ.get("RESEARCHMIND_NO_INSTALL") != "1":
+        done = subprocess.run(
+            ["bash", str(ROOT / "tools" / "install-cli.sh")], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            pytest.skip(f"tools/install-cli.sh failed (exit {done.returncode}): {done.stderr.strip()[-800:]}")
+    if not os.access(CLI_BIN / "claude", os.X_OK):
+        pytest.skip("claude is not installed in .tools/bin (run tools/install-cli.sh)")
+    return CLI_BIN
+
+
+@pytest.fixture
+def claude_settings(settings, installed):
+    """Django settings pointing both Claude engines at the installed CLIs, with
+    a test key and no retries; a test sets ANTHROPIC_BASE_URL to its mock."""
+    settings.CLAUDE_BIN = str(installed / "claude")
+    settings.CLAUDE_MPM_BIN = str(installed / "claude-mpm")
+    settings.CLAUDE_MAX_RETRIES = "0"
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ANTHROPIC_AUTH_TOKEN = ""
+    settings.CLAUDE_CONFIG_DIR = ""
+    return settings
 
 
 @pytest.fixture

@@ -15,20 +15,8 @@ from researchmind.runs import run_question
 from tests.api.conftest import NOTES
 from tests.engines.mock_anthropic import Fail, MockAnthropic
 from tests.engines.model_double import Researcher, tool_exchanges
-from tests.engines.test_claude_cli import installed  # noqa: F401 - the session fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def claude_settings(settings, installed):  # noqa: F811
-    settings.CLAUDE_BIN = str(installed / "claude")
-    settings.CLAUDE_MPM_BIN = str(installed / "claude-mpm")
-    settings.CLAUDE_MAX_RETRIES = "0"
-    settings.ANTHROPIC_API_KEY = "test-key"
-    settings.ANTHROPIC_AUTH_TOKEN = ""
-    settings.CLAUDE_CONFIG_DIR = ""
-    return settings
 
 
 @pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])

@@ -11,18 +11,6 @@ from django.core.management import CommandError, call_command
 
 from tests.engines.mock_anthropic import Fail, MockAnthropic
 from tests.engines.model_double import Researcher
-from tests.engines.test_claude_cli import installed  # noqa: F401 - the session fixture
-
-
-@pytest.fixture
-def claude_settings(settings, installed):  # noqa: F811
-    settings.CLAUDE_BIN = str(installed / "claude")
-    settings.CLAUDE_MPM_BIN = str(installed / "claude-mpm")
-    settings.CLAUDE_MAX_RETRIES = "0"
-    settings.ANTHROPIC_API_KEY = "test-key"
-    settings.ANTHROPIC_AUTH_TOKEN = ""
-    settings.CLAUDE_CONFIG_DIR = ""
-    return settings
 
 
 @pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])

@@ -1,15 +1,15 @@
 """The real ``claude`` and ``claude-mpm`` CLIs, run by our engines against the
 scripted mock Messages API (tests/engines/mock_anthropic.py), fully offline.
 
-The CLIs come from tools/install-cli.sh (run once per session here; fast when
-already installed). Set RESEARCHMIND_NO_INSTALL=1 to only use what is there."""
+The CLIs come from the ``installed`` fixture in tests/conftest.py
+(tools/install-cli.sh, run once per session; fast when already installed).
+Set RESEARCHMIND_NO_INSTALL=1 to only use what is there."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -21,8 +21,6 @@ from researchmind.engines.registry import ENGINE_NAMES, UnknownEngine, get_engin
 from researchmind.engines.subprocess import Limits
 from tests.engines.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = ROOT / ".tools" / "bin"
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
 CITED = (
     "The sky is blue [c1].\n\n<!-- CITATIONS: ["
@@ -30,19 +28,6 @@ CITED = (
     '"location": {"line_start": 2, "line_end": 2}, "excerpt": "The sky is blue.", '
     '"relevance": "direct", "confidence": 0.9}] -->'
 )
-
-
-@pytest.fixture(scope="session")
-def installed() -> Path:
-    if os.environ.get("RESEARCHMIND_NO_INSTALL") != "1":
-        done = subprocess.run(
-            ["bash", str(ROOT / "tools" / "install-cli.sh")], capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            pytest.skip(f"tools/install-cli.sh failed (exit {done.returncode}): {done.stderr.strip()[-800:]}")
-    if not os.access(BIN / "claude", os.X_OK):
-        pytest.skip("claude is not installed in .tools/bin (run tools/install-cli.sh)")
-    return BIN
 
 
 @pytest.fixture

@@ -25,7 +25,6 @@ from researchmind.engines.subprocess import Limits
 from researchmind.sandbox import write_instructions, write_manifest
 from tests.engines.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
 from tests.engines.model_double import Researcher, question_of, tool_exchanges
-from tests.engines.test_claude_cli import installed  # noqa: F401 - the session fixture
 
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
 ITEM = "5b0e7c1a-2d4f-4e6a-9b8c-0d1e2f3a4b5c"
@@ -95,7 +94,7 @@ def sandbox_listing(sandbox: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["claude-code", "claude-mpm"])
-async def test_instructions_reach_the_model_and_it_cites_the_line_it_read(installed, layout, tmp_path, kind):  # noqa: F811
+async def test_instructions_reach_the_model_and_it_cites_the_line_it_read(installed, layout, tmp_path, kind):
     sandbox = layout["sandbox"]
     before = sandbox_listing(sandbox)
     model = Researcher()
@@ -129,7 +128,7 @@ async def test_instructions_reach_the_model_and_it_cites_the_line_it_read(instal
 
 
 @pytest.mark.parametrize("kind", ["claude-code", "claude-mpm"])
-async def test_every_read_outside_the_sandbox_is_refused(installed, layout, tmp_path, kind):  # noqa: F811
+async def test_every_read_outside_the_sandbox_is_refused(installed, layout, tmp_path, kind):
     sandbox, other, state = layout["sandbox"], layout["other"], layout["state"]
     (sandbox / ITEM / "link.md").symlink_to(other / "item" / "secret.md")
     (sandbox / ITEM / "state-link").symlink_to(state, target_is_directory=True)
@@ -164,7 +163,7 @@ async def test_every_read_outside_the_sandbox_is_refused(installed, layout, tmp_
     assert not [line for line in listed if ".claude" in line or ".researchmind" in line or "state" in line]
 
 
-async def test_a_model_never_given_the_instructions_does_not_cite(installed, layout, tmp_path):  # noqa: F811
+async def test_a_model_never_given_the_instructions_does_not_cite(installed, layout, tmp_path):
     """The test double only cites when told to: run the real CLI without the
     appended instructions (and, isolated, it does not load CLAUDE.md)."""
 
@@ -188,7 +187,7 @@ async def test_a_model_never_given_the_instructions_does_not_cite(installed, lay
     ] == []
 
 
-async def test_the_chosen_model_is_the_one_requested(installed, layout, tmp_path):  # noqa: F811
+async def test_the_chosen_model_is_the_one_requested(installed, layout, tmp_path):
     with MockAnthropic(default=Reply([Text("OK")])) as api:
         engine = ClaudeCodeEngine(
             executable=installed / "claude", base_url=api.url, api_key="k", limits=FAST, model="claude-test-7"
