@@ -1,0 +1,481 @@
+"""The built-in engine's evaluation set: questions over real third-party
+documentation and code installed in ``.venv`` (read at run time, never copied).
+
+Each answerable question names its gold fact: the file (relative to
+site-packages), the lines that state it, and the key phrase(s) a correct lead
+sentence contains (any one of them, compared case-insensitively with
+whitespace folded). A two-file question has one gold fact per file.
+``held_out`` questions (every third) are not looked at while tuning the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Gold:
+    file: str
+    lines: tuple[int, int]
+    phrases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    number: int
+    kind: str  # number, name, yesno, howto, why, synonym, twofile, unanswerable
+    question: str
+    gold: tuple[Gold, ...]
+
+    @property
+    def held_out(self) -> bool:
+        return self.number % 3 == 0
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.gold)
+
+
+def _case(number: int, kind: str, question: str, *gold: tuple) -> Case:
+    return Case(number, kind, question, tuple(Gold(f, lines, tuple(p)) for f, lines, *p in gold))
+
+
+CASES = [
+    _case(
+        1,
+        "number",
+        "What is the default maximum number of examples Hypothesis tries per test?",
+        ("hypothesis/_settings.py", (789, 789), "default max examples is ``100``"),
+    ),
+    _case(
+        2,
+        "number",
+        "How many steps does a Hypothesis stateful test run by default?",
+        ("hypothesis/_settings.py", (969, 969), "stateful step count is ``50``"),
+    ),
+    _case(
+        3,
+        "number",
+        "What is the default deadline for a single Hypothesis test case?",
+        ("hypothesis/_settings.py", (1023, 1023), "default deadline is 200 milliseconds"),
+    ),
+    _case(
+        4,
+        "number",
+        "How long is a Django password reset link valid by default?",
+        ("django/conf/global_settings.py", (545, 545), "(default: 3 days)"),
+    ),
+    _case(
+        5,
+        "number",
+        "How long does Django's session cookie last by default?",
+        ("django/conf/global_settings.py", (492, 492), "(default: 2 weeks)"),
+    ),
+    _case(
+        6,
+        "number",
+        "How many GET/POST parameters does Django read before raising TooManyFieldsSent?",
+        ("django/conf/global_settings.py", (326, 326), "DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000"),
+    ),
+    _case(
+        7,
+        "number",
+        "What is the largest request Django keeps in memory before streaming an upload to the file system?",
+        ("django/conf/global_settings.py", (318, 318), "FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440", "2.5 MB"),
+    ),
+    _case(
+        8,
+        "number",
+        "How many times is a Celery task retried before giving up by default?",
+        ("celery/app/task.py", (265, 265), "max_retries = 3"),
+    ),
+    _case(
+        9,
+        "number",
+        "How long does Celery wait before retrying a task by default?",
+        ("celery/app/task.py", (268, 268), "3 minutes by default"),
+    ),
+    _case(
+        10,
+        "number",
+        "What is the default delivery mode of kombu messages?",
+        ("kombu/entity.py", (127, 127), "The default value is 2 (persistent)"),
+    ),
+    _case(
+        11,
+        "number",
+        "How many frames does the websockets client buffer before applying flow control?",
+        ("websockets/asyncio/client.py", (206, 206), "It defaults to 16 frames"),
+    ),
+    _case(
+        12,
+        "number",
+        "What is the default write buffer limit of a websockets client?",
+        ("websockets/asyncio/client.py", (212, 212), "to 32 KiB"),
+    ),
+    _case(
+        13,
+        "number",
+        "What is the maximum width of click help pages by default?",
+        ("click/core.py", (246, 246), "defaults to 80 characters"),
+    ),
+    _case(
+        14,
+        "number",
+        "Which port does the redis-py basic example connect to?",
+        ("redis-8.1.0.dist-info/METADATA", (129, 129), "port=6379", "port 6379"),
+    ),
+    _case(
+        15,
+        "name",
+        "What encoding does Python-Markdown use for input files by default?",
+        ("markdown/core.py", (410, 410), "defaults to `utf-8`", "Defaults to `utf-8`"),
+    ),
+    _case(
+        16,
+        "name",
+        "What heading style does markdownify produce by default?",
+        ("markdownify-1.2.3.dist-info/METADATA", (98, 98), "Defaults to ``UNDERLINED``"),
+    ),
+    _case(
+        17,
+        "name",
+        "Which symbol does markdownify use for strong emphasis by default?",
+        ("markdownify-1.2.3.dist-info/METADATA", (109, 109), "``ASTERISK`` (default)"),
+    ),
+    _case(
+        18,
+        "number",
+        "What does dj-database-url's conn_max_age default to?",
+        ("dj_database_url-3.1.2.dist-info/METADATA", (144, 145), "default of ``0``"),
+    ),
+    _case(
+        19,
+        "name",
+        "How are websockets reconnection attempts spaced out by default?",
+        ("websockets/asyncio/client.py", (200, 200), "exponential backoff with 5s jitter"),
+    ),
+    _case(
+        20,
+        "name",
+        "Which query dialect does redis-py use by default for search commands?",
+        ("redis-8.1.0.dist-info/METADATA", (230, 230), "dialect with version 2", "DIALECT 2"),
+    ),
+    _case(
+        21,
+        "yesno",
+        "Does Celery support Microsoft Windows?",
+        ("celery-5.7.0.dist-info/METADATA", (279, 279), "we don't support Microsoft Windows"),
+    ),
+    _case(
+        22,
+        "name",
+        "Which message broker transports are feature complete in Celery?",
+        (
+            "celery-5.7.0.dist-info/METADATA",
+            (283, 283),
+            "The RabbitMQ, Redis transports are feature complete",
+        ),
+    ),
+    _case(
+        23,
+        "name",
+        "Which redis-py version was the last one to support Python 3.7?",
+        (
+            "redis-8.1.0.dist-info/METADATA",
+            (64, 64),
+            "redis-py 5.0 is the last version of redis-py that supports Python 3.7",
+        ),
+    ),
+    _case(
+        24,
+        "name",
+        "Which Redis server versions does redis-py 6.0.0 and later support?",
+        ("redis-8.1.0.dist-info/METADATA", (120, 120), "Version 7.2 to current"),
+    ),
+    _case(
+        25,
+        "name",
+        "Which exception does pytest's importorskip catch by default?",
+        ("_pytest/outcomes.py", (220, 220), "Defaults to :class:`ModuleNotFoundError`"),
+    ),
+    _case(
+        26,
+        "name",
+        "What name does click give a command by default?",
+        ("click/decorators.py", (177, 177), "defaults to the name of the function"),
+    ),
+    _case(
+        27,
+        "name",
+        "What does json_repair's repair_json return for a string that is beyond repair?",
+        ("json_repair-0.64.4.dist-info/METADATA", (110, 110), "this will return an empty string"),
+    ),
+    _case(
+        28,
+        "yesno",
+        "Is a redis-py pipeline wrapped in MULTI/EXEC by default?",
+        ("redis-8.1.0.dist-info/METADATA", (186, 186), "wrapped with the MULTI and EXEC statements"),
+    ),
+    _case(
+        29,
+        "name",
+        "What does Django's slugify do with leading and trailing dashes?",
+        (
+            "django/utils/text.py",
+            (487, 488),
+            "strip leading and trailing whitespace, dashes, and underscores",
+        ),
+    ),
+    _case(
+        30,
+        "name",
+        "What is the unit of work in a Celery task queue called?",
+        ("celery-5.7.0.dist-info/METADATA", (230, 230), "called a task"),
+    ),
+    _case(
+        31,
+        "howto",
+        "How do I create a redis-py connection pool and use it?",
+        (
+            "redis-8.1.0.dist-info/METADATA",
+            (169, 169),
+            "redis.ConnectionPool(host='localhost', port=6379, db=0)",
+        ),
+    ),
+    _case(
+        32,
+        "howto",
+        "How do I send several Redis commands in one round trip with redis-py?",
+        ("redis-8.1.0.dist-info/METADATA", (207, 207), "pipe = r.pipeline()"),
+    ),
+    _case(
+        33,
+        "howto",
+        "How do I subscribe to a Redis channel with redis-py?",
+        ("redis-8.1.0.dist-info/METADATA", (222, 222), "p.subscribe(", "r.pubsub()"),
+    ),
+    _case(
+        34,
+        "howto",
+        "How do I convert HTML to Markdown with markdownify but drop the links?",
+        ("markdownify-1.2.3.dist-info/METADATA", (64, 64), "strip=['a']"),
+    ),
+    _case(
+        35,
+        "howto",
+        "How do I fix malformed JSON returned by an LLM in Python?",
+        (
+            "json_repair-0.64.4.dist-info/METADATA",
+            (109, 109),
+            "repair_json(bad_json_string)",
+            "json_repair.loads(",
+        ),
+    ),
+    _case(
+        36,
+        "howto",
+        "How do I configure Django's DATABASES from the DATABASE_URL environment variable?",
+        (
+            "dj_database_url-3.1.2.dist-info/METADATA",
+            (78, 78),
+            "DATABASES['default'] = dj_database_url.config(",
+            "dj_database_url.config(",
+        ),
+    ),
+    _case(
+        37,
+        "howto",
+        "How do I give a block of thread-sensitive sync_to_async calls its own single-thread executor?",
+        ("asgiref-3.13.0.dist-info/METADATA", (112, 112), "ThreadPoolExecutor(max_workers=1)"),
+    ),
+    _case(
+        38,
+        "howto",
+        "How do I skip a test when an optional dependency is not installed?",
+        (
+            "_pytest/outcomes.py",
+            (205, 206),
+            "skip the current test if the module cannot be imported",
+            "importorskip",
+        ),
+    ),
+    _case(
+        39,
+        "howto",
+        "How do I make redis-py return str instead of bytes?",
+        ("redis-8.1.0.dist-info/METADATA", (136, 136), "decode_responses"),
+    ),
+    _case(
+        40,
+        "howto",
+        "How do I turn off a Hypothesis health check?",
+        ("hypothesis/_settings.py", (999, 999), "settings(suppress_health_check=", "suppress_health_check="),
+    ),
+    _case(
+        41,
+        "howto",
+        "How can I install redis-py with the faster hiredis parser?",
+        ("redis-8.1.0.dist-info/METADATA", (104, 104), 'pip install "redis[hiredis]"'),
+    ),
+    _case(
+        42,
+        "howto",
+        "How do I limit a Celery task to a hundred runs per minute?",
+        ("celery/app/task.py", (272, 272), "'100/m'"),
+    ),
+    _case(
+        43,
+        "howto",
+        "How do I start a Redis 8 server with Docker?",
+        ("redis-8.1.0.dist-info/METADATA", (86, 86), "docker run -p 6379:6379 -it redis:latest"),
+    ),
+    _case(
+        44,
+        "why",
+        "Why does sync_to_async run synchronous code in one thread by default?",
+        ("asgiref-3.13.0.dist-info/METADATA", (83, 83), "for safety reasons"),
+    ),
+    _case(
+        45,
+        "why",
+        "Why is calling json.loads before json_repair.loads wasteful?",
+        (
+            "json_repair-0.64.4.dist-info/METADATA",
+            (135, 135),
+            "already does that strict `json.loads()` check",
+        ),
+    ),
+    _case(
+        46,
+        "why",
+        "Why can't a redis-py PubSub connection run other commands?",
+        ("redis-8.1.0.dist-info/METADATA", (192, 192), "execute non-pubsub commands"),
+    ),
+    _case(
+        47,
+        "why",
+        "Why is it acceptable to suppress Hypothesis health checks?",
+        (
+            "hypothesis/_settings.py",
+            (1002, 1002),
+            "Health checks are proactive warnings, not correctness errors",
+        ),
+    ),
+    _case(
+        48,
+        "why",
+        "Why did redis-py stop supporting Python 3.8?",
+        (
+            "redis-8.1.0.dist-info/METADATA",
+            (65, 65),
+            "6.1.0 is the last version of redis-py that supports Python 3.8, as it has reached",
+        ),
+    ),
+    _case(
+        49,
+        "why",
+        "Why might a Celery task with acks_late be executed twice?",
+        ("celery/app/task.py", (331, 331), "worker crashes mid execution"),
+    ),
+    _case(
+        50,
+        "why",
+        "Why must special characters in a dj-database-url URL be encoded?",
+        ("dj_database_url-3.1.2.dist-info/METADATA", (159, 159), "must be valid URLs"),
+    ),
+    _case(
+        51,
+        "synonym",
+        "How long do Django password-recovery links stay usable?",
+        ("django/conf/global_settings.py", (545, 545), "(default: 3 days)"),
+    ),
+    _case(
+        52,
+        "synonym",
+        "How many attempts does Celery make to re-run a failing task before it stops?",
+        ("celery/app/task.py", (265, 265), "max_retries = 3"),
+    ),
+    _case(
+        53,
+        "synonym",
+        "What heartbeat period does the websockets client use to keep a connection alive?",
+        ("websockets/asyncio/client.py", (69, 69), "ping_interval: float | None = 20"),
+    ),
+    _case(
+        54,
+        "synonym",
+        "Where does Django put big uploads instead of keeping them in RAM?",
+        ("django/conf/global_settings.py", (317, 317), "file system instead of into memory"),
+    ),
+    _case(
+        55,
+        "synonym",
+        "Can Celery scale out across many machines?",
+        ("celery-5.7.0.dist-info/METADATA", (238, 238), "high availability and horizontal scaling"),
+    ),
+    _case(
+        56,
+        "synonym",
+        "What does markdownify emit for a <br> line break by default?",
+        ("markdownify-1.2.3.dist-info/METADATA", (122, 122), "two spaces and a newline"),
+    ),
+    _case(
+        57,
+        "synonym",
+        "How long may a single Hypothesis example take before it counts as too slow?",
+        ("hypothesis/_settings.py", (1023, 1023), "default deadline is 200 milliseconds"),
+    ),
+    _case(
+        58,
+        "synonym",
+        "What is the default pause before Celery re-executes a task that asked to be retried?",
+        ("celery/app/task.py", (268, 268), "3 minutes by default"),
+    ),
+    _case(
+        59,
+        "twofile",
+        "What are the default ping interval of a websockets client and the default max_retries of a Celery task?",
+        ("websockets/asyncio/client.py", (69, 69), "ping_interval: float | None = 20"),
+        ("celery/app/task.py", (265, 265), "max_retries = 3"),
+    ),
+    _case(
+        60,
+        "twofile",
+        "Compare the default retry delay of Celery tasks with how websockets spaces its reconnection attempts.",
+        ("celery/app/task.py", (268, 268), "3 minutes by default"),
+        ("websockets/asyncio/client.py", (200, 200), "exponential backoff with 5s jitter"),
+    ),
+    _case(
+        61,
+        "twofile",
+        "What are markdownify's default heading style and Python-Markdown's default file encoding?",
+        ("markdownify-1.2.3.dist-info/METADATA", (98, 98), "Defaults to ``UNDERLINED``"),
+        ("markdown/core.py", (410, 410), "defaults to `utf-8`", "Defaults to `utf-8`"),
+    ),
+    _case(
+        62,
+        "twofile",
+        "What do Hypothesis's default deadline and Django's password reset timeout default to?",
+        ("hypothesis/_settings.py", (1023, 1023), "default deadline is 200 milliseconds"),
+        ("django/conf/global_settings.py", (545, 545), "(default: 3 days)"),
+    ),
+    _case(63, "unanswerable", "How many GPUs does Celery's beat scheduler require?"),
+    _case(64, "unanswerable", "Which Kubernetes version does redis-py require?"),
+    _case(65, "unanswerable", "What is the default timeout of markdownify's HTTP downloads?"),
+    _case(66, "unanswerable", "How much does a commercial license for json_repair cost?"),
+    _case(
+        67,
+        "unanswerable",
+        "How many websockets connections per IP address does the websockets server allow by default?",
+    ),
+    _case(68, "unanswerable", "In which year was the click library first released?"),
+    _case(69, "unanswerable", "What is the default port of the pytest web dashboard?"),
+    _case(70, "unanswerable", "How many worker threads does markdownify use to convert a document?"),
+    _case(
+        71,
+        "number",
+        "How long does Hypothesis's Redis example database keep examples by default?",
+        ("hypothesis/extra/redis.py", (40, 40), "timedelta(days=8)"),
+    ),
+]
