@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 TMP = tempfile.mkdtemp(prefix="rm-bench-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 os.environ["DATA_DIR"] = TMP
+os.environ["ALLOWED_HOSTS"] = "testserver"
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 

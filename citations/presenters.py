@@ -67,24 +67,21 @@ def store_answer_html(question) -> str:
     return html
 
 
-def answer_context(question) -> dict:
+def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     """What the page shows of the answer. Reads only: the stored HTML, or,
-    before the run has stored it, the answer rendered now and not kept."""
+    before the run has stored it, the answer rendered now and not kept.
+    ``files_read`` (from the run's summary) spares reading the run's events."""
+    from progress.selectors import files_read as read_files
+
     citations = list(question.citations.select_related("question", "content_item").order_by("position"))
     views = {c.cid: citation_view(c) for c in citations}
     html = question.html_cache
     if not html and question.answer:
         html = render_answer(question.answer, views, link_for=lambda view: view.href)
     cited_paths = {c.source_path for c in citations}
-    consulted = sorted(
-        {
-            e.payload.get("input", {}).get("file_path", "")
-            for e in question.events.filter(kind="tool_start")
-            if isinstance(e.payload.get("input"), dict) and e.payload.get("input", {}).get("file_path")
-        }
-        - cited_paths
-        - {""}
-    )
+    if files_read is None:
+        files_read = read_files(question.pk)
+    consulted = sorted(set(files_read) - cited_paths - {""})
     verified = sum(1 for c in citations if c.verification in COUNTED_AS_VERIFIED)
     return {
         "answer_html": html,

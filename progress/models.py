@@ -12,8 +12,8 @@ class ProgressEvent(models.Model):
         EXPANDABLE = "expandable", "Details"
         PRIMARY = "primary", "Primary"
 
-    # No index of its own: the unique (question, seq) index serves every lookup by
-    # question, and one index fewer makes each of a run's many inserts cheaper.
+    # No index of its own: the unique (question, seq) index serves lookups by
+    # question, the (question, kind, seq) index those by kind.
     question = models.ForeignKey(
         "researchmind.Question", on_delete=models.CASCADE, related_name="events", db_index=False
     )
@@ -30,6 +30,9 @@ class ProgressEvent(models.Model):
     class Meta:
         ordering = ["question", "seq"]
         constraints = [models.UniqueConstraint(fields=["question", "seq"], name="unique_event_seq")]
+        # Filters by kind (the last phase, a step's result, the files read) read
+        # only the rows of that kind, however long the run.
+        indexes = [models.Index(fields=["question", "kind", "seq"], name="event_kind_seq")]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}: {self.detail}"

@@ -10,6 +10,9 @@ from progress.models import ProgressEvent
 # Timeline items a page shows at first, per list; earlier ones load on demand,
 # so a run of tens of thousands of events still opens at once.
 TIMELINE_PAGE = 200
+# A finished run's page leads with its answer and the run's summary; its lists
+# open with their last steps only, so the page costs the same however long the run.
+FINISHED_TIMELINE_PAGE = 50
 PARTS = ("primary", "details")
 SVG_KINDS = ("run_start", "phase", "tool_start", "tool_end", "heartbeat", "end")
 
@@ -43,15 +46,26 @@ def _part(part: str) -> Q:
 
 
 def timeline_page(
-    question_id: int, part: str, *, before: int | None = None, limit: int = TIMELINE_PAGE
+    question_id: int,
+    part: str,
+    *,
+    before: int | None = None,
+    limit: int = TIMELINE_PAGE,
+    total: int | None = None,
 ) -> tuple[list[dict], int]:
     """The last ``limit`` items of one list (before seq ``before``), oldest
-    first and decorated for the template, and how many earlier ones remain."""
+    first and decorated for the template, and how many earlier ones remain.
+    ``total`` (a finished run's item count, from its summary) spares counting."""
     rows = ProgressEvent.objects.filter(question_id=question_id).filter(_part(part))
     if before is not None:
         rows = rows.filter(seq__lt=before)
     page = list(rows.order_by("-seq")[:limit])[::-1]
-    earlier = rows.filter(seq__lt=page[0].seq).count() if page else 0
+    if not page:
+        earlier = 0
+    elif total is not None and before is None:
+        earlier = max(0, total - len(page))
+    else:
+        earlier = rows.filter(seq__lt=page[0].seq).count()
     events = [broadcast.event_dict(row) for row in page]
     if part != "primary":
         return [timeline.decorate(event) for event in events], earlier
@@ -60,29 +74,69 @@ def timeline_page(
     ]
     closed = {}
     if tool_ids:
+        # A step's result comes after its start: only rows from the page's first start on.
+        first = min(event["seq"] for event in events if event["kind"] == "tool_start")
         ends = ProgressEvent.objects.filter(
-            question_id=question_id, kind="tool_end", payload__tool_use_id__in=[t for t in tool_ids if t]
+            question_id=question_id,
+            kind="tool_end",
+            seq__gt=first,
+            payload__tool_use_id__in=[t for t in tool_ids if t],
         ).values_list("payload", flat=True)
         closed = {payload.get("tool_use_id"): bool(payload.get("is_error")) for payload in ends}
     return [timeline.decorate(event, closed) for event in events], earlier
 
 
+def files_read(question_id: int) -> list[str]:
+    """The files the engine's tools opened, in order of first use."""
+    rows = ProgressEvent.objects.filter(question_id=question_id, kind="tool_start").values_list(
+        "payload", flat=True
+    )
+    paths = (
+        payload["input"].get("file_path")
+        for payload in rows
+        if isinstance(payload, dict) and isinstance(payload.get("input"), dict)
+    )
+    return list(dict.fromkeys(path for path in paths if isinstance(path, str) and path))
+
+
+def run_summary(question_id: int) -> dict:
+    """A finished run at a glance: its timeline picture, the files it read,
+    how many steps and events it took and how long. Read once, as the run
+    ends; the page shows it without reading the events again."""
+    from progress.svgtimeline import render_svg
+
+    events = ProgressEvent.objects.filter(question_id=question_id)
+    drawn = [broadcast.event_dict(e) for e in events.filter(kind__in=SVG_KINDS).order_by("seq")]
+    times = [event["created_at"] for event in drawn if event["created_at"]]
+    seconds = 0.0
+    if times:
+        from datetime import datetime
+
+        seconds = (datetime.fromisoformat(max(times)) - datetime.fromisoformat(min(times))).total_seconds()
+    files = files_read(question_id)
+    return {
+        "items": {part: events.filter(_part(part)).count() for part in PARTS},
+        "svg": render_svg(drawn),
+        "files_read": files,
+        "steps": sum(1 for event in drawn if event["kind"] == "tool_start"),
+        "events": events.count(),
+        "seconds": round(seconds, 3),
+    }
+
+
 def page_state(question_id: int, *, finished: bool) -> dict:
     """What the question page needs besides the two lists, without loading
     every event: the last seq, the current phase, the streamed text so far
-    (running only) and the events the finished run's SVG timeline draws."""
+    (running only)."""
     events = ProgressEvent.objects.filter(question_id=question_id)
     phase = events.filter(kind="phase").order_by("-seq").first()
     state = {
         "last_seq": events.aggregate(m=Max("seq"))["m"] or 0,
         "phase_event": broadcast.event_dict(phase) if phase is not None else None,
         "live_text": "",
-        "svg_events": [],
     }
     if finished:
-        state["svg_events"] = [
-            broadcast.event_dict(e) for e in events.filter(kind__in=SVG_KINDS).order_by("seq")
-        ]
+        pass  # the picture comes from the run's summary (``run_summary``)
     else:
         texts = events.filter(kind__in=("text", "text_delta")).order_by("seq")
         state["live_text"] = timeline.live_text([broadcast.event_dict(e) for e in texts])

@@ -161,6 +161,12 @@ class Question(models.Model):
     lease_owner = models.CharField(max_length=200, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     html_cache = models.TextField(blank=True)
+    summary = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The finished run at a glance, recorded once as it ends (timeline picture, "
+        "files read, step counts), so its page does not read every event.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -33,13 +33,22 @@ def content_context(session: ResearchSession) -> dict:
 
 def question_context(question: Question) -> dict:
     """The question page. Each timeline list starts with its last
-    ``TIMELINE_PAGE`` items; earlier ones load on demand (``question_timeline``)."""
+    ``TIMELINE_PAGE`` items (``FINISHED_TIMELINE_PAGE`` once the run is over);
+    earlier ones load on demand (``question_timeline``)."""
     from citations.presenters import answer_context
     from progress import selectors
-    from progress.svgtimeline import render_svg
 
-    primary, earlier_primary = selectors.timeline_page(question.pk, "primary")
-    details, earlier_details = selectors.timeline_page(question.pk, "details")
+    # Recorded as the run ended; a run from before summaries is summarised now
+    # and not kept (GET only reads).
+    summary = (question.summary or selectors.run_summary(question.pk)) if question.is_finished else {}
+    limit = selectors.FINISHED_TIMELINE_PAGE if question.is_finished else selectors.TIMELINE_PAGE
+    items = summary.get("items") or {}
+    primary, earlier_primary = selectors.timeline_page(
+        question.pk, "primary", limit=limit, total=items.get("primary")
+    )
+    details, earlier_details = selectors.timeline_page(
+        question.pk, "details", limit=limit, total=items.get("details")
+    )
     state = selectors.page_state(question.pk, finished=question.is_finished)
     sub_runs = list(question.sub_runs.all())
     return {
@@ -52,11 +61,12 @@ def question_context(question: Question) -> dict:
         "live_text": state["live_text"],
         "last_seq": state["last_seq"],
         "phase_event": state["phase_event"],
-        "run_svg": render_svg(state["svg_events"]) if question.is_finished else "",
+        "run_svg": summary.get("svg", ""),
+        "run_summary": summary,
         "sub_runs": sub_runs,
         "lanes": fanout_lanes(question) if sub_runs else [],
         "citation_groups": fanout_citations(question) if (question.protocol or {}).get("aggregate") else [],
-    } | answer_context(question)
+    } | answer_context(question, files_read=summary.get("files_read"))
 
 
 # A fan-out question's lanes and its citations by sub-run, one query each.

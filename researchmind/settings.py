@@ -186,8 +186,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = DATA_DIR / "staticfiles"
-# Serve straight from the app and package static folders: no collectstatic step.
+# Served straight from the app and package static folders (no collectstatic
+# step); STATIC_ROOT only if a deployment sets it to collect into.
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

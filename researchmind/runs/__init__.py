@@ -19,7 +19,7 @@ from researchmind.runs.executors import (
     run_question,
     run_question_with,
 )
-from researchmind.runs.finish import decide_status, finish_question
+from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
     LEASE_RENEW_SECONDS,
     LEASE_SECONDS,
@@ -55,6 +55,7 @@ __all__ = [
     "renew_lease",
     "run_question",
     "run_question_with",
+    "store_run_summary",
     "sweep_interrupted",
     "sweeper",
 ]

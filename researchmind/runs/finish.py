@@ -121,3 +121,13 @@ def record_citations(question) -> int:
     from citations.services import citations_record
 
     return citations_record(question)
+
+
+def store_run_summary(question_id: int) -> dict:
+    """Record the finished run's summary (``progress.selectors.run_summary``)
+    once its ``end`` event is written, so its page never reads every event."""
+    from progress.selectors import run_summary
+
+    summary = run_summary(question_id)
+    Question.objects.filter(pk=question_id).update(summary=summary)
+    return summary

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from researchmind.models import Question
+from researchmind.runs.finish import store_run_summary
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
             if partial:
                 Question.objects.filter(pk=qid, answer="").update(answer=partial)
             ended.append((qid, record_end(qid, "interrupted", "Interrupted")))
+            store_run_summary(qid)
     return ended
 
 
@@ -149,3 +151,4 @@ def question_cancel(question: Question) -> None:
             )
             if cancelled_now:
                 record_end(pk, "cancelled", "Cancelled")
+                store_run_summary(pk)

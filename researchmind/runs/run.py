@@ -18,7 +18,7 @@ from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.engines.config import build_engine
 from researchmind.models import Question
-from researchmind.runs.finish import decide_status, finish_question
+from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
     LEASE_RENEW_SECONDS,
     cancel_requested,
@@ -121,6 +121,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         )
     recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
     await recorder.close()
+    await sync_to_async(store_run_summary)(question_id)
     return status
 
 

@@ -329,6 +329,32 @@ def test_finished_question_page_shows_the_svg_timeline(user, make_session, add_t
     assert "<svg" in html and 'class="run-timeline"' in html and "Run timeline:" in html
 
 
+def test_finished_run_records_its_summary(user, make_session, add_text, client_for):
+    """As a run ends it records its summary (timeline picture, files read, step
+    and item counts), and its page shows that picture without re-reading the run."""
+    from django.urls import reverse
+
+    from progress.selectors import run_summary
+
+    session = _session_with_notes(user, make_session, add_text)
+    question = Question.objects.create(session=session, text="How long do refresh tokens live?")
+    runs.run_question(question.pk)
+    question.refresh_from_db()
+    summary = question.summary
+    assert summary == run_summary(question.pk)  # what the events say, recorded once
+    assert summary["svg"].startswith("<svg")
+    assert summary["events"] == question.events.count()
+    assert summary["steps"] == question.events.filter(kind="tool_start").count()
+    assert summary["items"]["primary"] >= 2  # run_start … end
+    assert summary["seconds"] >= 0
+    # The page draws the recorded picture: change it and the page follows.
+    Question.objects.filter(pk=question.pk).update(
+        summary=summary | {"svg": '<svg class="run-timeline">marked</svg>'}
+    )
+    html = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
+    assert "marked</svg>" in html
+
+
 class LinesEngine:
     """A real engine implementation that prints the given lines at once."""
 

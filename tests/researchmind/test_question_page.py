@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 
 from progress.models import ProgressEvent
-from progress.selectors import TIMELINE_PAGE
+from progress.selectors import FINISHED_TIMELINE_PAGE, TIMELINE_PAGE
 from researchmind.models import Question
+from researchmind.runs import store_run_summary
 
 pytestmark = pytest.mark.django_db
 
@@ -59,14 +60,20 @@ def _more(html: str) -> str | None:
     return match[1].replace("&amp;", "&") if match else None
 
 
-def test_page_opens_with_the_last_items_of_each_list(long_run, user, client_for):
+@pytest.mark.parametrize("summarised", [True, False], ids=["summary recorded", "run from before summaries"])
+def test_page_opens_with_the_last_items_of_each_list(long_run, user, client_for, summarised):
+    """A finished run's page opens with the last FINISHED_TIMELINE_PAGE items of
+    each list and says how many earlier ones there are, whether the counts come
+    from the summary recorded as the run ended or are counted now."""
+    if summarised:
+        assert store_run_summary(long_run.pk)["items"] == {"primary": STEPS + 1, "details": STEPS + DETAILS}
     client = client_for(user)
     html = client.get(reverse("question_detail", args=[long_run.session_id, long_run.pk])).content.decode()
     steps, details = _list(html, "timeline"), _list(html, "details-log")
     all_steps = list(long_run.events.filter(kind__in=["tool_start", "end"]).values_list("seq", flat=True))
-    assert _seqs(steps) == all_steps[-TIMELINE_PAGE:]
-    assert f"Show {len(all_steps) - TIMELINE_PAGE} earlier steps" in steps
-    assert f"Show {STEPS + DETAILS - TIMELINE_PAGE} earlier details" in details
+    assert _seqs(steps) == all_steps[-FINISHED_TIMELINE_PAGE:]
+    assert f"Show {len(all_steps) - FINISHED_TIMELINE_PAGE} earlier steps" in steps
+    assert f"Show {STEPS + DETAILS - FINISHED_TIMELINE_PAGE} earlier details" in details
     # A step on the page carries the state of its tool_end, found without loading the whole run.
     last = STEPS - 1
     assert re.search(
