@@ -40,12 +40,15 @@ class CitationAdmin(admin.ModelAdmin):
         "source_type",
         "relevance",
         "verification_badge",
-        "match_score",
+        "support_badge",
+        "similarity",
         "review_status",
         "reviewer",
     ]
     list_filter = [
         "verification",
+        "support",
+        "support_judged_by",
         "review_status",
         "relevance",
         "source_type",
@@ -64,6 +67,11 @@ class CitationAdmin(admin.ModelAdmin):
         "verification",
         "verification_detail",
         "match_score",
+        "claim",
+        "support",
+        "support_judged_by",
+        "support_reason",
+        "auto_support",
         "review_status",
         "review_note",
         "reviewer",
@@ -90,9 +98,21 @@ class CitationAdmin(admin.ModelAdmin):
         "verified_at",
     ]
     # Everything is evidence except the auditor's own review.
-    readonly_fields = [name for name in fields if name not in ("review_status", "review_note")]
+    # The reviewer's support label is part of the review too.
+    readonly_fields = [name for name in fields if name not in ("review_status", "review_note", "support")]
     inlines = [FeedbackInline]
-    actions = ["reverify", "approve", "reject", "export_csv", "export_json"]
+    actions = [
+        "reverify",
+        "approve",
+        "reject",
+        "mark_supports",
+        "mark_partial",
+        "mark_unsupported",
+        "export_csv",
+        "export_json",
+        "export_reviewed_jsonl",
+    ]
+    change_list_template = "admin/citations/citation/change_list.html"
 
     class Media:
         css = {"all": ["css/admin-audit.css"]}
@@ -110,6 +130,29 @@ class CitationAdmin(admin.ModelAdmin):
         return format_html(
             '<span class="badge verify-{}">{}</span>', obj.verification, obj.get_verification_display()
         )
+
+    @admin.display(description="Support", ordering="support")
+    def support_badge(self, obj):
+        return format_html(
+            '<span class="badge support-{}" title="{}">{}</span>',
+            obj.support,
+            f"{obj.support_reason} ({obj.get_support_judged_by_display()})" if obj.support_judged_by else "",
+            obj.get_support_display(),
+        )
+
+    @admin.display(description="Similarity", ordering="match_score")
+    def similarity(self, obj):
+        """Only a mismatch has a similarity worth showing (never 100%)."""
+        if obj.verification != Citation.Verification.EXCERPT_MISMATCH or obj.match_score is None:
+            return "—"
+        return f"{min(99, int(obj.match_score * 100))}%"
+
+    def changelist_view(self, request, extra_context=None):
+        response = super().changelist_view(request, extra_context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            response.context_data["support_agreement"] = audit.support_agreement(changelist.queryset)
+        return response
 
     @admin.display(description="Open in viewer")
     def viewer_link(self, obj):
@@ -163,10 +206,46 @@ class CitationAdmin(admin.ModelAdmin):
         return format_html('<table class="code highlight audit-context">{}</table>', rows)
 
     def save_model(self, request, obj, form, change):
-        if "review_status" in form.changed_data or "review_note" in form.changed_data:
+        if {"review_status", "review_note", "support"} & set(form.changed_data):
             obj.reviewer = request.user
             obj.reviewed_at = timezone.now()
+        if "support" in form.changed_data:
+            obj.support_judged_by = Citation.JudgedBy.HUMAN
+            obj.support_reason = (obj.review_note or "Judged by a reviewer.")[:300]
         super().save_model(request, obj, form, change)
+
+    def _mark_support(self, request, queryset, support: str) -> None:
+        for citation in queryset:
+            citation_review(
+                citation,
+                reviewer=request.user,
+                status=citation.review_status,
+                note=citation.review_note,
+                support=support,
+            )
+        label = Citation.Support(support).label.lower()
+        self.message_user(
+            request, f"Recorded “{label}” for {queryset.count()} citation(s).", messages.SUCCESS
+        )
+
+    @admin.action(description="Review: the cited text supports the sentence")
+    def mark_supports(self, request, queryset):
+        self._mark_support(request, queryset, Citation.Support.SUPPORTS)
+
+    @admin.action(description="Review: the cited text partly supports the sentence")
+    def mark_partial(self, request, queryset):
+        self._mark_support(request, queryset, Citation.Support.PARTIAL)
+
+    @admin.action(description="Review: the cited text does not support the sentence")
+    def mark_unsupported(self, request, queryset):
+        self._mark_support(request, queryset, Citation.Support.UNSUPPORTED)
+
+    @admin.action(description="Export reviewed support labels as JSONL")
+    def export_reviewed_jsonl(self, request, queryset):
+        response = HttpResponse(audit.reviewed_support_jsonl(queryset), content_type="application/x-ndjson")
+        stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+        response["Content-Disposition"] = f'attachment; filename="support-reviews-{stamp}.jsonl"'
+        return response
 
     @admin.action(description="Verify again against the sandbox")
     def reverify(self, request, queryset):

@@ -1,4 +1,5 @@
-"""Audit exports of citations (CSV and JSON), shared by the admin actions."""
+"""Audit exports of citations (CSV, JSON, and the reviewed support labels
+as JSONL), and how far the automatic support judge agrees with reviewers."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ FIELDS = [
     "verification",
     "verification_detail",
     "match_score",
+    "claim",
+    "support",
+    "support_judged_by",
+    "support_reason",
     "review_status",
     "reviewer",
     "review_note",
@@ -56,6 +61,10 @@ def audit_rows(citations) -> list[dict]:
                 "verification": c.verification,
                 "verification_detail": c.verification_detail,
                 "match_score": c.match_score,
+                "claim": c.claim,
+                "support": c.support,
+                "support_judged_by": c.support_judged_by,
+                "support_reason": c.support_reason,
                 "review_status": c.review_status,
                 "reviewer": c.reviewer.get_username() if c.reviewer else "",
                 "review_note": c.review_note,
@@ -85,3 +94,52 @@ def audit_csv(citations) -> str:
 
 def audit_json(citations) -> str:
     return json.dumps(audit_rows(citations), indent=2, default=str)
+
+
+SUPPORT_LABELS = ["supports", "partial", "unsupported", "unjudged"]
+
+
+def reviewed_support(citations):
+    """Citations whose support a reviewer recorded, with the judge's label kept."""
+    return citations.filter(support_judged_by="human").exclude(auto_support="")
+
+
+def support_agreement(citations) -> dict:
+    """How often the automatic judge gave the reviewer's label: the count of
+    reviewed citations, the share agreed, and the confusion table (rows: the
+    judge's label, columns: the reviewer's)."""
+    pairs = list(reviewed_support(citations).values_list("auto_support", "support"))
+    table = {auto: dict.fromkeys(SUPPORT_LABELS, 0) for auto in SUPPORT_LABELS}
+    for auto, human in pairs:
+        if auto in table and human in table[auto]:
+            table[auto][human] += 1
+    agreed = sum(auto == human for auto, human in pairs)
+    return {
+        "count": len(pairs),
+        "agreed": agreed,
+        "rate": round(100 * agreed / len(pairs)) if pairs else None,
+        "labels": SUPPORT_LABELS,
+        "rows": [(auto, [table[auto][human] for human in SUPPORT_LABELS]) for auto in SUPPORT_LABELS],
+    }
+
+
+def reviewed_support_jsonl(citations) -> str:
+    """One JSON object per reviewed citation (claim, cited text, both labels):
+    to grow an evaluation set for the support judge."""
+    lines = []
+    for c in reviewed_support(citations).select_related("question").order_by("pk"):
+        record = {
+            "question_id": c.question_id,
+            "cid": c.cid,
+            "claim": c.claim,
+            "cited_text": c.excerpt,
+            "source_path": c.source_path,
+            "line_start": c.line_start,
+            "line_end": c.line_end,
+            "verification": c.verification,
+            "auto_support": c.auto_support,
+            "human_support": c.support,
+            "reviewer_note": c.review_note,
+        }
+        lines.append(json.dumps(record, ensure_ascii=False))
+    return "\n".join(lines) + ("\n" if lines else "")

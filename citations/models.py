@@ -9,6 +9,13 @@ from citations.states import VerificationState
 
 
 class CitationQuerySet(models.QuerySet):
+    def support_rate(self) -> int | None:
+        """Percent of the judged citations whose cited text supports their
+        sentence; ``None`` when none was judged."""
+        judged = self.exclude(support="unjudged")
+        total = judged.count()
+        return round(100 * judged.filter(support="supports").count() / total) if total else None
+
     def citing(self, item):
         """Citations of a content item: of one of its files, or of its URL."""
         return self.filter(question__session_id=item.session_id).filter(
@@ -48,6 +55,17 @@ class Citation(models.Model):
         APPROVED = "approved"
         REJECTED = "rejected"
 
+    class Support(models.TextChoices):
+        SUPPORTS = "supports", "Supports"
+        PARTIAL = "partial", "Partly supports"
+        UNSUPPORTED = "unsupported", "Does not support"
+        UNJUDGED = "unjudged", "Support not judged"
+
+    class JudgedBy(models.TextChoices):
+        LEXICAL = "lexical", "Lexical (offline)"
+        LLM = "llm", "Language model"
+        HUMAN = "human", "Reviewer"
+
     question = models.ForeignKey("researchmind.Question", on_delete=models.CASCADE, related_name="citations")
     cid = models.CharField(max_length=20)
     position = models.PositiveIntegerField(default=0)
@@ -83,13 +101,25 @@ class Citation(models.Model):
     )
     review_note = models.TextField(blank=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # Does the cited text support the sentence the marker is attached to?
+    # ``support`` is what is shown (a reviewer's label wins); ``auto_support``
+    # keeps the automatic judge's, to measure it against reviewers.
+    claim = models.TextField(blank=True)
+    support = models.CharField(max_length=12, choices=Support.choices, default=Support.UNJUDGED)
+    support_judged_by = models.CharField(max_length=10, choices=JudgedBy.choices, blank=True)
+    support_reason = models.CharField(max_length=300, blank=True)
+    auto_support = models.CharField(max_length=12, choices=Support.choices, blank=True)
 
     objects = CitationQuerySet.as_manager()
 
     class Meta:
         ordering = ["question", "position"]
         constraints = [models.UniqueConstraint(fields=["question", "cid"], name="unique_citation_cid")]
-        indexes = [models.Index(fields=["verification"]), models.Index(fields=["review_status"])]
+        indexes = [
+            models.Index(fields=["verification"]),
+            models.Index(fields=["review_status"]),
+            models.Index(fields=["support"]),
+        ]
 
     def __str__(self) -> str:
         return f"[{self.cid}] {self.location_label}"

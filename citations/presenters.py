@@ -46,6 +46,8 @@ def citation_view(citation: Citation) -> CitationView:
         href=href,
         is_url=is_url and not viewer_url(citation),
         highlight=citation.verification in HIGHLIGHTED,
+        support=citation.support,
+        support_reason=citation.support_reason,
     )
 
 
@@ -89,4 +91,5 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
         "consulted": consulted,
         "answer_markdown": answer_as_markdown(question.answer, views) if question.answer else "",
         "verification_rate": round(100 * verified / len(citations)) if citations else None,
+        "support_rate": question.citations.support_rate(),
     }

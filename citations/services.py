@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from citations.models import Citation
 from citations.presenters import store_answer_html
+from citations.verification.support import claim_sentences, judge_citation
 
 
 def _content_maps(session):
@@ -32,9 +33,12 @@ def citations_record(question) -> int:
     verifications = verify_citations(
         session.sandbox_path, parsed.citations, url_to_content=url_to_content, content_ids=list(by_id)
     )
+    claims = claim_sentences(question.answer or "")
     now = timezone.now()
     rows = []
     for position, (cit, ver) in enumerate(zip(parsed.citations, verifications, strict=True)):
+        claim = claims.get(cit.cid, "")
+        support = judge_citation(claim, cit.excerpt or "", ver.status)
         content_id = ver.content_id or cit.content_id
         if content_id is None and cit.url and cit.url in url_to_content:
             content_id = url_to_content[cit.url]
@@ -68,6 +72,11 @@ def citations_record(question) -> int:
                 match_score=ver.score,
                 file_sha256=ver.file_sha256 or "",
                 verified_at=now,
+                claim=claim,
+                support=support.label,
+                support_judged_by=Citation.JudgedBy.LEXICAL,
+                support_reason=support.reason[:300],
+                auto_support=support.label,
             )
         )
     with transaction.atomic():
@@ -127,6 +136,7 @@ def citations_reverify(citations) -> int:
             citation.match_score = ver.score
             citation.file_sha256 = ver.file_sha256 or ""
             citation.verified_at = now
+            _judge_again(citation)
             citation.save()
             count += 1
         store_answer_html(group[0].question)
@@ -186,9 +196,27 @@ def citations_mark_source_removed(item) -> int:
     return changed
 
 
-def citation_review(citation, *, reviewer, status: str, note: str = "") -> None:
+def _judge_again(citation) -> None:
+    """The automatic support label follows a new verification; a reviewer's stays shown."""
+    support = judge_citation(citation.claim, citation.excerpt, citation.verification)
+    citation.auto_support = support.label
+    if citation.support_judged_by != Citation.JudgedBy.HUMAN:
+        citation.support = support.label
+        citation.support_judged_by = Citation.JudgedBy.LEXICAL
+        citation.support_reason = support.reason[:300]
+
+
+def citation_review(citation, *, reviewer, status: str, note: str = "", support: str = "") -> None:
+    """Record a review; with ``support``, the reviewer's support label
+    replaces the automatic one on show (which is kept to measure the judge)."""
     citation.review_status = status
     citation.reviewer = reviewer
     citation.review_note = note
     citation.reviewed_at = timezone.now()
-    citation.save(update_fields=["review_status", "reviewer", "review_note", "reviewed_at"])
+    fields = ["review_status", "reviewer", "review_note", "reviewed_at"]
+    if support:
+        citation.support = support
+        citation.support_judged_by = Citation.JudgedBy.HUMAN
+        citation.support_reason = (note or "Judged by a reviewer.")[:300]
+        fields += ["support", "support_judged_by", "support_reason"]
+    citation.save(update_fields=fields)

@@ -59,6 +59,14 @@ class VerificationState(StrEnum):
     SOURCE_REMOVED = "source_removed", "Source removed", "Source removed", "warn", False, False
 
 
+# Support labels (does the cited text back the sentence?): badge wording and tone.
+SUPPORT_BADGES = {
+    "supports": ("Supports the claim", "ok"),
+    "partial": ("Partly supports", "info"),
+    "unsupported": ("Does not support", "warn"),
+    "unjudged": ("Support not judged", "muted"),
+}
+
 # Set by the model, never by a check: before the first one, after the cited file changed,
 # and when the cited content item was removed (nothing is left to check).
 NOT_FROM_A_CHECK = frozenset(

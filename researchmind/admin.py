@@ -42,7 +42,16 @@ class ContentInline(admin.TabularInline):
 
 @admin.register(ResearchSession)
 class ResearchSessionAdmin(admin.ModelAdmin):
-    list_display = ["title", "owner", "engine", "n_content", "n_questions", "verification_rate", "updated_at"]
+    list_display = [
+        "title",
+        "owner",
+        "engine",
+        "n_content",
+        "n_questions",
+        "verification_rate",
+        "support_rate",
+        "updated_at",
+    ]
     list_filter = ["engine", "owner"]
     search_fields = ["title", "owner__username"]
     inlines = [ContentInline]
@@ -61,6 +70,14 @@ class ResearchSessionAdmin(admin.ModelAdmin):
                     filter=Q(questions__citations__verification__in=COUNTED_AS_VERIFIED),
                     distinct=True,
                 ),
+                _judged=Count(
+                    "questions__citations",
+                    filter=~Q(questions__citations__support="unjudged"),
+                    distinct=True,
+                ),
+                _supported=Count(
+                    "questions__citations", filter=Q(questions__citations__support="supports"), distinct=True
+                ),
             )
         )
 
@@ -75,6 +92,10 @@ class ResearchSessionAdmin(admin.ModelAdmin):
     @admin.display(description="Citations verified")
     def verification_rate(self, obj):
         return rate(obj._good, obj._cits)
+
+    @admin.display(description="Judged citations supporting their sentence")
+    def support_rate(self, obj):
+        return rate(obj._supported, obj._judged)
 
     export_csv, export_json = audit_export_actions("question__session__in", "session-audit")
 
@@ -175,6 +196,7 @@ class QuestionAdmin(admin.ModelAdmin):
         "confidence",
         "findings_count",
         "verification_rate",
+        "support_rate",
         "created_at",
     ]
     list_filter = ["status", "engine", "result_status", "confidence", FanoutFilter, "session"]
@@ -218,6 +240,8 @@ class QuestionAdmin(admin.ModelAdmin):
                 _good=Count(
                     "citations", filter=Q(citations__verification__in=COUNTED_AS_VERIFIED), distinct=True
                 ),
+                _judged=Count("citations", filter=~Q(citations__support="unjudged"), distinct=True),
+                _supported=Count("citations", filter=Q(citations__support="supports"), distinct=True),
             )
         )
 
@@ -249,6 +273,10 @@ class QuestionAdmin(admin.ModelAdmin):
     @admin.display(description="Citations verified")
     def verification_rate(self, obj):
         return rate(obj._good, obj._cits)
+
+    @admin.display(description="Judged citations supporting their sentence")
+    def support_rate(self, obj):
+        return rate(obj._supported, obj._judged)
 
     @admin.action(description="Verify all their citations again")
     def reverify(self, request, queryset):

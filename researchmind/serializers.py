@@ -24,6 +24,10 @@ def citation_payload(citation) -> dict:
         "verification_detail": citation.verification_detail,
         "match_score": citation.match_score,
         "review_status": citation.review_status,
+        "claim": citation.claim,
+        "support": citation.support,
+        "support_judged_by": citation.support_judged_by,
+        "support_reason": citation.support_reason,
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citations.states import VerificationState
+from citations.states import SUPPORT_BADGES, VerificationState
 
 _STATES = {state.value: state for state in VerificationState}
 
@@ -33,6 +33,8 @@ class CitationView:
     relevance: str | None = None
     confidence: float | None = None
     highlight: bool | None = None  # None: as the status says (VerificationState.highlights)
+    support: str = "unjudged"  # does the cited text back the sentence? (citations.states.SUPPORT_BADGES)
+    support_reason: str = ""
 
     def __post_init__(self) -> None:
         state = _STATES.get(self.status)
@@ -46,6 +48,14 @@ class CitationView:
     def tone(self) -> str:
         state = _STATES.get(self.status)
         return state.tone if state else "muted"
+
+    @property
+    def support_label(self) -> str:
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[0]
+
+    @property
+    def support_tone(self) -> str:
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[1]
 
     @property
     def lines(self) -> str:

@@ -31,6 +31,10 @@ def cite_html(view: CitationView, href: str | None, *, id_prefix: str = "") -> s
         "data-status": view.status,
         "data-status-label": view.status_label,
         "data-tone": view.tone,
+        "data-support": view.support,
+        "data-support-label": view.support_label,
+        "data-support-tone": view.support_tone,
+        "data-support-reason": view.support_reason[:300],
         "data-source": view.label,
         "aria-describedby": f"{id_prefix}source-{view.cid}",
     }

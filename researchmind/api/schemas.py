@@ -116,6 +116,12 @@ class CitationOut(Schema):
     verification_detail: str
     match_score: float | None
     review_status: str
+    claim: str = Field(description="The answer's sentence this citation's marker is attached to.")
+    support: str = Field(
+        description="supports, partial, unsupported or unjudged: does the cited text back the claim?"
+    )
+    support_judged_by: str = Field(description="lexical (offline judge), llm or human (a reviewer).")
+    support_reason: str
 
 
 class QuestionOut(Schema):

@@ -108,6 +108,7 @@ PLAIN_ATTRS = {"href", "title", "rel", "start", "align", "class"}
 CITE_ATTRS = {
     "class", "href", "tabindex", "aria-describedby",
     "data-cid", "data-excerpt", "data-status", "data-status-label", "data-tone", "data-source",
+    "data-support", "data-support-label", "data-support-tone", "data-support-reason",
 }  # fmt: skip
 
 

@@ -84,3 +84,45 @@ def test_reverify_keeps_a_removed_source_as_recorded(research, notes):
     services.content_delete(notes)
     citations_reverify(Citation.objects.filter(question=question))
     assert Citation.objects.get(question=question).verification == "source_removed"
+
+
+def test_recorded_citation_carries_its_claim_and_lexical_support(research, notes):
+    """Recording judges each citation against the sentence its marker ends:
+    a matching claim supports, a wrong number does not; the API payload and
+    the question's supported rate say the same."""
+    from researchmind.serializers import citation_payload
+
+    block = [cite_notes(notes, 23), dict(cite_notes(notes, 23), id="c2")]
+    answer = "Access tokens expire after 15 minutes [c1]. Access tokens expire after 30 minutes [c2]."
+    question = ask(research, answer, block)
+    citations_record(question)
+    c1, c2 = Citation.objects.filter(question=question).order_by("position")
+    assert (c1.claim, c1.support, c1.support_judged_by) == (
+        "Access tokens expire after 15 minutes.",
+        "supports",
+        "lexical",
+    )
+    assert (c2.support, c2.support_reason) == ("unsupported", "The number 30 is not in the cited text.")
+    assert (
+        citation_payload(c2)["support"] == "unsupported"
+        and citation_payload(c2)["support_judged_by"] == "lexical"
+    )
+    assert Citation.objects.filter(question=question).support_rate() == 50
+
+
+def test_reviewer_support_is_shown_and_the_judges_kept(research, notes, user):
+    """A reviewer's support label replaces the judge's on show (judged by
+    'human'), and the judge's stays to be measured against it."""
+    from citations.services import citation_review
+
+    question = ask(research, "Access tokens expire after 15 minutes [c1].", [cite_notes(notes, 23)])
+    citations_record(question)
+    c = Citation.objects.get(question=question)
+    citation_review(
+        c, reviewer=user, status="approved", note="Says 15, but for refresh tokens.", support="partial"
+    )
+    c.refresh_from_db()
+    assert (c.support, c.support_judged_by, c.auto_support) == ("partial", "human", "supports")
+    citations_reverify(Citation.objects.filter(pk=c.pk))
+    c.refresh_from_db()
+    assert (c.support, c.support_judged_by) == ("partial", "human")
