@@ -6,7 +6,12 @@
 (function () {
   "use strict";
 
+  // The preview is the browser's own popover (popover="auto"): it opens in the
+  // top layer, above every stacking context and never clipped, and the
+  // browser closes it on Escape and on a click elsewhere. Without the Popover
+  // API (before 2024's browsers) there is no preview; the links still work.
   var POPOVER_ID = "cite-popover";
+  var previews = Object.prototype.hasOwnProperty.call(HTMLElement.prototype, "popover");
   var popover = null;
   var owner = null; // the .cite element the popover describes
   var hideTimer = null;
@@ -17,12 +22,21 @@
     popover.id = POPOVER_ID;
     popover.className = "cite-popover";
     popover.setAttribute("role", "tooltip");
-    popover.hidden = true;
+    popover.setAttribute("popover", "auto");
     // Hovering the popover keeps it open (WCAG 1.4.13: hoverable).
     popover.addEventListener("mouseenter", cancelHide);
     popover.addEventListener("mouseleave", scheduleHide);
+    // However it closed (our hide, Escape, a click elsewhere), the link it
+    // described stops pointing at it.
+    popover.addEventListener("toggle", function (e) {
+      if (e.newState === "closed" && !isOpen()) forget();
+    });
     document.body.appendChild(popover);
     return popover;
+  }
+
+  function isOpen() {
+    return !!popover && popover.matches(":popover-open");
   }
 
   function el(tag, className, text) {
@@ -74,20 +88,22 @@
   }
 
   function show(cite) {
+    if (!previews) return;
     cancelHide();
     if (owner && owner !== cite) describe(owner, false);
     owner = cite;
     fill(cite);
-    var box = getPopover();
-    box.hidden = false;
+    if (!isOpen()) getPopover().showPopover();
     place(cite);
     describe(cite, true);
   }
 
   function hide() {
     cancelHide();
-    if (!popover || popover.hidden) return;
-    popover.hidden = true;
+    if (isOpen()) popover.hidePopover();
+  }
+
+  function forget() {
     if (owner) describe(owner, false);
     owner = null;
   }
@@ -121,14 +137,8 @@
   document.addEventListener("focusout", function (e) {
     if (citeFrom(e.target)) scheduleHide();
   });
-  document.addEventListener("keydown", function (e) {
-    if (e.key === "Escape" && popover && !popover.hidden) {
-      hide(); // dismissible without moving focus (WCAG 1.4.13)
-      e.stopPropagation();
-    }
-  });
   window.addEventListener("resize", function () {
-    if (owner && popover && !popover.hidden) place(owner);
+    if (owner && isOpen()) place(owner);
   });
   // An htmx swap can remove the link the popover belongs to.
   document.addEventListener("htmx:afterSwap", function () {

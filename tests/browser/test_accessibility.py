@@ -240,6 +240,41 @@ def test_citations_preview_and_viewer_by_keyboard(page, login, answered):
     ]
 
 
+def test_citation_preview_is_a_popover_beside_its_link(page, login, answered):
+    """The preview is the browser's popover: open in the top layer (nothing
+    covers it) just above or below its [cN] link and inside the viewport; it
+    stays open while the pointer is on it (WCAG 1.4.13) and closes on a click
+    elsewhere. Closed by Escape, focus stays on the link, which no longer names
+    the preview in aria-describedby."""
+    login()
+    page.goto(answered["question"])
+    cite = page.locator("#answer a.cite").first
+    popover = page.locator("#cite-popover")
+    cite.hover()
+    expect(popover).to_be_visible()
+    assert popover.evaluate("el => el.matches(':popover-open')")
+    link, box = cite.bounding_box(), popover.bounding_box()
+    below, above = box["y"] - (link["y"] + link["height"]), link["y"] - (box["y"] + box["height"])
+    assert 0 <= below <= 12 or 0 <= above <= 12, (link, box)
+    assert 0 <= box["x"] and box["x"] + box["width"] <= page.viewport_size["width"], box
+    uncovered = """el => { const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"""
+    assert popover.evaluate(uncovered)
+    popover.hover()
+    page.wait_for_timeout(400)  # longer than the hide delay after leaving the link
+    expect(popover).to_be_visible()
+    page.locator("#answer-heading").click()
+    expect(popover).to_be_hidden()
+
+    cite.focus()
+    expect(popover).to_be_visible()
+    assert "cite-popover" in (cite.get_attribute("aria-describedby") or "")
+    page.keyboard.press("Escape")
+    expect(popover).to_be_hidden()
+    assert page.evaluate("document.activeElement.matches('.cite')")
+    expect(cite).not_to_have_attribute("aria-describedby", re.compile("cite-popover"))
+
+
 def test_badge_contrast_is_at_least_4_5(page, login, answered):
     login()
     page.goto(answered["question"])
