@@ -73,7 +73,8 @@ test-fast: install-test
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-postgres: install-test tools browser
-	DATABASE_URL=postgres://postgres@127.0.0.1:5432/test $(PY) -m pytest $(PYTEST_ARGS)
+	@# Connections kept open (CONN_MAX_AGE) would outlive the suite and block dropping its database.
+	CONN_MAX_AGE=0 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: install-test
 	$(VENV)/bin/ruff check .

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -20,8 +21,29 @@ from researchmind.tokens import SUBPROTOCOL
 
 log = logging.getLogger(__name__)
 REPLAY_CHUNK = 500
+# Rendered event batches shared by every page watching the same question in
+# this process: 200 open pages cost one render per batch, not 200.
+SHARED_RENDERS = 256
+_renders: OrderedDict[tuple[int, int, int], asyncio.Future] = OrderedDict()
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
+
+
+def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
+    """The HTML of a batch of a question's events, rendered once per process:
+    events are immutable rows, so the same seq range renders the same."""
+    from progress.fragments import render_events_html
+
+    key = (question_id, events[0]["seq"], events[-1]["seq"])
+    future = _renders.get(key)
+    if future is None or (future.done() and future.exception() is not None):
+        future = asyncio.ensure_future(database_sync_to_async(render_events_html)(question_id, events))
+        _renders[key] = future
+        while len(_renders) > SHARED_RENDERS:
+            _renders.popitem(last=False)
+    else:
+        _renders.move_to_end(key)
+    return future
 
 
 def _after_from_query(query_string: bytes) -> tuple[int, str]:
@@ -74,6 +96,16 @@ class QuestionConsumer(AsyncWebsocketConsumer):
             except Exception:  # the layer is gone; nothing to leave
                 log.info("Channel layer unavailable while leaving %s", self.group)
 
+    async def dispatch(self, message: dict) -> None:
+        """Group frames go straight to their handler. Channels closes stale
+        database connections before every message; a broadcast frame carries
+        everything it needs, and the database calls it may make
+        (``database_sync_to_async``) do that housekeeping themselves."""
+        if message.get("type") == "progress.events":
+            await self.progress_events(message)
+        else:
+            await super().dispatch(message)
+
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients may send ``{"after": seq}`` to resume; everything else is ignored
         (writes go over HTTP)."""
@@ -125,9 +157,8 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         if not events:
             return
         if self.format == "html":
-            from progress.fragments import render_events_html
-
-            html = await database_sync_to_async(render_events_html)(self.question_id, events)
+            # shield: one page closing must not cancel the render others await.
+            html = await asyncio.shield(render_shared(self.question_id, events))
             await self.send(text_data=html)
             self.last_sent = events[-1]["seq"]
             if any(event["kind"] == "end" for event in events):

@@ -125,10 +125,16 @@ TEMPLATES = [
     },
 ]
 
+_DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'researchmind.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'researchmind.sqlite3'}",
-        conn_max_age=0,
+        _DATABASE_URL,
+        # A server database keeps each process's connections open (checked before
+        # reuse): opening one per database call cost a Celery worker a quarter of
+        # its time. Every call from async code (channels' database_sync_to_async)
+        # still closes connections older than this. SQLite opens in microseconds.
+        conn_max_age=0 if _DATABASE_URL.startswith("sqlite") else int(os.environ.get("CONN_MAX_AGE", 60)),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

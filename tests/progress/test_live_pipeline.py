@@ -198,6 +198,49 @@ async def test_html_format_sends_oob_fragments(user, make_session, add_text):
     await communicator.disconnect()
 
 
+async def test_pages_watching_one_question_share_each_render(user, make_session, monkeypatch):
+    """Two pages on the same live question get the same fragments, rendered
+    once per broadcast batch, not once per page."""
+    from progress import fragments
+    from progress.recorder import ProgressRecorder
+    from researchmind.asgi import application
+
+    renders = []
+    real = fragments.render_events_html
+
+    def counted(question_id, events):
+        renders.append((events[0]["seq"], events[-1]["seq"]))
+        return real(question_id, events)
+
+    monkeypatch.setattr(fragments, "render_events_html", counted)
+    session = await sync_to_async(make_session)(user)
+    # Queued, not running: a running question without a lease is swept as interrupted.
+    question = await Question.objects.acreate(session=session, text="q")
+    pages = [
+        WebsocketCommunicator(
+            application, f"/ws/questions/{question.pk}/?format=html", headers=await _cookie_for(user)
+        )
+        for _ in range(2)
+    ]
+    for page in pages:
+        assert (await page.connect())[0]
+    await asyncio.sleep(0.2)  # both joined the group; nothing to catch up on
+    recorder = ProgressRecorder(question.pk, flush_interval=60)
+    await recorder.start()
+    for n in range(3):
+        recorder.add(
+            "tool_start", stage="primary", detail=f"Read notes {n}", payload={"tool_use_id": f"t{n}"}
+        )
+    await recorder.flush()
+    received = [await page.receive_from(timeout=10) for page in pages]
+    assert received[0] == received[1]
+    assert "Read notes 2" in received[0]
+    assert renders == [(1, 3)]
+    await recorder.close()
+    for page in pages:
+        await page.disconnect()
+
+
 async def test_silent_engine_gets_still_working_events(user, make_session):
     """While the engine prints nothing for over 2 s, heartbeat events keep the page alive."""
     session = await sync_to_async(make_session)(user)
