@@ -221,7 +221,7 @@ def test_citations_preview_and_viewer_by_keyboard(page, login, answered):
     ]
     popover = page.locator("#cite-popover")
     expect(popover).to_be_visible()
-    expect(popover.locator(".badge")).to_be_visible()
+    expect(popover.locator(".badge").first).to_be_visible()
     page.keyboard.press("Escape")
     expect(popover).to_be_hidden()
     assert page.evaluate("document.activeElement.matches('.cite')")

@@ -160,7 +160,7 @@ def test_citation_preview_on_hover_and_focus(page, login):
     popover = page.locator("#cite-popover")
     expect(popover).to_be_visible()
     expect(popover.locator(".cite-popover__excerpt")).to_have_text(excerpt)
-    expect(popover.locator(".badge")).to_have_text(re.compile("Verified", re.I))
+    expect(popover.locator(".badge").first).to_have_text(re.compile("Verified", re.I))
     page.mouse.move(0, 0)
     expect(popover).to_be_hidden()
     cite.focus()
