@@ -1,0 +1,99 @@
+"""Measure the lexical support judge on the hand-labelled set bench/support_set.jsonl.
+
+For the tuning part and the held-out part separately (the split is in the
+set, by passage; see bench/build_support_set.py) it prints per-label
+precision and recall, macro-F1 over the three gold labels (``supports``,
+``partial``, ``unsupported``; an ``unjudged`` answer counts as a miss), the
+precision of ``supports`` (the share of "supports" answers that are right:
+a wrong "supports" is the costly error), the confusion table, accuracy per
+claim category and the judge's time per pair.
+
+    .venv/bin/python bench/eval_support.py                 # both parts
+    .venv/bin/python bench/eval_support.py --show tuning   # also list the tuning part's errors
+
+Held-out errors are only listed with ``--show held_out``; look at them only
+after tuning is over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from citations.verification.support import LABELS, SUPPORTS, judge_support
+
+SET = Path(__file__).with_name("support_set.jsonl")
+GOLD = ("supports", "partial", "unsupported")
+
+
+def load(path: Path = SET) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def scores(pairs: list[tuple[str, str]]) -> dict:
+    """Per-label precision/recall/F1, macro-F1 and the confusion counts of (gold, predicted) pairs."""
+    confusion = Counter(pairs)
+    per_label = {}
+    for label in GOLD:
+        tp = confusion[(label, label)]
+        predicted = sum(n for (_, p), n in confusion.items() if p == label)
+        actual = sum(n for (g, _), n in confusion.items() if g == label)
+        precision = tp / predicted if predicted else 0.0
+        recall = tp / actual if actual else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        per_label[label] = (precision, recall, f1, predicted, actual)
+    macro = sum(v[2] for v in per_label.values()) / len(GOLD)
+    accuracy = sum(confusion[(g, g)] for g in GOLD) / len(pairs) if pairs else 0.0
+    return {"per_label": per_label, "macro_f1": macro, "accuracy": accuracy, "confusion": confusion}
+
+
+def report(name: str, records: list[dict], show: bool) -> dict:
+    started = time.perf_counter()
+    verdicts = [judge_support(r["claim"], r["cited"]) for r in records]
+    elapsed = time.perf_counter() - started
+    result = scores([(r["label"], v.label) for r, v in zip(records, verdicts, strict=True)])
+    print(f"\n== {name}: {len(records)} pairs ==")
+    print(f"{'label':<12} {'precision':>9} {'recall':>7} {'F1':>6} {'predicted':>9} {'gold':>5}")
+    for label, (p, r, f1, predicted, actual) in result["per_label"].items():
+        print(f"{label:<12} {p:>9.3f} {r:>7.3f} {f1:>6.3f} {predicted:>9} {actual:>5}")
+    print(f"macro-F1 {result['macro_f1']:.3f}   precision of supports {result['per_label'][SUPPORTS][0]:.3f}   "
+          f"accuracy {result['accuracy']:.3f}   {elapsed / len(records) * 1e6:.0f} µs per pair")  # fmt: skip
+    print("\nconfusion (rows gold, columns judge)")
+    print(f"{'':<12}" + "".join(f"{p:>12}" for p in LABELS))
+    for gold in GOLD:
+        print(f"{gold:<12}" + "".join(f"{result['confusion'][(gold, p)]:>12}" for p in LABELS))
+    by_category: dict[str, list[bool]] = {}
+    for record, verdict in zip(records, verdicts, strict=True):
+        by_category.setdefault(record["category"], []).append(record["label"] == verdict.label)
+    print("\naccuracy by category: " + ", ".join(
+        f"{c} {sum(v)}/{len(v)}" for c, v in sorted(by_category.items(), key=lambda kv: -len(kv[1]))
+    ))  # fmt: skip
+    if show:
+        print("\nerrors:")
+        for record, verdict in zip(records, verdicts, strict=True):
+            if record["label"] != verdict.label:
+                print(f"  {record['id']} gold {record['label']}, judge {verdict.label} ({record['category']}): "
+                      f"{record['claim']}\n      judge: {verdict.reason}\n      note: {record['note']}")  # fmt: skip
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--show", choices=("tuning", "held_out"), help="list this part's errors")
+    parser.add_argument("--set", type=Path, default=SET)
+    args = parser.parse_args()
+    records = load(args.set)
+    labels = Counter(r["label"] for r in records)
+    print(f"{len(records)} pairs: " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
+    for part in ("tuning", "held_out"):
+        report(part, [r for r in records if r["split"] == part], args.show == part)
+
+
+if __name__ == "__main__":
+    main()
