@@ -58,7 +58,8 @@ from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-TEXT_SUFFIXES = {".py", ".pyi", ".md", ".rst", ".txt", ".toml", ".cfg", ".ini"}
+TEXT_SUFFIXES = frozenset({".py", ".pyi", ".md", ".rst", ".txt", ".toml", ".cfg", ".ini"})
+FILLER_SUFFIXES = TEXT_SUFFIXES | {".html", ".js", ".css", ".json", ".po", ".xml"}
 LIMITS = Limits(max_files=20_000, max_total_bytes=400 * 1024 * 1024)
 
 # The evaluation corpus: (title, site-packages paths). Every gold file is in one.
@@ -99,15 +100,15 @@ def shown(text: str) -> str:
 # Building the sandbox ---------------------------------------------------------
 
 
-def text_files(base: Path, rel: str) -> list[tuple[str, Path]]:
+def text_files(base: Path, rel: str, suffixes: frozenset[str] = TEXT_SUFFIXES) -> list[tuple[str, Path]]:
     path = base / rel
     if path.is_file():
-        return [(rel, path)]
+        return [(rel, path)] if rel.endswith("METADATA") or path.suffix in suffixes else []
     found = []
     for folder, dirs, names in os.walk(path):
         dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "locale"))
         for name in sorted(names):
-            if Path(name).suffix in TEXT_SUFFIXES:
+            if Path(name).suffix in suffixes:
                 full = Path(folder, name)
                 found.append((full.relative_to(base).as_posix(), full))
     return found
@@ -149,9 +150,7 @@ def fill_to(box: Sandbox, megabytes: int) -> None:
     sandbox holds ``megabytes``; 20 MB per content item."""
     used = {paths[0].split("/")[0] for _, paths in CORPUS}
     sources = [(SITE, p.name) for p in sorted(SITE.iterdir()) if p.is_dir() and p.name not in used]
-    sources += [
-        (STDLIB, p.name) for p in sorted(STDLIB.iterdir()) if p.is_dir() and p.name != "site-packages"
-    ]
+    sources += [(STDLIB, p.name) for p in sorted(STDLIB.iterdir()) if p.name != "site-packages"]
     batch: list[tuple[str, Path]] = []
     batch_size = 0
     target = megabytes * 1_000_000
@@ -159,7 +158,7 @@ def fill_to(box: Sandbox, megabytes: int) -> None:
         if box.size + batch_size >= target:
             break
         prefix = "stdlib/" if base == STDLIB else ""
-        for rel, path in text_files(base, name):
+        for rel, path in text_files(base, name, FILLER_SUFFIXES):
             if box.size + batch_size >= target:
                 break
             batch.append((prefix + rel, path))
@@ -203,10 +202,19 @@ def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
     for match in _CITE.finditer(body):
         segment = body[pos : match.start()]
         pos = match.end()
-        # the claim is the text since the previous marker, without Markdown scaffolding
-        segment = re.sub(r"^#+ .*$", "", segment, flags=re.MULTILINE)
-        segment = re.sub(r"^\s*(?:[-*] |> )", "", segment, flags=re.MULTILINE)
-        segment = re.sub(r"^\s*(```|~~~).*$", "", segment, flags=re.MULTILINE).strip()
+        # the claim is the text since the previous marker, without Markdown
+        # scaffolding (headings and bullets outside code, fence lines)
+        kept, in_code = [], False
+        for line in segment.split("\n"):
+            if _FENCE.match(line):
+                in_code = not in_code
+                continue
+            if not in_code:
+                if re.match(r"#+ ", line):
+                    continue
+                line = re.sub(r"^\s*(?:[-*] |> )", "", line)
+            kept.append(line)
+        segment = "\n".join(kept).strip()
         citation = by_id.get(match.group(1))
         if citation is not None:
             claims.append((shown(segment), citation))

@@ -258,3 +258,83 @@ def test_runs_with_a_state_folder_write_nothing_in_the_sandbox(tmp_path):
     assert (state / "index.sqlite3").is_file()
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == before
     assert not default_state_dir(root).exists()
+
+
+GUIDE = """\
+# Cache guide
+
+## Connection pools
+
+By default, the client opens one connection per request.
+You can share connections by creating a pool and passing it to the client:
+
+```python
+pool = ConnectionPool(host="localhost", max_connections=10)
+client = Client(connection_pool=pool)
+```
+"""
+
+SETTINGS = '''\
+"""Settings of the cache client."""
+
+#: Seconds an idle connection stays open before it is closed.
+IDLE_TIMEOUT = 300
+'''
+
+
+def test_how_to_answer_leads_with_the_sentence_and_its_code_block_in_its_language(tmp_path):
+    """A how-to question gets the sentence that introduces the code and the code
+    block itself, fenced with its language, cited as one range covering both."""
+    root = make_sandbox(tmp_path, {f"{CID}/guide.md": GUIDE})
+    answer = ask(root, "How do I share connections with a connection pool?")
+    quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    assert quick.startswith("You can share connections by creating a pool and passing it to the client:")
+    assert '```python\npool = ConnectionPool(host="localhost", max_connections=10)\n' in quick
+    top = citations_of(answer)[0]
+    assert (top["location"]["line_start"], top["location"]["line_end"]) == (6, 10)
+
+
+def test_code_file_answer_quotes_the_comment_and_the_statement_as_code(tmp_path):
+    """In a source file the comment and the assignment it describes are quoted
+    together, verbatim, as code in the file's language."""
+    root = make_sandbox(tmp_path, {f"{CID}/settings.py": SETTINGS})
+    answer = ask(root, "How long does an idle connection stay open by default?")
+    quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    assert (
+        "```python\n#: Seconds an idle connection stays open before it is closed.\nIDLE_TIMEOUT = 300\n```"
+        in quick
+    )
+    top = citations_of(answer)[0]
+    assert (top["location"]["line_start"], top["location"]["line_end"]) == (3, 4)
+
+
+def test_a_question_about_something_absent_is_declined_with_what_was_searched(tmp_path):
+    """When a key term of the question occurs nowhere, the answer says it was not
+    found in this session's content, names the term, cites nothing, confidence NONE."""
+    answer = ask(make_sandbox(tmp_path), "Which Kubernetes version do access tokens require?")
+    assert "Not found in this session's content" in answer and '"kubernetes"' in answer
+    assert "## Confidence Score: NONE" in answer and "CITATIONS" not in answer
+
+
+def test_nearest_passages_are_named_as_consulted_when_they_do_not_answer(tmp_path):
+    """Passages that share words with the question but miss most of what it asks
+    are listed as consulted, never quoted as the answer."""
+    root = make_sandbox(tmp_path)
+    answer = ask(root, "How many retries does the load balancer allow before failover to another region?")
+    assert "No Definitive Answer Found" in answer
+    assert "Consulted (nearest passages, no claim made from them):" in answer
+    assert not re.search(r"\[c\d+\]", answer) and "CITATIONS" not in answer
+
+
+def test_a_long_sentence_is_cited_over_all_the_lines_it_spans(tmp_path):
+    """The citation covers every line of the sentence shown, even when the
+    excerpt (at most 200 characters) stops earlier."""
+    words = " ".join(f"node{n}" for n in range(60))
+    text = (
+        f"# Cluster\n\nThe rebalancer moves shards between\n{words}\nuntil every node holds the same load.\n"
+    )
+    root = make_sandbox(tmp_path, {f"{CID}/cluster.md": text})
+    answer = ask(root, "What does the rebalancer move between nodes?")
+    top = citations_of(answer)[0]
+    assert (top["location"]["line_start"], top["location"]["line_end"]) == (3, 5)
+    assert "until every node holds the same load. [c1]" in answer

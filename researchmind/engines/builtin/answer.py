@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .claims import Claim
-from .query import light_stem
 
 _CITE_LIKE = re.compile(r"\[(c\d+)\]")
 
@@ -108,6 +107,42 @@ def overall_confidence(claims: list[Claim]) -> str:
     return "MEDIUM" if best >= 0.45 else "LOW"
 
 
+def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
+    """HIGH / MEDIUM / LOW from what the lead holds, and the reason in words."""
+    top = claims[0]
+    share = f"the lead holds {round(top.coverage * 100)}% of the question's weighted key terms"
+    missing = f"; not in it: {', '.join(top.missing)}" if top.missing else ""
+    wanted = {"amount": "a number or default", "why": "a reason", "howto": "code or steps"}.get(kind)
+    fits = f"; it {'states' if top.answers_kind else 'does not state'} {wanted}" if wanted else ""
+    if top.coverage >= 0.85 and top.answers_kind and not top.missing:
+        level = "HIGH"
+    elif top.coverage >= 0.7 and top.answers_kind:
+        level = "MEDIUM"
+    else:
+        level = "LOW"
+    return level, share + missing + fits + "."
+
+
+def _code_safe(code: str) -> str:
+    """Code is shown verbatim; only what could end our answer, open an HTML
+    comment or pass for a [cN] marker is defused."""
+    code = re.sub(r"<(?=!--|/?answer|/?thinking)", "&lt;", code, flags=re.I)
+    return _CITE_LIKE.sub(r"(\1)", code)
+
+
+def render_claim(claim: Claim, cid: str, *, bullet: bool = False) -> list[str]:
+    """A quoted passage: the sentence whole, then its code block with the
+    code's language, then the [cN] marker."""
+    lines = []
+    if claim.sentence:
+        lines.append(f"{'- ' if bullet else ''}{_show(claim.sentence)}" + ("" if claim.code else f" [{cid}]"))
+    if claim.code is not None:
+        longest = max((len(m) for m in re.findall(r"`+", claim.code)), default=0)
+        fence = "`" * max(3, longest + 1)
+        lines += ["", f"{fence}{claim.language}", _code_safe(claim.code), fence, f"[{cid}]"]
+    return lines
+
+
 def compose_answer(
     question: str,
     terms: list[str],
@@ -117,21 +152,31 @@ def compose_answer(
     searches: list[str],
     timestamp: str,
     files_indexed: int,
+    kind: str = "fact",
+    absent: list[str] | None = None,
+    consulted: list[Claim] | None = None,
 ) -> Answer:
     """The full answer for ``claims`` (best first), or the no-results form."""
     if not claims:
         return no_results(
-            question, terms, searches=searches, timestamp=timestamp, files_indexed=files_indexed
+            question,
+            terms,
+            searches=searches,
+            timestamp=timestamp,
+            files_indexed=files_indexed,
+            absent=absent or [],
+            consulted=consulted or [],
+            manifest=manifest,
         )
     ids = {id(claim): f"c{n}" for n, claim in enumerate(claims, start=1)}
     top, rest = claims[0], claims[1:]
-    confidence = overall_confidence(claims)
+    confidence, reason = confidence_of(claims, kind)
     lines = [
         "<answer>",
         f"# Research Report: {subject(question)}",
         "",
         "## Quick Answer",
-        f"{_show(top.sentence)} [{ids[id(top)]}]",
+        *render_claim(top, ids[id(top)]),
     ]
     if rest:
         lines += ["", "## Supporting Evidence"]
@@ -142,18 +187,14 @@ def compose_answer(
             content_id, _, inner = path.partition("/")
             lines += ["", f"### {title_of(content_id, manifest)} — {_show(inner)}"]
             for claim in sorted(group, key=lambda c: c.line_start):
-                lines.append(f"- {_show(claim.sentence)} [{ids[id(claim)]}]")
+                lines += render_claim(claim, ids[id(claim)], bullet=True)
     files = list(dict.fromkeys(c.path for c in claims))
     contents = list(dict.fromkeys(p.split("/", 1)[0] for p in files))
-    found = frozenset().union(*(c.terms for c in claims))
-    matched = sorted(t for t in terms if light_stem(t) in found)
     lines += [
         "",
         f"## Confidence Score: {confidence}",
-        f"**Reasoning**: {len(claims)} passage{'s' * (len(claims) != 1)} from {len(files)} "
-        f"file{'s' * (len(files) != 1)} quoted verbatim; the best covers "
-        f"{round(top.coverage * 100)}% of the question's weighted terms"
-        + (f" ({', '.join(matched)})." if matched else "."),
+        f"**Reasoning**: {reason[:1].upper()}{reason[1:]} {len(claims)} passage{'s' * (len(claims) != 1)} "
+        f"from {len(files)} file{'s' * (len(files) != 1)} quoted verbatim.",
         "",
         "**Sources:** " + "; ".join(title_of(cid, manifest) for cid in contents),
         "</answer>",
@@ -162,7 +203,7 @@ def compose_answer(
         citation_entry(
             claim,
             ids[id(claim)],
-            relevance="direct" if claim is top or claim.coverage >= 0.5 else "supporting",
+            relevance="direct" if claim is top or claim.coverage >= 0.7 else "supporting",
             confidence=round(min(0.95, 0.35 + 0.6 * claim.coverage), 2),
         )
         for claim in claims
@@ -175,7 +216,7 @@ def compose_answer(
         ]
         + [
             "",
-            f"Conclusion: answered from {len(files)} file(s) by quoting the best-matching sentences.",
+            f"Conclusion: answered from {len(files)} file(s) by quoting the passage that states the answer first.",
             "</thinking>",
         ]
     )
@@ -189,16 +230,45 @@ def compose_answer(
 
 
 def no_results(
-    question: str, terms: list[str], *, searches: list[str], timestamp: str, files_indexed: int
+    question: str,
+    terms: list[str],
+    *,
+    searches: list[str],
+    timestamp: str,
+    files_indexed: int,
+    absent: list[str] | None = None,
+    consulted: list[Claim] | None = None,
+    manifest: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Answer:
-    """Seed 002 PLAN-003's unified "no results" form; no citations."""
+    """Seed 002 PLAN-003's unified "no results" form: not found in this
+    session's content, what was searched, the nearest passages consulted
+    (named, never cited), confidence NONE."""
     wanted = ", ".join(f'"{t}"' for t in terms) or "(no searchable words)"
+    absent = absent or []
+    consulted = consulted or []
     if not terms:
         why = "The question has no words to search for once common words are removed."
+    elif absent:
+        missing = ", ".join(f'"{t}"' for t in absent)
+        why = f"Not found in this session's content: no indexed file mentions {missing}."
+    elif consulted:
+        why = (
+            "Not found in this session's content: the nearest passages do not cover what the question asks "
+            f"(searched for {wanted})."
+        )
     elif files_indexed == 1:
-        why = f"The one indexed file in this research session has no passage that mentions {wanted}."
+        why = f"Not found in this session's content: the one indexed file has no passage that mentions {wanted}."
     else:
-        why = f"None of the {files_indexed} indexed files in this research session has a passage that mentions {wanted}."
+        why = (
+            f"Not found in this session's content: none of the {files_indexed} indexed files "
+            f"has a passage that mentions {wanted}."
+        )
+    near = []
+    for claim in consulted:
+        content_id, _, inner = claim.path.partition("/")
+        title = title_of(content_id, manifest or {})
+        gap = f" (does not mention {', '.join(claim.missing)})" if claim.missing else ""
+        near.append(f"- {title} — {_show(inner)}, lines {claim.line_start} to {claim.line_end}{gap}")
     thinking = "\n".join(
         [
             "<thinking>",
@@ -209,30 +279,34 @@ def no_results(
             "</thinking>",
         ]
     )
-    report = "\n".join(
-        [
-            "<answer>",
-            f"# Research Report: {subject(question)}",
-            "",
-            "## Quick Answer",
-            "⚠️ **No Definitive Answer Found**",
-            "",
-            "Searches performed:",
-            *(f"- {s}" for s in searches),
-            "",
-            why,
-            "",
-            "## Confidence Score: NONE",
-            f"**Reasoning**: No passage in the session's content supports an answer; searched for {wanted}.",
-            "",
-            "## Recommended Next Steps",
-            "1. Add content that covers this topic to the research session (a document, web page or repository).",
-            "2. Rephrase the question with the words the documents themselves use (names, synonyms, error text).",
-            "3. Ask a broader question first to find which content items discuss the subject.",
-            "</answer>",
-        ]
+    report = [
+        "<answer>",
+        f"# Research Report: {subject(question)}",
+        "",
+        "## Quick Answer",
+        "⚠️ **No Definitive Answer Found**",
+        "",
+        "Searches performed:",
+        *(f"- {s}" for s in searches),
+        "",
+        why,
+    ]
+    if near:
+        report += ["", "Consulted (nearest passages, no claim made from them):", *near]
+    report += [
+        "",
+        "## Confidence Score: NONE",
+        f"**Reasoning**: No passage in the session's content supports an answer; searched for {wanted}.",
+        "",
+        "## Recommended Next Steps",
+        "1. Add content that covers this topic to the research session (a document, web page or repository).",
+        "2. Rephrase the question with the words the documents themselves use (names, synonyms, error text).",
+        "3. Ask a broader question first to find which content items discuss the subject.",
+        "</answer>",
+    ]
+    return Answer(
+        envelope(question, timestamp, 0, "NONE", tools="Grep"), thinking, "\n".join(report), [], "NONE"
     )
-    return Answer(envelope(question, timestamp, 0, "NONE", tools="Grep"), thinking, report, [], "NONE")
 
 
 def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: float = 0.9) -> dict:

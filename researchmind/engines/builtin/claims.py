@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .query import RELATED, light_stem, words
 from .search import Hit
@@ -45,6 +45,11 @@ class Claim:
     score: float
     terms: frozenset[str] = frozenset()  # the question's (stemmed) terms it contains
     aspects: frozenset[str] = frozenset()  # terms its section is named for ("Actions": fix)
+    code: str | None = None  # a code block quoted after (or instead of) the sentence
+    language: str = ""  # the code block's language, "" when unknown
+    missing: tuple[str, ...] = ()  # key terms of the question it does not hold
+    answers_kind: bool = True  # holds what the question's kind asks for (a number, a reason, code)
+    source: Hit | None = field(default=None, compare=False, repr=False)  # the chunk it was read from
 
 
 def _units(text: str) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ from researchmind.sandbox import default_state_dir
 from .files import PreparedFile, iter_sandbox_files, prepare_file
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_FILE_BYTES = 32 * 1024 * 1024
 COMMIT_EVERY_BYTES = 64 * 1024 * 1024
 _SCHEMA = """
@@ -200,9 +200,13 @@ def _store(
     # the FTS text (``prefix`` characters, cut off again when read) so the
     # section title still matches. One FTS column instead of a second
     # "heading" column: ~15% faster indexing.
+    # The file's own path (without the content id) is searchable with every
+    # chunk too: "markdownify" finds the README of markdownify's package.
+    inner = rel.partition("/")[2]
     rows = []
     for n, c in enumerate(chunks):
         lead = f"{c.heading}\n" if c.heading and not c.text.lstrip().startswith("#") else ""
+        lead = f"{inner}\n{lead}"
         rows.append((next_id + n, file_id, c.line_start, c.line_end, c.heading, len(lead), lead + c.text))
     conn.executemany(
         "INSERT INTO chunks(id, file_id, line_start, line_end, heading, prefix) VALUES (?, ?, ?, ?, ?, ?)",

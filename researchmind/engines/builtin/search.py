@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .index import index_path, open_index
 from .query import fts_query, question_terms
+from .question import Question
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +120,61 @@ def indexed_file_count(root: str | os.PathLike[str], *, state: str | os.PathLike
         return conn.execute("SELECT count(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
     finally:
         conn.close()
+
+
+def _quoted(words_: list[str]) -> str:
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words_))
+
+
+def candidates(
+    root: str | os.PathLike[str], q: Question, limit: int = 40, *, state: str | os.PathLike[str] | None = None
+) -> list[Hit]:
+    """The ``limit`` chunks that best match the question's terms, their
+    documentation synonyms and joined identifiers, best first."""
+    alternatives = list(q.terms)
+    for term in q.terms:
+        alternatives += sorted(q.expansions.get(term, ()))
+    alternatives += q.joined
+    match = _quoted(alternatives)
+    path = index_path(root, state)
+    if not match or not path.exists():
+        return []
+    conn = open_index(path)
+    try:
+        rows = conn.execute(
+            """
+            SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
+                   f.line_count
+            FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
+                  WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
+            """,
+            (match, limit),
+        ).fetchall()
+    finally:
+        conn.close()
+    rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
+    return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows]
+
+
+def absent_terms(
+    root: str | os.PathLike[str], q: Question, *, state: str | os.PathLike[str] | None = None
+) -> list[str]:
+    """The question's key terms that no indexed text holds, not even as a
+    synonym or a joined identifier: a question about them cannot be answered here."""
+    path = index_path(root, state)
+    if not path.exists():
+        return list(q.key)
+    conn = open_index(path)
+    absent = []
+    try:
+        for term in q.key:
+            others = [term, *sorted(q.expansions.get(term, ())), *(j for j in q.joined if term in j)]
+            found = conn.execute(
+                "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (_quoted(others),)
+            ).fetchone()
+            if found is None:
+                absent.append(term)
+    finally:
+        conn.close()
+    return absent

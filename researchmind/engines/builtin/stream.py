@@ -22,13 +22,14 @@ from pathlib import Path
 from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer
-from .claims import select_claims
 from .index import build_index
-from .query import question_terms
-from .search import indexed_file_count, matching_files, newest_change_ns, search
+from .question import analyze
+from .rank import answers, pick, rank_passages
+from .search import Hit, absent_terms, candidates, indexed_file_count, matching_files, newest_change_ns
 from .streamjson import StreamWriter, marker, text_block
 
-MAX_HITS = 8
+MAX_HITS = 8  # passages read (and shown as Read steps) per answer
+CANDIDATES = 40  # chunks ranked for the answer
 MAX_READ_LINE = 2000  # Claude's Read truncates longer lines the same way
 HEARTBEAT_SECONDS = 0.25
 
@@ -91,7 +92,8 @@ def _ms(started: float) -> int:
 def _steps(
     root: Path, question: str, writer: StreamWriter, cancel: threading.Event, state: Path
 ) -> Iterator[str | None]:
-    terms = question_terms(question)
+    q = analyze(question)
+    terms = q.terms
     yield writer.init(str(root))
 
     # Turn 1: plan, refresh the index, Grep.
@@ -120,7 +122,12 @@ def _steps(
     yield from lines
     yield from writer.end_message("tool_use")
     count, files = matching_files(root, question, state=state)
-    hits = search(root, question, MAX_HITS, state=state) if count else []
+    ranked = rank_passages(q, candidates(root, q, CANDIDATES, state=state)) if count else []
+    picked = pick(ranked)
+    absent = absent_terms(root, q, state=state) if terms else []
+    claims = picked if answers(q, picked, absent) else []
+    consulted = [] if claims else picked[:3]
+    hits = _read_hits(claims or consulted)
     yield None
     yield writer.tool_result(
         grep_id,
@@ -148,7 +155,6 @@ def _steps(
         yield writer.tool_result(read_id, *_read_result(hit))
 
     # Last turn: the answer.
-    claims = select_claims(terms, hits)
     cited = list(dict.fromkeys(c.path for c in claims))
     stamp = datetime.fromtimestamp(newest_change_ns(root, cited or None, state=state) / 1e9, UTC)
     answer = compose_answer(
@@ -159,6 +165,9 @@ def _steps(
         searches=searches,
         timestamp=stamp.strftime("%Y-%m-%dT%H:%M:%SZ"),
         files_indexed=indexed_file_count(root, state=state),
+        kind=q.kind,
+        absent=absent,
+        consulted=consulted,
     )
     yield from writer.start_message()
     done = (
@@ -184,6 +193,16 @@ def _steps(
     yield from text_block(writer, parts)
     writer.final_text = "".join(parts)
     yield from writer.end_message("end_turn")
+
+
+def _read_hits(claims) -> list[Hit]:
+    """The chunks the answer quotes (or consulted), one Read each, at most MAX_HITS."""
+    reads: dict[tuple[str, int, int], Hit] = {}
+    for claim in claims:
+        hit = claim.source
+        if hit is not None:
+            reads.setdefault((hit.path, hit.line_start, hit.line_end), hit)
+    return list(reads.values())[:MAX_HITS]
 
 
 def _read_result(hit) -> tuple[str, dict]:

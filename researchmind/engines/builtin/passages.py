@@ -1,0 +1,207 @@
+"""Cut a retrieved chunk into the passages an answer can quote: prose
+sentences and whole code blocks, each with its exact character span.
+
+Documentation is read as a careful reader reads it: fenced blocks, ``::``
+literal blocks and ``>>>`` sessions are code (with their language); other
+paragraphs are prose, split into sentences. Source files are read the other
+way round: docstrings are prose, everything else is code, a comment block
+staying with the statement it describes (``#: Maximum number of retries …``
+above ``max_retries = 3``).
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .claims import _excerpt_span, _sentences, _units
+
+MAX_CODE_LINES = 14
+LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".rb": "ruby",
+    ".c": "c",
+    ".h": "c",
+    ".cpp": "cpp",
+    ".sh": "bash",
+    ".sql": "sql",
+}
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_DIRECTIVE = re.compile(r"\s*\.\. (?:code|code-block|sourcecode)::\s*([\w+-]*)")
+_TRIPLE = re.compile(r'[rRbBuU]{0,2}("""|\'\'\')')
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """``start``/``end``: what is quoted, offsets in the chunk text; prose
+    keeps the span of its paragraph (``unit``) for context."""
+
+    start: int
+    end: int
+    code: bool
+    language: str = ""
+    unit: tuple[int, int] = (0, 0)
+    owner: tuple[int, int] = (0, 0)  # a docstring's ``def``/``class`` line: context, never quoted
+
+
+def language_of(path: str) -> str | None:
+    """The code language of a source file, or None for documentation."""
+    dot = path.rfind(".")
+    return LANGUAGES.get(path[dot:].lower()) if dot > path.rfind("/") else None
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for line in text.split("\n"):
+        spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def _code_runs(text: str, spans: list[tuple[int, int]], rows: list[int], language: str) -> list[Passage]:
+    """Consecutive non-blank lines ``rows`` as code passages of at most MAX_CODE_LINES."""
+    out: list[Passage] = []
+    run: list[int] = []
+
+    def close() -> None:
+        for i in range(0, len(run), MAX_CODE_LINES):
+            part = run[i : i + MAX_CODE_LINES]
+            out.append(Passage(spans[part[0]][0], spans[part[-1]][1], True, language))
+        run.clear()
+
+    for row in rows:
+        blank = not text[spans[row][0] : spans[row][1]].strip()
+        if blank or (run and row != run[-1] + 1):
+            close()
+        if not blank:
+            run.append(row)
+    close()
+    return out
+
+
+def _prose(text: str, start: int, end: int, owner: tuple[int, int] = (0, 0)) -> list[Passage]:
+    found = []
+    for ustart, uend in _units(text[start:end]):
+        ustart += start
+        uend += start
+        for sstart, send in _sentences(text, ustart, uend):
+            span = _excerpt_span(text, sstart, send)
+            if span is None:
+                continue
+            # the whole sentence, not the 200-character excerpt: leaders and whitespace trimmed only
+            s, e = span[0], send
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            found.append(Passage(s, e, False, "", (ustart, uend), owner))
+    return found
+
+
+def source_passages(text: str, language: str) -> list[Passage]:
+    """Docstrings as prose, the rest as code runs."""
+    spans = _line_spans(text)
+    passages: list[Passage] = []
+    code_rows: list[int] = []
+    doc_start: int | None = None
+    quote = ""
+    owner = (0, 0)
+    last_code: tuple[int, int] = (0, 0)
+    for row, (a, b) in enumerate(spans):
+        line = text[a:b]
+        stripped = line.strip()
+        if doc_start is None:
+            opener = _TRIPLE.match(stripped)
+            if opener and language == "python":
+                quote = opener.group(1)
+                owner = last_code
+                rest = stripped[opener.end() :]
+                if quote in rest:  # a one-line docstring
+                    inner = a + line.index(quote) + 3
+                    passages += _prose(text, inner, inner + rest.index(quote), owner)
+                else:
+                    doc_start = row
+                continue
+            code_rows.append(row)
+            if stripped:
+                last_code = (a, b)
+        elif quote in stripped:
+            body_start = spans[doc_start][0] + text[spans[doc_start][0] :].index(quote) + 3
+            passages += _prose(text, body_start, a + line.index(quote), owner)
+            doc_start = None
+    if doc_start is not None:
+        body_start = spans[doc_start][0] + text[spans[doc_start][0] :].index(quote) + 3
+        passages += _prose(text, body_start, len(text), owner)
+    passages += _code_runs(text, spans, code_rows, language)
+    return passages
+
+
+def doc_passages(text: str) -> list[Passage]:
+    """Fenced, ``::`` and ``>>>`` blocks as code; other paragraphs as prose sentences."""
+    spans = _line_spans(text)
+    passages: list[Passage] = []
+    prose_rows: list[int] = []
+    row = 0
+    literal_after = False  # the previous paragraph ended with "::"
+    literal_language = ""
+    while row < len(spans):
+        a, b = spans[row]
+        line = text[a:b]
+        fence = _FENCE.match(line)
+        if fence:
+            close_at = next(
+                (
+                    r
+                    for r in range(row + 1, len(spans))
+                    if text[spans[r][0] : spans[r][1]].strip().startswith(fence.group(1))
+                ),
+                len(spans),
+            )
+            passages += _code_runs(text, spans, list(range(row + 1, close_at)), fence.group(2).lower())
+            row = close_at + 1
+            continue
+        if line.lstrip().startswith(">>> ") or (
+            literal_after and line.startswith((" ", "\t")) and line.strip()
+        ):
+            block = [row]
+            while block[-1] + 1 < len(spans):
+                nxt = text[spans[block[-1] + 1][0] : spans[block[-1] + 1][1]]
+                if not nxt.strip() or not (nxt.startswith((" ", "\t")) or nxt.lstrip().startswith(">>>")):
+                    break
+                block.append(block[-1] + 1)
+            passages += _code_runs(text, spans, block, "python" if ">>>" in line else literal_language)
+            row = block[-1] + 1
+            literal_after = False
+            continue
+        directive = _DIRECTIVE.match(line)
+        if directive:
+            literal_after, literal_language = True, directive.group(1).lower()
+            row += 1
+            continue
+        if line.strip():
+            literal_after, literal_language = line.rstrip().endswith("::"), ""
+        prose_rows.append(row)
+        row += 1
+    # prose: each run of consecutive prose rows, cut into sentences
+    groups: list[list[int]] = []
+    for r in prose_rows:
+        if groups and r == groups[-1][-1] + 1:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for group in groups:
+        passages += _prose(text, spans[group[0]][0], spans[group[-1]][1])
+    return passages
+
+
+def passages_of(path: str, text: str) -> list[Passage]:
+    """Every quotable passage of a chunk of the file ``path``, in text order."""
+    language = language_of(path)
+    found = source_passages(text, language) if language else doc_passages(text)
+    return sorted(found, key=lambda p: p.start)

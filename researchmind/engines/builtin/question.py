@@ -1,0 +1,144 @@
+"""Understand a question: what kind of answer it asks for, its key terms, and
+the other words documents use for them.
+
+The kind decides what the lead sentence must hold (a number or default for
+"how many/how long", a reason for "why", a procedure or code for "how do I");
+the key terms decide what it must be about. Documents say "suppress" where a
+person asks to "turn off", "ping interval" for "heartbeat", "delay" for
+"pause": a small vocabulary of such documentation synonyms widens the search
+and counts as a (weaker) match when sentences are ranked. Words joined in
+identifiers are met too: "connection pool" also looks for ``ConnectionPool``.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from .query import light_stem, question_terms, related_words, words
+
+# Words that say what kind of fact is wanted rather than what it is about:
+# they still rank sentences, but a passage need not contain them to answer.
+GENERIC = frozenset(
+    """
+    default defaults many much long number value values happen happens happening work works kind type
+    does do done get best way need needs want able possible per main usually normally often exactly
+    """.split()
+)
+
+# Groups of words documentation uses for the same thing. Deliberately about
+# software documentation in general, not about any one corpus.
+_SYNONYMS = [
+    "disable suppress turn-off deactivate switch-off",
+    "enable activate turn-on",
+    "remove delete drop strip discard",
+    "big large huge",
+    "ram memory",
+    "disk filesystem file-system",
+    "usable valid validity",
+    "recovery reset",
+    "heartbeat keepalive ping",
+    "pause delay wait countdown",
+    "retry retries rerun re-run re-execute attempt attempts",
+    "give-up stop abort",
+    "bold strong",
+    "italic emphasis emphasized",
+    "break linebreak newline",
+    "error exception",
+    "fast faster speed performance",
+    "start launch run",
+    "lifetime ttl expire expiry expires expiration",
+    "limit maximum max cap",
+    "minimum min least",
+    "malformed broken invalid corrupted",
+    "fix repair",
+    "keep retain persist",
+    "spaced backoff interval",
+    "period interval frequency cadence",
+    "scale horizontal",
+    "machine node host",
+    "encode escape",
+    "configure config configuration setting settings",
+    "install pip",
+    "dependency package module",
+    "reason because",
+    "size bytes length",
+    "convert converts conversion",
+]
+SYNONYMS: dict[str, frozenset[str]] = {}
+for _group in _SYNONYMS:
+    _members = {w.replace("-", " ") for w in _group.split()}
+    for _member in _members:
+        if " " not in _member:
+            SYNONYMS.setdefault(light_stem(_member), set()).update(_members - {_member})  # type: ignore[arg-type]
+SYNONYMS = {stem: frozenset(group) for stem, group in SYNONYMS.items()}
+# "turn off", "give up": a two-word phrase of a group lends its group to its first word.
+_PHRASES = {
+    tuple(m.split()): frozenset(w.replace("-", " ") for w in g.split()) - {m}
+    for g in _SYNONYMS
+    for m in (w.replace("-", " ") for w in g.split())
+    if " " in m
+}
+
+_HOWTO = re.compile(
+    r"^\s*(how (do|can|should|would) (i|you|we|one)|how to|what is the way to|show me how)\b", re.I
+)
+_WHY = re.compile(r"^\s*(why|what is the reason|for what reason)\b", re.I)
+_AMOUNT = re.compile(
+    r"\b(how (many|much|long|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
+    r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit)|default|defaults to"
+    r"|at most|at least|limit)\b",
+    re.I,
+)
+_YESNO = re.compile(r"^\s*(is|are|does|do|can|could|should|will|was|were|has|have)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    kind: str  # howto, why, amount, yesno, fact
+    terms: list[str]  # the question's content words, folded, in order
+    key: list[str]  # the terms a passage must be about (GENERIC words aside)
+    expansions: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> other words for it
+    joined: list[str] = field(default_factory=list)  # adjacent terms as one identifier
+
+
+def kind_of(text: str) -> str:
+    if _HOWTO.search(text):
+        return "howto"
+    if _WHY.search(text):
+        return "why"
+    if _AMOUNT.search(text):
+        return "amount"
+    if _YESNO.search(text):
+        return "yesno"
+    return "fact"
+
+
+def analyze(text: str) -> Question:
+    """The kind, terms, key terms and expansions of the question ``text``."""
+    folded = words(text)
+    terms = question_terms(text)
+    # two-letter words ("py" of redis-py, "dj") say little about what a passage is about
+    key = [t for t in terms if t not in GENERIC and (len(t) > 2 or t.isdigit())] or list(terms)
+    expansions: dict[str, frozenset[str]] = {}
+    for term in terms:
+        # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
+        others = (SYNONYMS.get(light_stem(term)) or frozenset()) | related_words(term)
+        if others:
+            expansions[term] = frozenset(w for w in others if " " not in w)
+    for first, second in itertools.pairwise(folded):
+        group = _PHRASES.get((first, second))
+        if group and first in terms:
+            expansions[first] = expansions.get(first, frozenset()) | {w for w in group if " " not in w}
+    # Identifiers join words: "keep … alive" is ``keepalive``, "connection pool" ``ConnectionPool``.
+    joined = [
+        a + b
+        for i, a in enumerate(terms)
+        for b in terms[i + 1 : i + 4]
+        if a.isalpha() and b.isalpha() and len(a) > 2 and len(b) > 2
+    ]
+    return Question(text, kind_of(text), terms, key, expansions, joined)

@@ -1,0 +1,309 @@
+"""Rank the passages of the retrieved chunks as a careful reader would, and
+decide whether the best of them answers the question at all.
+
+A passage scores by the share of the question's key terms it holds (rarer
+terms weigh more; a documentation synonym, a joined identifier, the
+paragraph around it, its section heading or its file's path count for less),
+by holding what the question's kind asks for (a number or default, a reason,
+code), and loses for being boilerplate or a long run-on. The lead is the best
+passage, whole; a how-to lead brings the code block that follows it.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import replace
+
+from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
+from .passages import Passage, language_of, passages_of
+from .query import light_stem, related_words, words
+from .question import GENERIC, Question
+from .search import Hit
+
+MAX_CLAIMS = 6
+MAX_PER_FILE = 3
+MAX_LEAD_CHARS = 420
+LONG_SENTENCE = 350
+# Below this share of the key terms the best passage is not taken as an answer.
+DECLINE_BELOW = 0.43
+
+_NUMBER = re.compile(r"\d|``[^`]+``|\b(?:true|false|none|null)\b", re.I)
+_CAUSE = re.compile(
+    r"\b(because|since|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
+    r"which means|to avoid|to prevent|to keep|to make|so it|so you|safety|for performance)\b",
+    re.I,
+)
+_BOILERPLATE = re.compile(
+    r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
+    r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
+    re.M,
+)
+_ANAPHORA = re.compile(
+    r"^(?:defaults? to|it|this|these|that|they|its|the latter|the former|otherwise)\b", re.I
+)
+
+
+_URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
+
+
+def _tokens(text: str) -> set[str]:
+    """Stemmed words, link targets left out (a URL is not what a passage says)."""
+    return {light_stem(w) for w in words(_URL.sub(" ", text))}
+
+
+def _has(stem: str, tokens: set[str]) -> bool:
+    if stem in tokens:
+        return True
+    return len(stem) >= 5 and any(t.startswith(stem[:5]) for t in tokens if len(t) >= 5)
+
+
+def _match(term: str, q: Question, tokens: set[str], joined: set[str]) -> float:
+    stem = light_stem(term)
+    if _has(stem, tokens):
+        return 1.0
+    if any(light_stem(w) in tokens for w in q.expansions.get(term, ())):
+        return 0.8
+    if any(term in j for j in joined):
+        return 0.8
+    return 0.0
+
+
+def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
+    """Every candidate passage of ``hits`` as a Claim, best first."""
+    joined_terms = set(q.joined)
+    raw = []
+    for rank, hit in enumerate(hits):
+        text = hit.text[:MAX_SCAN_CHARS]
+        newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        heading_tokens = _tokens(hit.heading or "")
+        path_tokens = _tokens(hit.path.split("/", 1)[-1]) | heading_tokens
+        # a section named for an aspect asked about ("Actions" for "how was it fixed?")
+        aspects = frozenset(
+            light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
+        )
+        found = passages_of(hit.path, text)
+        for n, passage in enumerate(found):
+            if passage.end - passage.start < 12:
+                continue
+            # what the answer would show: an elliptic sentence with the ones before it
+            passage = _shown(passage, text)
+            body = text[passage.start : passage.end]
+            tokens = _tokens(body)
+            joined = {t for t in tokens if t in joined_terms} | {j for j in joined_terms if j in tokens}
+            context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
+            if passage.owner != (0, 0):
+                context |= _tokens(text[passage.owner[0] : passage.owner[1]])
+            follow = found[n + 1] if n + 1 < len(found) else None
+            raw.append(
+                (
+                    hit,
+                    rank,
+                    passage,
+                    body,
+                    tokens,
+                    joined,
+                    context,
+                    path_tokens,
+                    newlines,
+                    follow,
+                    text,
+                    aspects,
+                )
+            )
+    if not raw:
+        return []
+    # Rarer key terms among the candidates weigh more (a local IDF).
+    count = {t: sum(1 for r in raw if _match(t, q, r[4], r[5])) for t in q.terms}
+    weight = {
+        t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (0.3 if t in GENERIC else 1.0) for t in q.terms
+    }
+    key_total = sum(weight[t] for t in q.key) or 1.0
+    best_bm25 = max(h.score for h in hits) or 1.0
+    claims = []
+    for (
+        hit,
+        rank,
+        passage,
+        body,
+        tokens,
+        joined,
+        context,
+        path_tokens,
+        newlines,
+        follow,
+        text,
+        aspects,
+    ) in raw:
+        got, missing = 0.0, []
+        for t in q.key:
+            level = _match(t, q, tokens, joined)
+            if level == 0.0:
+                around = _match(t, q, context, set()) or _match(t, q, path_tokens, set())
+                level = 0.5 if around else 0.0
+            if level == 0.0:
+                missing.append(t)
+            got += weight[t] * level
+        coverage = got / key_total
+        generic = [t for t in q.terms if t in GENERIC]
+        generic_share = (
+            sum(_match(t, q, tokens, joined) > 0 for t in generic) / len(generic) if generic else 0.0
+        )
+        kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
+        score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.005 * rank
+        if _BOILERPLATE.search(body):
+            score -= 0.25
+        # the longer the passage, the more words it holds by chance
+        score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
+        if not passage.code and len(body) > LONG_SENTENCE:
+            score -= 0.1
+        if passage.code:
+            in_docs = language_of(hit.path) is None
+            if q.kind == "howto":
+                score += 0.1 if in_docs else -0.05
+            elif q.kind == "amount":
+                score -= 0.0 if body.count("\n") <= 3 else 0.25
+            else:
+                score -= 0.2
+        claim = _claim(
+            hit,
+            passage,
+            body,
+            follow,
+            text,
+            newlines,
+            q,
+            round(coverage, 4),
+            round(score, 6),
+            missing,
+            kind_ok,
+        )
+        claims.append(replace(claim, aspects=aspects) if aspects else claim)
+    claims.sort(key=lambda c: (-c.score, c.path, c.line_start))
+    return claims
+
+
+def _kind_fit(
+    q: Question, passage: Passage, body: str, follow: Passage | None, text: str
+) -> tuple[bool, float]:
+    """Whether the passage holds what the question's kind asks for, and the bonus for it."""
+    if q.kind == "amount":
+        ok = bool(_NUMBER.search(body))
+        return ok, 0.15 if ok else -0.1
+    if q.kind == "why":
+        ok = bool(_CAUSE.search(body))
+        return ok, 0.2 if ok else -0.05
+    if q.kind == "howto":
+        if passage.code:
+            return True, 0.1
+        leads_to_code = follow is not None and follow.code and _only_space(text, passage.end, follow.start)
+        return leads_to_code, 0.15 if leads_to_code else 0.0
+    return True, 0.0
+
+
+def _only_space(text: str, start: int, end: int) -> bool:
+    between = text[start:end]
+    return (
+        len(between) < 200
+        and not re.sub(r"\.\. (?:code|code-block|sourcecode)::.*|`{3,}.*|~{3,}.*|:", "", between).strip()
+    )
+
+
+def _shown(passage: Passage, text: str) -> Passage:
+    """A short or elliptic sentence ("Defaults to ``UNDERLINED``.") keeps the
+    sentences before it in its paragraph, so the lead reads on its own."""
+    if passage.code or passage.unit[0] >= passage.start:
+        return passage
+    body = text[passage.start : passage.end]
+    if _ANAPHORA.match(body):
+        lead = _excerpt_span(text, passage.unit[0], passage.end)
+        if lead and passage.end - lead[0] <= MAX_LEAD_CHARS:
+            return replace(passage, start=lead[0])
+    return passage
+
+
+def _claim(hit, passage, body, follow, text, newlines, q, coverage, score, missing, kind_ok) -> Claim:
+    start, end = passage.start, passage.end
+    sentence, code, language = "", None, passage.language
+    if passage.code:
+        code = _dedent(body)
+    else:
+        sentence = " ".join(text[start:end].split())
+        if q.kind == "howto" and follow is not None and follow.code and _only_space(text, end, follow.start):
+            code, language = _dedent(text[follow.start : follow.end]), follow.language
+            end = follow.end
+    span = _excerpt_span(text, start, end)
+    excerpt = text[span[0] : span[1]] if span else text[start:end][:200]
+    line_start = hit.line_start + bisect.bisect_left(newlines, start)
+    line_end = hit.line_start + bisect.bisect_left(newlines, end - 1)
+    return Claim(
+        path=hit.path,
+        heading=hit.heading,
+        line_start=line_start,
+        line_end=line_end,
+        excerpt=excerpt,
+        sentence=sentence,
+        coverage=coverage,
+        score=score,
+        terms=frozenset(light_stem(t) for t in q.terms if t not in missing),
+        code=code,
+        language=language,
+        missing=tuple(missing),
+        answers_kind=kind_ok,
+        source=hit,
+    )
+
+
+def _dedent(code: str) -> str:
+    lines = code.split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents, default=0)
+    return "\n".join(line[cut:].rstrip() for line in lines)
+
+
+def pick(claims: list[Claim]) -> list[Claim]:
+    """The lead and up to five distinct supporting passages, three per file,
+    none far weaker than the lead unless it holds a term no kept one does."""
+    if not claims:
+        return []
+    floor = claims[0].score * 0.6
+    picked: list[Claim] = []
+    covered: set[str] = set()
+    per_file: dict[str, int] = {}
+    per_aspect: dict[str, int] = {}
+    spans: list[tuple[str, int, int]] = []
+    for claim in claims:
+        if per_file.get(claim.path, 0) >= MAX_PER_FILE:
+            continue
+        if any(p == claim.path and a <= claim.line_end and claim.line_start <= b for p, a, b in spans):
+            continue  # overlaps a kept passage
+        new_aspect = any(per_aspect.get(a, 0) < 2 for a in claim.aspects)
+        if picked and claim.score < floor and claim.terms <= covered and not new_aspect:
+            continue
+        for a in claim.aspects:
+            per_aspect[a] = per_aspect.get(a, 0) + 1
+        covered |= claim.terms
+        per_file[claim.path] = per_file.get(claim.path, 0) + 1
+        spans.append((claim.path, claim.line_start, claim.line_end))
+        picked.append(claim)
+        if len(picked) == MAX_CLAIMS:
+            break
+    return picked
+
+
+def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
+    """Whether the lead may be presented as the answer: every key term occurs
+    in the sandbox, and the lead covers enough of them — or, for a question
+    in two parts, the lead and the next passage together cover most of them."""
+    if not picked or absent:
+        return False
+    lead = picked[0]
+    if lead.coverage >= DECLINE_BELOW:
+        return True
+    if len(picked) < 2 or lead.coverage < 0.3 or not q.key:
+        return False
+    both_miss = set(lead.missing) & set(picked[1].missing)
+    return 1 - len(both_miss) / len(q.key) >= 0.75
