@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 TMP = tempfile.mkdtemp(prefix="rm-bench-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 os.environ["DATA_DIR"] = TMP
-os.environ["ALLOWED_HOSTS"] = "testserver"
+os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 
@@ -261,6 +261,7 @@ def measure_ingestion(kind: str, lines: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=100000)
+    parser.add_argument("--rounds", type=int, default=100, help="asks timed for the first-event latency")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     for kind in TRANSCRIPTS:
@@ -270,11 +271,12 @@ def main() -> None:
         f"builtin run over 400 new documents (indexing included): {run_s:.1f} s, {n_events} events, "
         f"longest gap between events {gap:.2f} s (target: no silent gap > 2 s)"
     )
-    latencies, baseline = asyncio.run(first_event_latency())
+    latencies, baseline = asyncio.run(first_event_latency(args.rounds))
     latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     print(
-        f"first event after ask: p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
-        f"max {1000 * latencies[-1]:.1f} ms (target <= 100 ms); "
+        f"first event after ask ({len(latencies)} asks): p50 {1000 * latencies[len(latencies) // 2]:.1f} ms, "
+        f"p99 {1000 * p99:.1f} ms, max {1000 * latencies[-1]:.1f} ms (target p99 <= 100 ms); "
         f"bare layer send p50 {1000 * sorted(baseline)[len(baseline) // 2]:.2f} ms"
     )
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 TMP = tempfile.mkdtemp(prefix="rm-bench-page-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 os.environ["DATA_DIR"] = TMP
-os.environ["ALLOWED_HOSTS"] = "testserver"
+os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 

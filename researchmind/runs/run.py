@@ -59,6 +59,9 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         detail=f"Asking {question.engine}",
         payload={"engine": question.engine, "question": question.text[:500]},
     )
+    # Pushed now, before the engine is built or started: a watching page hears
+    # of the run at once, whatever the engine's start-up costs.
+    await recorder.flush()
 
     async def watch() -> None:
         last_renew = time.monotonic()
