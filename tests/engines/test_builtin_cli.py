@@ -18,7 +18,8 @@ PROJECT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT))
 
 from researchmind.engines.base import RunOutcome  # noqa: E402
-from researchmind.engines.builtin import BuiltinEngine, build_index, run_builtin  # noqa: E402
+from researchmind.engines.builtin import BuiltinEngine, run_builtin  # noqa: E402
+from researchmind.engines.builtin.index import ensure_fresh  # noqa: E402
 from researchmind.sandbox import default_state_dir, write_instructions, write_manifest  # noqa: E402
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
@@ -137,7 +138,7 @@ def test_without_partial_messages_there_are_no_stream_events(tmp_path):
 def test_cli_prints_the_same_lines_as_in_process(tmp_path):
     """A real subprocess with cwd = sandbox prints what run_builtin yields (timings aside)."""
     root = make_sandbox(tmp_path)
-    build_index(root)  # both runs then find the index up to date and say the same
+    ensure_fresh(root)  # both runs then find the index fresh and say the same
     expected = stable(list(run_builtin(root, QUESTION, session_id="fixed-session")))
     proc = run_cli(
         root,

@@ -4,6 +4,7 @@ stays up to date, and that questions never become FTS syntax."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from researchmind.engines.builtin import build_index, reindex, search
 from researchmind.engines.builtin.chunking import chunk_lines
-from researchmind.engines.builtin.index import index_path
+from researchmind.engines.builtin.index import ensure_fresh, index_path, invalidate
 from researchmind.engines.builtin.scoped import ensure_index, scoped_files, scoped_hits
 from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
 
@@ -279,3 +280,42 @@ def test_progress_callback_can_stop_the_build_and_keep_finished_files(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         build_index(tmp_path, stop_after_two)
     assert len(build_index(tmp_path).added) == 2
+
+
+def test_fresh_index_is_not_walked_again(tmp_path):
+    """Right after a walk, with no content folder added or removed, an answer's
+    freshness check looks at no file."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n"})
+    assert ensure_fresh(tmp_path).added == [f"{CID}/a.md"]
+    assert ensure_fresh(tmp_path) is None
+
+
+def test_added_and_removed_content_folders_are_seen_at_once(tmp_path):
+    """A content folder moved into the sandbox (as every ingest does) or removed
+    changes the sandbox's signature: the next check indexes or drops it."""
+    make_sandbox(tmp_path, {f"{CID}/a.md": "alpha\n"})
+    ensure_fresh(tmp_path)
+    staged = tmp_path.parent / "staged"
+    (staged / "docs").mkdir(parents=True)
+    (staged / "docs" / "b.md").write_text("betaword\n")
+    staged.rename(tmp_path / OTHER)
+    assert ensure_fresh(tmp_path).added == [f"{OTHER}/docs/b.md"]
+    assert search(tmp_path, "betaword", 5)[0].path == f"{OTHER}/docs/b.md"
+    shutil.rmtree(tmp_path / OTHER)
+    assert ensure_fresh(tmp_path).removed == [f"{OTHER}/docs/b.md"]
+
+
+def test_files_edited_behind_the_apps_back_are_seen_by_the_sweep(tmp_path):
+    """An in-place edit deep in a content folder is picked up once the sweep
+    interval has passed, or at once after ``invalidate``."""
+    make_sandbox(tmp_path, {f"{CID}/sub/a.md": "alpha\n"})
+    ensure_fresh(tmp_path)
+    (tmp_path / CID / "sub" / "a.md").write_text("gammaword\n")
+    bump_mtime(tmp_path / CID / "sub" / "a.md")
+    assert ensure_fresh(tmp_path) is None  # within the sweep interval: not walked
+    assert ensure_fresh(tmp_path, sweep_seconds=0).changed == [f"{CID}/sub/a.md"]
+    (tmp_path / CID / "sub" / "a.md").write_text("deltaword\n")
+    bump_mtime(tmp_path / CID / "sub" / "a.md")
+    invalidate(tmp_path)
+    assert ensure_fresh(tmp_path).changed == [f"{CID}/sub/a.md"]
+    assert search(tmp_path, "deltaword", 5)[0].path == f"{CID}/sub/a.md"

@@ -3,7 +3,8 @@
 Lives at ``<state>/index.sqlite3``, in the session's private state folder
 outside the sandbox (an engine reads everything in its working folder, hidden
 folders included); without one, ``default_state_dir(sandbox)``, beside the
-sandbox. ``build_index`` is incremental: a file whose size and mtime are unchanged is not read; one whose
+sandbox. ``ensure_fresh`` walks the sandbox only when content folders came or
+went, or once per ``SWEEP_SECONDS``. ``build_index`` is incremental: a file whose size and mtime are unchanged is not read; one whose
 bytes hash the same is not re-chunked; removed files are dropped. Chunks keep
 their exact line ranges and section heading so answers can cite lines.
 
@@ -12,8 +13,10 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +30,11 @@ INDEX_NAME = "index.sqlite3"
 SCHEMA_VERSION = 3
 MAX_FILE_BYTES = 32 * 1024 * 1024
 COMMIT_EVERY_BYTES = 64 * 1024 * 1024
+# Content arrives and leaves as whole folders, which the sandbox signature
+# sees at once; a file edited in place is seen by the next full walk, at most
+# this long after the previous one.
+SWEEP_SECONDS = 60.0
+STAMP_NAME = "index-fresh.json"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER NOT NULL,
@@ -218,6 +226,57 @@ def _store(
     return next_id + len(chunks)
 
 
+def sandbox_signature(root: str | os.PathLike[str]) -> list:
+    """What changes whenever the app adds or removes content: the sandbox
+    folder's and each top-level entry's mtime. One ``scandir`` of the
+    sandbox, however many files the content folders hold."""
+    entries = [["", os.stat(root).st_mtime_ns]]
+    with os.scandir(root) as found:
+        for entry in found:
+            entries.append([entry.name, entry.stat(follow_symlinks=False).st_mtime_ns])
+    return sorted(entries)
+
+
+def _stamp_path(root: str | os.PathLike[str], state: str | os.PathLike[str] | None) -> Path:
+    return index_path(root, state).with_name(STAMP_NAME)
+
+
+def invalidate(root: str | os.PathLike[str], *, state: str | os.PathLike[str] | None = None) -> None:
+    """Make the next ``ensure_fresh`` walk the sandbox."""
+    _stamp_path(root, state).unlink(missing_ok=True)
+
+
+def ensure_fresh(
+    root: str | os.PathLike[str],
+    progress: Callable[[IndexProgress], None] | None = None,
+    *,
+    state: str | os.PathLike[str] | None = None,
+    sweep_seconds: float = SWEEP_SECONDS,
+) -> IndexStats | None:
+    """Bring the index up to date only when it may be stale: content was
+    added or removed (the sandbox signature changed), the last full walk is
+    older than ``sweep_seconds`` (files edited behind the app's back), or
+    ``invalidate`` was called. Returns the build's stats, or None when the
+    index was fresh and no file was looked at."""
+    stamp_path = _stamp_path(root, state)
+    if not Path(root).is_dir():
+        raise FileNotFoundError(f"The sandbox folder {root} does not exist.")
+    signature = sandbox_signature(root)
+    try:
+        stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
+        fresh = stamp["signature"] == signature and time.time() - stamp["walked_at"] < sweep_seconds
+    except (OSError, ValueError, KeyError, TypeError):
+        fresh = False
+    if fresh and index_path(root, state).exists():
+        return None
+    stats = build_index(root, progress, state=state)
+    # The signature taken before the walk: a change during it shows next time.
+    tmp = stamp_path.with_name(f"{STAMP_NAME}.{os.getpid()}.{threading.get_ident()}")
+    tmp.write_text(json.dumps({"signature": signature, "walked_at": time.time()}), encoding="utf-8")
+    os.replace(tmp, stamp_path)
+    return stats
+
+
 def reindex(
     root: str | os.PathLike[str],
     *,
@@ -227,6 +286,7 @@ def reindex(
 ) -> IndexStats:
     """Entry point for the ``reindex`` management command: bring the index up
     to date, or with ``full`` throw it away and build it again."""
+    invalidate(root, state=state)
     if full:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{index_path(root, state)}{suffix}").unlink(missing_ok=True)

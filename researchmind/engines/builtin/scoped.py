@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from .claims import MAX_SCAN_CHARS, Claim, _count_before, _excerpt_span, _sentences, _units
-from .index import build_index, index_path, open_index
+from .index import ensure_fresh, index_path, open_index
 from .query import fts_query, question_terms
 from .search import Hit
 
@@ -35,7 +35,7 @@ def ensure_index(root: str | os.PathLike[str], *, state: str | os.PathLike[str] 
     with _guard:
         lock = _index_locks.setdefault(key, threading.Lock())
     with lock:
-        build_index(Path(folder), state=state)
+        ensure_fresh(Path(folder), state=state)
 
 
 def _prefix_filter(folders: list[str]) -> tuple[str, list[str]]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer
-from .index import build_index
+from .index import ensure_fresh
 from .question import analyze
 from .rank import answers, pick, rank_passages
 from .search import Hit, absent_terms, candidates, indexed_file_count, matching_files, newest_change_ns
@@ -239,7 +239,7 @@ def _build_in_thread(root: Path, cancel: threading.Event, state: Path) -> Iterat
 
     def work() -> None:
         try:
-            shared["stats"] = build_index(root, progress, state=state)
+            shared["stats"] = ensure_fresh(root, progress, state=state)
         except BaseException as exc:
             shared["error"] = exc
         finally:
@@ -266,5 +266,8 @@ def _build_in_thread(root: Path, cancel: threading.Event, state: Path) -> Iterat
     if "error" in shared:
         raise shared["error"]
     stats = shared["stats"]
+    if stats is None:
+        yield "Index ready: no content added or removed since the last check.\n"
+        return
     files = f"{stats.files_total} file{'s' * (stats.files_total != 1)}"
     yield f"Index ready: {files} ({len(stats.reindexed)} updated, {len(stats.removed)} removed).\n"
