@@ -33,12 +33,12 @@ def export_response(queryset, fmt: str, name: str) -> HttpResponse:
 
 @admin.register(Citation)
 class CitationAdmin(admin.ModelAdmin):
+    # Narrow enough for 1280 px: what an auditor scans for (verification,
+    # support, review) stays on screen; source type and relevance are filters.
     list_display = [
         "cid",
         "question_link",
         "location",
-        "source_type",
-        "relevance",
         "verification_badge",
         "support_badge",
         "similarity",
@@ -57,7 +57,7 @@ class CitationAdmin(admin.ModelAdmin):
         "question__session",
     ]
     search_fields = ["excerpt", "source_path", "url", "question__text"]
-    list_select_related = ["question", "question__session", "reviewer"]
+    list_select_related = ["question", "question__session", "reviewer", "content_item"]
     fields = [
         "question",
         "cid",
@@ -117,13 +117,37 @@ class CitationAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ["css/admin-audit.css"]}
 
+    def has_add_permission(self, request):
+        # Citations come from answers; an auditor reviews them, never invents one.
+        return False
+
     @admin.display(description="Question")
     def question_link(self, obj):
-        return format_html('<a href="../question/{}/change/">{}</a>', obj.question_id, obj.question.text[:60])
+        text = obj.question.text
+        return format_html(
+            '<a href="../question/{}/change/" title="{}">{}</a>',
+            obj.question_id,
+            text,
+            text if len(text) <= 40 else text[:39] + "…",
+        )
 
     @admin.display(description="Location")
     def location(self, obj):
-        return obj.location_label
+        """The content item's title and the path inside it, instead of its UUID."""
+        item = obj.content_item
+        if item is None or not obj.path_in_item:
+            return obj.location_label
+        lines = ""
+        if obj.line_start:
+            end = obj.line_end if obj.line_end and obj.line_end != obj.line_start else None
+            lines = f":{obj.line_start}" + (f"-{end}" if end else "")
+        return format_html(
+            '<span class="audit-location" title="{}"><strong>{}</strong> / {}{}</span>',
+            obj.location_label,
+            item.title or str(item.id)[:8],
+            obj.path_in_item,
+            lines,
+        )
 
     @admin.display(description="Verification", ordering="verification")
     def verification_badge(self, obj):

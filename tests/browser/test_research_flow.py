@@ -180,6 +180,10 @@ def test_admin_audit_filter_approve_reject_export(page, login, shot):
     verified = rows.count()
     assert verified >= 1
     expect(page.locator("#changelist-filter")).to_contain_text("verification")
+    # At 1280 px the audit columns are on screen, not scrolled off to the right.
+    for column in ("verification_badge", "support_badge", "review_status", "reviewer"):
+        box = page.locator(f"#result_list th.column-{column}").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 1280, column
     shot(page, "06-admin-audit")
     page.goto(f"/admin/citations/citation/?{mine}&verification__exact=outside_sandbox")
     expect(page.locator("#result_list tbody tr")).to_have_count(0)
