@@ -338,3 +338,24 @@ def test_a_long_sentence_is_cited_over_all_the_lines_it_spans(tmp_path):
     top = citations_of(answer)[0]
     assert (top["location"]["line_start"], top["location"]["line_end"]) == (3, 5)
     assert "until every node holds the same load. [c1]" in answer
+
+
+DEMO = Path(__file__).resolve().parents[2] / "researchmind" / "demo"
+
+
+def test_the_demo_questions_lead_with_the_sentence_that_answers(tmp_path):
+    """On the demo content (``manage.py demo``), each question's Quick Answer
+    is the sentence that states the asked-for fact."""
+    files = {
+        f"{CID}/auth-design.md": (DEMO / "auth-design.md").read_text(encoding="utf-8"),
+        f"{OTHER}/incident-2026-03.md": (DEMO / "incident-2026-03.md").read_text(encoding="utf-8"),
+    }
+    root = make_sandbox(tmp_path, files)
+    expected = {
+        "How long do refresh tokens live, and what happens when one is reused?": "A refresh token lives for 30 days",
+        "When do access tokens expire?": "An access token expires 15 minutes after it is issued.",
+        "How long does an access token live?": "An access token expires 15 minutes after it is issued.",
+    }
+    for question, lead in expected.items():
+        quick = ask(root, question).split("## Quick Answer\n")[1]
+        assert quick.startswith(lead), (question, quick[:200])

@@ -50,7 +50,7 @@ _SYNONYMS = [
     "error exception",
     "fast faster speed performance",
     "start launch run",
-    "lifetime ttl expire expiry expires expiration",
+    "lifetime ttl expire expiry expires expiration live lives",
     "limit maximum max cap",
     "minimum min least",
     "malformed broken invalid corrupted",
@@ -90,7 +90,7 @@ _WHY = re.compile(r"^\s*(why|what is the reason|for what reason)\b", re.I)
 _AMOUNT = re.compile(
     r"\b(how (many|much|long|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
     r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit)|default|defaults to"
-    r"|at most|at least|limit)\b",
+    r"|at most|at least|limit)\b|^\s*when\b",
     re.I,
 )
 _YESNO = re.compile(r"^\s*(is|are|does|do|can|could|should|will|was|were|has|have)\b", re.I)
