@@ -1,14 +1,28 @@
 """Does the cited text support the sentence its marker is attached to?
 
 A verified citation only proves the quote exists; this judges whether it
-backs the claim. The offline ``lexical`` judge compares what a claim can
-get wrong while still quoting a real line: its numbers, its negations, the
-names it uses, and its key terms. It answers ``supports`` only when every
-number and name of the sentence is in the cited text, the polarity agrees
-and nearly all key terms are there (a wrong "supports" is worse than
-"partial"); ``unsupported`` when a number or a name is contradicted or most
-terms are missing; ``partial`` in between; ``unjudged`` when there is
-nothing to compare.
+backs the claim. The offline ``lexical`` judge splits the sentence into the
+facts it joins ("X is 4, and Y is 8") and checks each against the cited text:
+
+- its key terms, by light stem, identifier part ("max_age" -> "age") or a
+  shared six-letter stem prefix;
+- its numbers, where they are bound: a product (``60 * 60 * 24``) counts as
+  its value, a duration may appear converted ("ten minutes" for 600), and a
+  number the text puts after another word or before another unit ("SHA-1"
+  against "SHA-256", "200 seconds" against "200 milliseconds") contradicts;
+- its names (backticked, dotted, camelCase, snake_case): one one letter off a
+  name of the text contradicts, one the text lacks is an unstated fact;
+- its polarity, against the text's sentence that shares most of its terms
+  (not the whole passage, whose other sentences may say "not"): a settings
+  comment reads with its assignment, "X = False" or "None" negating it;
+  opposite words ("same"/"reverse", "before"/"after") contradict.
+
+A fact is stated (nearly all key terms found, numbers and names there,
+polarity agreeing), contradicted, or unstated. The sentence is ``supports``
+when every fact is stated, ``unsupported`` when one is contradicted or none is
+stated, ``partial`` otherwise (a wrong "supports" is worse than "partial");
+``unjudged`` when there is nothing to compare. Measured on hand-labelled real
+text by bench/eval_support.py (docs/BENCHMARKS.md).
 
 Pure Python: no Django imports.
 """
@@ -35,21 +49,58 @@ _STOP = frozenset(
     before between through during per via also only just very more most less least each every any all some
     other same own both either if else while because since until unless use used uses using one ones
     their them they we you your our he she his her i me my us let lets like get gets set sets make makes
-    way ways thing things which whichever whatever e.g i.e etc""".split()
+    way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
+    passed setting turn turns turned happen happens django python urllib3 pytest celery pygments""".split()
 )
+# Words that flip a statement. "False", "None", "off" and "disabled" count: in
+# docs and settings they state that something is not on ("SECURE = False").
 _NEGATIONS = frozenset(
-    "not no never none nor neither cannot without nothing nobody nowhere unable fails fail false".split()
+    "not no never none nor neither cannot without nothing nobody nowhere unable false off disable disabled "
+    "disables excluding".split()
 )
 _NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
         "sixteen seventeen eighteen nineteen twenty".split()
     )
+    if w != "_"  # "one" is a pronoun far more often than a count
 }
-_TOKEN_RE = re.compile(r"[a-z0-9_]+(?:[.'][a-z0-9_]+)*")
-_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+_UNITS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), 0.001),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60.0),
+    **dict.fromkeys(("h", "hour", "hours"), 3600.0),
+    **dict.fromkeys(("day", "days"), 86400.0),
+    **dict.fromkeys(("week", "weeks"), 604800.0),
+}
+_WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
+# Numbers whole ("2.5", "1e-6", "0o644", "1,000"), a unit glued on ("60s"), then words.
+_TOKEN_RE = re.compile(
+    r"0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?:[a-z]+)?|[a-z]+(?:_[a-z0-9]+)*"
+)
+_NUMBER_RE = re.compile(r"(?<![\w.])(0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)")
+_PRODUCT_RE = re.compile(r"\d+(?:\s*\*\s*\d+)+")
 _RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+)\b")
+_ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")
+_CLAUSE_RE = re.compile(
+    r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
+    r"does|do|has|have|[a-z]+s)\b)"
+)
+# Word pairs where one in the sentence and the other in the cited passage contradict.
+_OPPOSITES = dict(
+    pair
+    for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
+                 ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
+                 ("true", "false"), ("immediately", "lazily"), ("first", "last"), ("increase", "decrease")]
+    for pair in ((a, b), (b, a))
+)  # fmt: skip
+_CODE_LINE_RE = re.compile(
+    r"\s*(?:def |class |if |elif |else:|try:|except|return |raise |yield |for |while |with |@|>>>|\.\.\. |"
+    r"[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
+)
+_STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ied", "ies",
+                  "ed", "es", "ers", "er", "ly", "s")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,21 +126,76 @@ def claim_sentences(answer: str) -> dict[str, str]:
 
 
 def _stem(word: str) -> str:
-    """A crude stem, enough to match "validates", "validated" and "validate"."""
-    for suffix in ("ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "s", "ly"):
+    """A light stem: "validates", "validated" and "validating" read "validat"."""
+    for suffix in _STEM_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
             break
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
+        word = word[:-1]  # "stopped" -> "stopp" -> "stop"
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
+def _words(text: str) -> list[str]:
+    """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
+    "HttpOnly" -> "http", "only")."""
+    words = []
+    for raw in re.findall(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*", text):
+        low = raw.lower()
+        words.append(low)
+        parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", raw) if p]
+        if len(parts) > 1:
+            words.extend(p.lower() for p in parts)
+    return words
+
+
+def _number(text: str) -> str:
+    text = text.replace(",", "")
+    try:
+        return text if text.startswith(("0x", "0o")) else f"{float(text):g}"
+    except ValueError:
+        return text
+
+
 def _numbers(text: str) -> set[str]:
-    found = {n.replace(",", "") for n in _NUMBER_RE.findall(text)}
-    return found | {_NUMBER_WORDS[w] for w in _TOKEN_RE.findall(text) if w in _NUMBER_WORDS}
+    """The numbers a text states: a product such as ``60 * 60 * 24 * 7`` counts as its value, not its factors."""
+    found = set()
+    for product in _PRODUCT_RE.findall(text):
+        value = 1
+        for factor in product.split("*"):
+            value *= int(factor)
+        found.add(_number(str(value)))
+    text = _PRODUCT_RE.sub(" ", text)
+    found |= {_number(n) for n in _NUMBER_RE.findall(text.lower())}
+    return found | {_NUMBER_WORDS[w] for w in _WORD_RE.findall(text.lower()) if w in _NUMBER_WORDS}
 
 
-def _negated(tokens: list[str]) -> bool:
-    return any(t in _NEGATIONS or t.endswith("n't") for t in tokens)
+def _claim_numbers(text: str) -> list[tuple[str, str, str, set[str]]]:
+    """(number, word before, word after, the values it may appear as) for each number of a claim;
+    a duration may appear converted to seconds or milliseconds ("ten minutes" as 600)."""
+    tokens = _TOKEN_RE.findall(_PRODUCT_RE.sub(" ", text.lower()))
+    found = []
+    for i, token in enumerate(tokens):
+        raw = _NUMBER_WORDS.get(token) or (token if _NUMBER_RE.fullmatch(token) else None)
+        split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if split and not raw and not token.startswith(("0x", "0o")):
+            raw, after = split[1], split[2]
+        if raw is None:
+            continue
+        value = _number(raw)
+        forms = {value}
+        if after in _UNITS and not raw.startswith("0x"):
+            seconds = float(value) * _UNITS[after]
+            forms |= {_number(f"{seconds:.6g}"), _number(f"{seconds * 1000:.6g}")}
+        before = next((t for t in reversed(tokens[:i]) if t not in _STOP and not t[0].isdigit()), "")
+        found.append((value, before, after, forms))
+    return found
+
+
+def _negated(words: list[str]) -> bool:
+    """Odd number of negating words: "is not disabled" states the thing."""
+    return sum(w in _NEGATIONS or w.endswith("n't") for w in words) % 2 == 1
 
 
 def _names(raw: str) -> set[str]:
@@ -98,44 +204,246 @@ def _names(raw: str) -> set[str]:
     names = set()
     for quoted, bare in _RAW_NAME_RE.findall(raw):
         name = (quoted or bare).strip("()").lower()
-        if name and not name.isdigit():
+        if name and not name.isdigit() and not _NUMBER_RE.fullmatch(name):
             names.add(name)
     return names
 
 
+class _Cited:
+    """The cited text, read once: its words and stems, numbers, names, and its
+    segments (sentences; a settings comment together with its assignment)."""
+
+    def __init__(self, cited: str) -> None:
+        self.raw = cited
+        self.low = cited.lower()
+        self.flat = normalize_text(cited)
+        self.words = _words(cited)
+        self.word_set = set(self.words)
+        self.stems = {_stem(w) for w in self.words}
+        self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
+        self.numbers = _numbers(cited)
+        self.assigned: dict[str, str] = {}
+        for m in _ASSIGN_RE.finditer(cited):
+            if m[2] in ("True", "False", "None") or m[2][0] in "\"'0123456789":
+                self.assigned.setdefault(m[1].lower(), _number(m[2].strip("\"'").lower()))
+        self.segments = list(self._segments(cited))
+
+    @staticmethod
+    def _segments(cited: str):
+        """(stems, negated) of each sentence; a settings comment goes with its
+        assignment, whose value gives the polarity ("X = False"); a code line
+        is its own segment, where only "not" and "no" negate."""
+        for block in _blocks(cited):
+            last = block.splitlines()[-1]
+            if re.match(r"\s*[A-Z][A-Z0-9_]*\s*=", last):
+                yield {_stem(w) for w in _words(block)}, bool(re.search(r"=\s*(False|None)\b", last))
+                continue
+            prose: list[str] = []
+            for line in block.splitlines():
+                if _CODE_LINE_RE.match(line):
+                    words = _words(line)
+                    yield (
+                        {_stem(w) for w in words},
+                        len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1,
+                    )
+                else:
+                    prose.append(line)
+            for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
+                if sentence.strip():
+                    yield {_stem(w) for w in _words(sentence)}, _negated(_WORD_RE.findall(sentence.lower()))
+
+    def has_term(self, term: str) -> bool:
+        stem = _stem(term)
+        return (
+            term in self.word_set
+            or stem in self.stems
+            or (len(stem) >= 6 and stem[:6] in self.prefixes)
+            or (len(term) > 3 and term in self.flat)
+        )
+
+    def has_name(self, name: str) -> bool:
+        if name in self.low or name.replace("_", "") in self.flat:
+            return True
+        last = name.rsplit(".", 1)[-1]  # "Paginator.page" is named by "def page"
+        return "." in name and len(last) > 2 and last in self.word_set
+
+    def near_miss(self, name: str) -> str | None:
+        close = [
+            w for w in self.word_set if len(w) > 3 and SequenceMatcher(None, name, w).ratio() >= NEAR_MISS
+        ]
+        return sorted(close)[0] if close else None
+
+    def competing_number(self, before: str, after: str) -> bool:
+        """Does the text put another number where the claim puts its own
+        (after the same word, or before the same unit)?"""
+        tokens = _WORD_RE.findall(self.low)
+        for i, token in enumerate(tokens):
+            split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]+)", token)
+            if not (_NUMBER_RE.fullmatch(token) or split):
+                continue
+            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
+            if after and (
+                unit == after or _UNITS.get(unit, -1) == _UNITS.get(after, -2) or _stem(unit) == _stem(after)
+            ):
+                return True
+            if before and before in tokens[max(0, i - 3) : i]:
+                return True
+        return False
+
+    def rebinds(self, value: str, before: str, after: str) -> bool:
+        """The claim's number is in the text, but bound elsewhere: the text puts
+        another number before the claim's unit ("65 url-safe characters" for
+        "64 url-safe characters"), or another unit after this number ("200
+        milliseconds" for "200 seconds"), or another number after its word
+        ("SHA-256" for "SHA-1")."""
+        tokens = _TOKEN_RE.findall(_PRODUCT_RE.sub(" ", self.low))
+        pairs = []
+        for i, token in enumerate(tokens):
+            split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
+            if not (_NUMBER_RE.fullmatch(token) or split):
+                continue
+            number = _number(split[1] if split and not token.startswith(("0x", "0o")) else token)
+            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
+            pairs.append((number, tokens[max(0, i - 3) : i], unit))
+        if after in _UNITS and any(
+            n == value and u in _UNITS and _UNITS[u] != _UNITS[after] for n, _, u in pairs
+        ):
+            return not any(n == value and u == after for n, _, u in pairs)
+        if before and before not in _STOP:
+            same_word = [n for n, b, _ in pairs if before in b]
+            return bool(same_word) and value not in same_word
+        return False
+
+
+def _blocks(cited: str) -> list[str]:
+    """Paragraphs, and in settings files each comment with the assignment under it."""
+    blocks, current = [], []
+    for line in cited.splitlines():
+        if not line.strip():
+            if current:
+                blocks.append("\n".join(current))
+            current = []
+            continue
+        current.append(line)
+        if re.match(r"\s*[A-Z][A-Z0-9_]*\s*=", line):
+            blocks.append("\n".join(current))
+            current = []
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+STATED, WEAK, ABSENT, CONTRADICTED = "stated", "weak", "absent", "contradicted"
+
+
+def _clauses(claim: str) -> list[str]:
+    """The facts a sentence joins ("X is 4; Y is 8", "X, and Y", "X and returns Y");
+    a piece with fewer than two key terms and no number stays with the one before."""
+    clauses: list[str] = []
+    for piece in _CLAUSE_RE.split(claim):
+        terms = [w for w in _WORD_RE.findall(piece.lower()) if w not in _STOP and len(w) > 2]
+        if clauses and len(terms) < 2 and not _NUMBER_RE.search(piece):
+            clauses[-1] += " " + piece
+        else:
+            clauses.append(piece)
+    return clauses
+
+
+def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
+    """One fact of the sentence against the cited text: (verdict, reason, share of its key terms found)."""
+    words = _WORD_RE.findall(normalize_text(clause))
+    names = _names(clause)
+    name_parts = {p for n in names for p in re.split(r"[._]", n)}
+    units = {after for _, _, after, _ in _claim_numbers(clause) if after in _UNITS}
+    terms = [
+        w for w in dict.fromkeys(words)
+        if w not in _STOP and w not in _NUMBER_WORDS and w not in units and w not in _NEGATIONS and len(w) > 2 and not _NUMBER_RE.fullmatch(w)
+        and w.replace("_", "") not in {n.replace("_", "") for n in names} and w not in name_parts
+    ]  # fmt: skip
+    missing = [t for t in terms if not text.has_term(t)]
+    for name in sorted(names):
+        if not text.has_name(name):
+            close = text.near_miss(name)
+            if close and close != name:
+                return CONTRADICTED, f"The sentence names {name}; the cited text has {close}.", 0.0
+            missing.append(name)
+    absent_names = [n for n in names if not text.has_name(n)]
+    count = (
+        len(terms)
+        + len([n for n in names if not text.has_name(n)])
+        + len([n for n in names if text.has_name(n)])
+    )
+    share = 1 - len(missing) / count if count else 0.0
+    literals = {v for v, *_ in _claim_numbers(clause)} | {w for w in words if w in ("true", "false", "none")}
+    for name in names if re.search(r"\bdefault", clause.lower()) else ():
+        value = text.assigned.get(name)
+        if value is not None and literals and value not in literals and _number(value) not in literals:
+            return CONTRADICTED, f"The cited text sets {name} to {value}.", share
+    for value, before, after, forms in _claim_numbers(clause):
+        if forms & text.numbers:
+            if value in text.numbers and text.rebinds(value, before, after):
+                return (
+                    CONTRADICTED,
+                    f"The cited text gives another number where the sentence has {value}.",
+                    share,
+                )
+            continue
+        assigned = [text.assigned[n] for n in names if n in text.assigned]
+        if assigned or text.competing_number(before, after) or share >= SUPPORTS_AT:
+            return CONTRADICTED, f"The number {value} is not in the cited text.", share
+        return ABSENT, f"The number {value} is not in the cited text.", share
+    if share >= PARTIAL_AT:
+        claim_terms = {_stem(w) for w in _words(clause) if w not in _STOP}
+        best = max((len(claim_terms & seg), seg, neg) for seg, neg in (
+            (s, n) for s, n in text.segments
+        )) if text.segments else None  # fmt: skip
+        if best is not None:
+            top = [neg for seg, neg in text.segments if len(claim_terms & seg) == best[0]]
+            if all(neg != _negated(words) for neg in top):
+                said = "negates" if _negated(words) else "does not negate"
+                return CONTRADICTED, f"The sentence {said} what the cited text states.", share
+            tops = [seg for seg, _ in text.segments if len(claim_terms & seg) == best[0]]
+            for word in {w for w in _words(clause) if w in _OPPOSITES}:
+                stem, other = _stem(word), _stem(_OPPOSITES[word])
+                if all(other in seg and stem not in seg for seg in tops):
+                    return (
+                        CONTRADICTED,
+                        f"The sentence says {word}; the cited text says {_OPPOSITES[word]}.",
+                        share,
+                    )
+    listed = ", ".join(missing[:3])
+    if absent_names:
+        return ABSENT, f"The name {sorted(absent_names)[0]} is not in the cited text.", share
+    if share >= SUPPORTS_AT:
+        return STATED, f"{count - len(missing)} of {count} key terms are in the cited text.", share
+    if share >= PARTIAL_AT:
+        return WEAK, f"Missing from the cited text: {listed}.", share
+    return ABSENT, f"Most key terms are not in the cited text (missing: {listed}).", share
+
+
 def judge_support(claim: str, cited: str) -> Support:
     """The lexical judge: ``claim`` is the sentence, ``cited`` the text it cites."""
-    norm_claim, norm_cited = normalize_text(claim), normalize_text(cited)
-    claim_tokens, cited_tokens = _TOKEN_RE.findall(norm_claim), _TOKEN_RE.findall(norm_cited)
-    terms = [t for t in dict.fromkeys(claim_tokens) if t not in _STOP and t not in _NEGATIONS and len(t) > 2]
-    if not claim_tokens or not cited_tokens or not terms:
+    norm_claim = normalize_text(claim)
+    terms = [t for t in _WORD_RE.findall(norm_claim) if t not in _STOP and t not in _NEGATIONS and len(t) > 2]
+    if not terms or not _WORD_RE.search(normalize_text(cited)):
         return Support(UNJUDGED, "No key terms to compare.")
-    missing_numbers = sorted(_numbers(norm_claim) - _numbers(norm_cited), key=len)
-    if missing_numbers:
-        return Support(UNSUPPORTED, f"The number {missing_numbers[0]} is not in the cited text.")
-    if _negated(claim_tokens) != _negated(cited_tokens):
-        said = "negates" if _negated(claim_tokens) else "does not negate"
-        return Support(UNSUPPORTED, f"The sentence {said} what the cited text states.")
-    raw_cited = cited.lower()
-    raw_tokens = set(_TOKEN_RE.findall(raw_cited))  # names keep their underscores here
-    for name in sorted(_names(claim)):
-        if name in raw_cited or name.replace("_", "") in norm_cited:
-            continue
-        close = [t for t in raw_tokens if SequenceMatcher(None, name, t).ratio() >= NEAR_MISS]
-        if close:
-            return Support(UNSUPPORTED, f"The sentence names {name}; the cited text has {sorted(close)[0]}.")
-        return Support(UNSUPPORTED, f"The name {name} is not in the cited text.")
-    stems = {_stem(t) for t in cited_tokens}
-    missing = [t for t in terms if _stem(t) not in stems and t not in norm_cited]
-    share = 1 - len(missing) / len(terms)
-    if share >= SUPPORTS_AT:
+    text = _Cited(cited)
+    verdicts = [_judge_clause(c, text) for c in _clauses(claim)]
+    kinds = [v[0] for v in verdicts]
+    for kind, reason, _ in verdicts:
+        if kind == CONTRADICTED:
+            return Support(UNSUPPORTED, reason)
+    if all(k == STATED for k in kinds):
         return Support(
-            SUPPORTS, f"{len(terms) - len(missing)} of {len(terms)} key terms are in the cited text."
+            SUPPORTS,
+            verdicts[0][1]
+            if len(kinds) == 1
+            else f"All {len(kinds)} parts of the sentence are in the cited text.",
         )
-    listed = ", ".join(missing[:3])
-    if share >= PARTIAL_AT:
-        return Support(PARTIAL, f"Missing from the cited text: {listed}.")
-    return Support(UNSUPPORTED, f"Most key terms are not in the cited text (missing: {listed}).")
+    gap = next(v for v in verdicts if v[0] != STATED)
+    if STATED in kinds or WEAK in kinds:
+        return Support(PARTIAL, gap[1])
+    return Support(UNSUPPORTED, gap[1])
 
 
 FOUND = frozenset({"verified", "relocated", "url_matched"})  # states whose excerpt is in the source

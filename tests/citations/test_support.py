@@ -57,3 +57,81 @@ def test_claim_sentence_is_the_one_the_marker_is_attached_to():
         "c2": "Orphans merge into the last page.",
         "c3": "Counts are cached",
     }
+
+
+GLOBAL_SETTINGS = installed_file("django", "conf/global_settings.py").read_text(encoding="utf-8")
+SIGNING = installed_file("django", "core/signing.py").read_text(encoding="utf-8")
+
+
+def lines_from(text: str, first: str, count: int) -> str:
+    """``count`` lines of ``text`` starting at the line holding ``first``."""
+    lines = text.splitlines()
+    start = next(n for n, line in enumerate(lines) if first in line)
+    return "\n".join(lines[start : start + count])
+
+
+def test_negation_elsewhere_in_the_passage_does_not_flip_the_claim():
+    """Polarity is compared with the sentence that carries the claim, not
+    with a "not" or "None" in some other line of the cited passage."""
+    cited = lines_from(PAGINATOR, "def _validate_number", 13)
+    assert "not number.is_integer()" in cited
+    claim = "Numbers larger than num_pages raise EmptyPage with the 'no_results' message."
+    assert judge_support(claim, cited).label == "supports"
+
+
+def test_setting_assigned_false_negates_its_comment():
+    """A settings comment reads with its assignment: "= False" contradicts a claim that it is on."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Whether the session cookie should be secure", 2)
+    assert cited.endswith("SESSION_COOKIE_SECURE = False")
+    assert (
+        judge_support("The session cookie is marked secure (https only) by default.", cited).label
+        == "unsupported"
+    )
+    assert judge_support("The session cookie is not secure by default.", cited).label == "supports"
+
+
+def test_duration_converted_and_product_read_as_its_value():
+    """600 seconds supports "ten minutes"; ``60 * 60 * 24 * 3`` is three days, not 24 hours."""
+    cache = lines_from(GLOBAL_SETTINGS, "CACHE_MIDDLEWARE_SECONDS", 1)
+    assert (
+        judge_support("CACHE_MIDDLEWARE_SECONDS defaults to 600, that is ten minutes.", cache).label
+        == "supports"
+    )
+    reset = lines_from(GLOBAL_SETTINGS, "# The number of seconds a password reset link", 2)
+    assert "60 * 60 * 24 * 3" in reset
+    assert judge_support("Password reset links stay valid for three days.", reset).label == "supports"
+    verdict = judge_support("Password reset links expire after 24 hours.", reset)
+    assert verdict.label == "unsupported" and "24" in verdict.reason
+
+
+def test_number_bound_to_another_word_is_unsupported():
+    """ "SHA-1" against a text saying "SHA-256" is contradicted, though a 1 occurs elsewhere in it."""
+    cited = lines_from(SIGNING, '"""', 35)
+    assert "SHA-256" in cited and "range(1, 20)" in cited
+    verdict = judge_support("The hash component uses HMAC with SHA-1.", cited)
+    assert verdict.label == "unsupported" and "1" in verdict.reason
+
+
+def test_unit_changed_on_a_stated_number_is_unsupported():
+    """ "200 seconds" against "200 milliseconds" is a wrong unit."""
+    hypothesis = installed_file("hypothesis", "_settings.py").read_text(encoding="utf-8")
+    cited = lines_from(hypothesis, "The default deadline is 200 milliseconds", 1)
+    assert judge_support("The default deadline is 200 seconds.", cited).label == "unsupported"
+    assert judge_support("The default deadline is 200 milliseconds.", cited).label == "supports"
+
+
+def test_second_fact_not_in_the_text_is_partial():
+    """A sentence joining a stated fact and an unstated one is partial, and the reason names the gap."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Maximum number of files encoded", 3)
+    claim = "DATA_UPLOAD_MAX_NUMBER_FILES defaults to 100, and SecurityMiddleware checks it."
+    verdict = judge_support(claim, cited)
+    assert verdict.label == "partial" and "securitymiddleware" in verdict.reason
+
+
+def test_opposite_word_in_the_claims_sentence_is_unsupported():
+    """ "same order" against "in reverse order" contradicts."""
+    cited = lines_from(GLOBAL_SETTINGS, "# List of middleware to use.", 4)
+    assert "reverse order" in cited
+    verdict = judge_support("Middleware runs in the same order for requests and responses.", cited)
+    assert verdict.label == "unsupported" and "reverse" in verdict.reason
+    assert judge_support("Middleware runs in reverse order in the response phase.", cited).label == "supports"
