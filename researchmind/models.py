@@ -134,7 +134,29 @@ class Question(models.Model):
         related_name="sub_runs",
         help_text="The fan-out question this sub-run belongs to.",
     )
+    # A thread is its first question and the follow-ups asked after it.
+    thread = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="thread_turns",
+        help_text="The first question of the thread this follow-up belongs to (blank: it starts one).",
+    )
+    follows = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="follow_ups",
+        help_text="The turn this follow-up was asked after.",
+    )
     text = models.TextField()
+    asked_as = models.TextField(
+        blank=True,
+        help_text="What the engine was given when it differs from the text: a follow-up rewritten "
+        "to stand alone (built-in engine) or with the thread's earlier turns (Claude engines).",
+    )
     engine = models.CharField(max_length=40, default="builtin")
     model = models.CharField(
         max_length=100,
@@ -183,6 +205,19 @@ class Question(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    @property
+    def thread_root_id(self) -> int:
+        return self.thread_id or self.pk
+
+    def thread_questions(self) -> models.QuerySet[Question]:
+        """Every turn of this question's thread, oldest first (this one included)."""
+        root = self.thread_root_id
+        return Question.objects.filter(models.Q(pk=root) | models.Q(thread_id=root)).order_by("created_at", "pk")
+
+    def earlier_turns(self) -> models.QuerySet[Question]:
+        """The turns asked before this one in its thread, oldest first."""
+        return self.thread_questions().filter(created_at__lt=self.created_at).exclude(pk=self.pk)
 
 
 class ApiTokenQuerySet(models.QuerySet):

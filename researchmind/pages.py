@@ -63,10 +63,40 @@ def question_context(question: Question) -> dict:
         "phase_event": state["phase_event"],
         "run_svg": summary.get("svg", ""),
         "run_summary": summary,
+        "run_summary_line": summary_line(summary),
         "sub_runs": sub_runs,
         "lanes": fanout_lanes(question) if sub_runs else [],
         "citation_groups": fanout_citations(question) if (question.protocol or {}).get("aggregate") else [],
-    } | answer_context(question, files_read=summary.get("files_read"))
+    } | answer_context(question, files_read=summary.get("files_read")) | thread_context(question)
+
+
+def summary_line(summary: dict) -> str:
+    """A finished run in one line: "12 steps · 3 files read · 0.8 s"."""
+    if not summary:
+        return ""
+    steps, files, seconds = summary.get("steps", 0), len(summary.get("files_read") or ()), summary.get("seconds", 0)
+    when = f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
+    return f"{steps} step{'s' if steps != 1 else ''} · {files} file{'s' if files != 1 else ''} read · {when}"
+
+
+def thread_context(question: Question) -> dict:
+    """The thread around a question: its earlier turns, answer first, each
+    with its run in one line; stored HTML only (no turn's events are read)."""
+    from progress import selectors
+
+    earlier = list(question.earlier_turns().filter(parent__isnull=True))
+    turns = []
+    for turn in earlier:
+        summary = (turn.summary or selectors.run_summary(turn.pk)) if turn.is_finished else {}
+        turns.append({"question": turn, "summary_line": summary_line(summary), "svg": summary.get("svg", "")})
+    later = question.thread_questions().filter(created_at__gt=question.created_at, parent__isnull=True)
+    later_turns = list(later.only("pk", "text", "status"))
+    return {
+        "thread_turns": turns,
+        "turn_number": len(earlier) + 1,
+        "later_turns": later_turns,
+        "turn_count": len(earlier) + 1 + len(later_turns),
+    }
 
 
 # A fan-out question's lanes and its citations by sub-run, one query each.

@@ -48,6 +48,9 @@ def question_payload(question, *, with_citations: bool = False) -> dict:
         "duration_ms": question.duration_ms,
         "created_at": question.created_at.isoformat() if question.created_at else None,
         "finished_at": question.finished_at.isoformat() if question.finished_at else None,
+        "thread_id": question.thread_root_id,
+        "follows": question.follows_id,
+        "asked_as": question.asked_as,
     }
     if with_citations:
         data["citations"] = [citation_payload(c) for c in question.citations.order_by("position")]

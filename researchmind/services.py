@@ -309,12 +309,32 @@ def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
 
 
 def question_ask(
-    *, session: ResearchSession, text: str, engine: str | None = None, model: str = ""
+    *,
+    session: ResearchSession,
+    text: str,
+    engine: str | None = None,
+    model: str = "",
+    follows: Question | None = None,
 ) -> Question:
+    """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
+    to stand alone for the built-in engine (``asked_as``, shown on the answer);
+    the Claude engines get the thread's earlier turns with it when it runs."""
     from researchmind import runs
+    from researchmind.threads import resolve_follow_up
 
+    text = text.strip()
+    asked_as = ""
+    if follows is not None:
+        resolved = resolve_follow_up(text, follows.asked_as or follows.text)
+        asked_as = resolved if resolved != text else ""
     question = Question.objects.create(
-        session=session, text=text.strip(), engine=engine or session.engine, model=model or ""
+        session=session,
+        text=text,
+        engine=engine or session.engine,
+        model=model or "",
+        follows=follows,
+        thread_id=follows.thread_root_id if follows is not None else None,
+        asked_as=asked_as,
     )
     ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     runs.dispatch(question.pk)
@@ -342,7 +362,11 @@ def question_retry(question: Question) -> Question:
             concurrency=fanout.get("concurrency", 2),
         )
     return question_ask(
-        session=question.session, text=question.text, engine=question.engine, model=question.model
+        session=question.session,
+        text=question.text,
+        engine=question.engine,
+        model=question.model,
+        follows=question.follows,
     )
 
 

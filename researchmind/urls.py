@@ -44,6 +44,11 @@ urlpatterns = [
         name="question_retry",
     ),
     path(
+        "sessions/<uuid:session_id>/questions/<int:question_id>/follow-up/",
+        questions.question_follow_up,
+        name="question_follow_up",
+    ),
+    path(
         "sessions/<uuid:session_id>/questions/<int:question_id>/answer/",
         questions.question_answer,
         name="question_answer",

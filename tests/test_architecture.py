@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "pure libraries",
         (
             "researchmind.sandbox",
+            "researchmind.threads",
             "researchmind.protocols",
             "researchmind.filetree",
             "researchmind.ingest",

@@ -87,6 +87,11 @@ class AskIn(Schema):
         description="The model for the Claude engines (an alias such as sonnet, or a model id); "
         "the configured default (CLAUDE_MODEL) unless set.",
     )
+    follows: int | None = Field(
+        None,
+        description="Ask a follow-up: the id of the turn it follows (one of yours, in this session). "
+        "The engine gets the thread as context; engine and model default to that turn's.",
+    )
 
 
 class AskOut(Schema):
@@ -140,6 +145,9 @@ class QuestionOut(Schema):
     duration_ms: int | None
     created_at: str | None
     finished_at: str | None
+    thread_id: int = Field(description="The thread's first question (this one's id when it starts one).")
+    follows: int | None = Field(description="The turn this follow-up was asked after.")
+    asked_as: str = Field(description="The follow-up rewritten to stand alone (built-in engine), if it was.")
     websocket: str
     citations: list[CitationOut] | None = None
 

@@ -18,6 +18,7 @@ from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.engines.config import build_engine
 from researchmind.models import Question
+from researchmind.threads import Turn, conversation_prompt
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
     LEASE_RENEW_SECONDS,
@@ -36,6 +37,25 @@ def _load(question_id: int):
     question = Question.objects.select_related("session").get(pk=question_id)
     titles = {str(item.id): item.title or str(item.id)[:8] for item in question.session.content_items.all()}
     return question, titles
+
+
+def engine_prompt(question: Question) -> str:
+    """What the engine is asked: the question, or for a follow-up the
+    rewritten stand-alone question (built-in engine, which searches words) or
+    the thread's earlier turns and the follow-up (engines that read prose)."""
+    if question.follows_id is None:
+        return question.text
+    if question.engine == "builtin":
+        return question.asked_as or question.text
+    turns = [
+        Turn(
+            question=turn.text,
+            answer=turn.answer,
+            sources=tuple(dict.fromkeys(turn.citations.values_list("source_path", flat=True))),
+        )
+        for turn in question.earlier_turns().filter(parent__isnull=True)
+    ]
+    return conversation_prompt(turns, question.text)
 
 
 async def arun_question(question_id: int, *, engine=None, claimed: bool = False) -> str:
@@ -90,7 +110,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
-        batches = batches_of(engine, question.text, sandbox, cancel=cancel, outcome=outcome)
+        prompt = await sync_to_async(engine_prompt)(question)
+        batches = batches_of(engine, prompt, sandbox, cancel=cancel, outcome=outcome)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
         # The hosting process is shutting down: leave it for recovery as interrupted.

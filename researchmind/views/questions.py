@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
@@ -37,6 +38,35 @@ def question_ask(request, session_id):
         model=form.cleaned_data.get("model") or "",
     )
     url = reverse("question_detail", args=[session.id, question.pk])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@login_required
+@require_POST
+def question_follow_up(request, session_id, question_id):
+    """Ask a follow-up in the question's thread, of the same engine and model;
+    the new turn's page shows the thread above it and streams as it runs."""
+    question = owned_question(request, session_id, question_id)
+    form = forms.FollowUpForm(request.POST)
+    if not form.is_valid():
+        errors = " ".join(" ".join(e) for e in form.errors.values())
+        if request.htmx:
+            context = question_context(question) | {
+                "follow_up_text": request.POST.get("text", ""),
+                "follow_up_error": errors,
+            }
+            response = render(request, "researchmind/question_detail.html#follow-up", context, status=422)
+            return response
+        messages.error(request, errors)
+        return redirect("question_detail", session_id=session_id, question_id=question.pk)
+    turn = services.question_ask(
+        session=question.session,
+        text=form.cleaned_data["text"],
+        engine=question.engine,
+        model=question.model,
+        follows=question,
+    )
+    url = reverse("question_detail", args=[session_id, turn.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

@@ -10,11 +10,12 @@ import json
 
 import pytest
 
+from researchmind import services
 from researchmind.models import Question
 from researchmind.runs import run_question
 from tests.api.conftest import NOTES
 from tests.engines.mock_anthropic import Fail, MockAnthropic
-from tests.engines.model_double import Researcher, tool_exchanges
+from tests.engines.model_double import Researcher, question_of, tool_exchanges
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,3 +93,44 @@ def test_a_model_name_that_is_not_a_name_is_refused(api, notes_session, claude_s
     )
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "model"
+
+
+@pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])
+def test_a_follow_up_reaches_the_real_cli_with_the_earlier_turns(api, notes_session, claude_settings, engine):
+    """A follow-up asked through the API is sent by the real CLI with the
+    thread's earlier question and answer and the file it cited; the first
+    turn went out as asked."""
+    with MockAnthropic(default=Researcher()) as mock:
+        claude_settings.ANTHROPIC_BASE_URL = mock.url
+        first = api.post(
+            f"/api/sessions/{notes_session.id}/questions",
+            {"text": "When do access tokens expire?", "engine": engine},
+        ).json()
+        run_question(first["question_id"])
+        asked = len(mock.messages_requests())
+        follow = api.post(
+            f"/api/sessions/{notes_session.id}/questions",
+            {"text": "And refresh tokens?", "follows": first["question_id"]},
+        )
+        assert follow.status_code == 201, follow.content
+        run_question(follow.json()["question_id"])
+        requests = mock.messages_requests()
+    first_sent = question_of(requests[0].body)
+    follow_sent = question_of(requests[asked].body)
+    assert first_sent == "When do access tokens expire?"
+    assert "Turn 1 question: When do access tokens expire?" in follow_sent
+    assert "Turn 1 answer: Access tokens expire after 15 minutes. [c1]" in follow_sent
+    item = notes_session.content_items.get()
+    assert f"Turn 1 cited: {item.id}/" in follow_sent
+    assert follow_sent.endswith("The follow-up question to answer now: And refresh tokens?")
+    body = api.get(f"/api/questions/{follow.json()['question_id']}").json()
+    assert body["engine"] == engine  # the turn it follows chose the engine
+    assert (body["thread_id"], body["follows"]) == (first["question_id"], first["question_id"])
+
+
+def test_a_follow_up_of_another_users_question_is_not_found(api, notes_session, other_user, make_session):
+    """`follows` names a turn of this session, owned by the caller, or it is a 404."""
+    theirs = services.question_ask(session=make_session(other_user), text="Theirs?", engine="builtin")
+    response = api.post(f"/api/sessions/{notes_session.id}/questions", {"text": "And?", "follows": theirs.pk})
+    assert response.status_code == 404
+    assert not Question.objects.filter(follows=theirs).exists()

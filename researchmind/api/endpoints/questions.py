@@ -17,7 +17,7 @@ from citations.services import citations_reverify
 from progress import selectors
 from researchmind import forms, runs, services
 from researchmind.api.access import MappedPage, Pages, owned_question, owned_session, validated
-from researchmind.api.errors import ApiError
+from researchmind.api.errors import ApiError, not_found
 from researchmind.api.schemas import (
     ERRORS,
     MAX_ID,
@@ -51,11 +51,25 @@ def _question(question, *, with_citations: bool = True) -> dict:
 )
 def question_ask(request, session_id: UUID, payload: AskIn):
     session = owned_session(request.auth, session_id)
+    follows = None
+    if payload.follows is not None:
+        follows = session.questions.filter(pk=payload.follows, parent__isnull=True).first()
+        if follows is None:
+            raise not_found("question to follow up")
     data = validated(
-        forms.AskForm, {"text": payload.text, "engine": payload.engine or "", "model": payload.model or ""}
+        forms.AskForm,
+        {
+            "text": payload.text,
+            "engine": payload.engine or (follows.engine if follows else ""),
+            "model": payload.model or (follows.model if follows else ""),
+        },
     )
     question = services.question_ask(
-        session=session, text=data["text"], engine=data.get("engine") or None, model=data.get("model") or ""
+        session=session,
+        text=data["text"],
+        engine=data.get("engine") or None,
+        model=data.get("model") or "",
+        follows=follows,
     )
     return Status(
         201,

@@ -1,0 +1,138 @@
+"""Follow-up questions in a thread: what each engine is asked.
+
+A follow-up such as "And a refresh token?" or "What happens when one is
+reused?" only makes sense with the turns before it. The Claude engines get the
+earlier turns in the prompt (``conversation_prompt``) and resolve it
+themselves. The built-in engine searches words, so the follow-up is rewritten
+into a question that stands alone (``resolve_follow_up``): the new subject
+replaces the earlier one, a pronoun becomes the subject it stands for. The
+rewrite is shown on the answer ("Searched as …"), so a wrong guess is visible.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# An elliptical opening: "And a refresh token?", "What about keys?", "How about the worker?"
+_OPENING = re.compile(
+    r"^\s*(?:and\s+(?:what|how)\s+about|what\s+about|how\s+about|and|or|also)\b[\s,]*", re.I
+)
+_PRONOUNS = ("one", "it", "they", "them", "ones")
+_PRONOUN = re.compile(r"\b(" + "|".join(_PRONOUNS) + r")\b", re.I)
+_POSSESSIVE = re.compile(r"\b(its|their)\b", re.I)
+# "a/an/the" and up to two words after it: "an access token", "the signing key".
+_SUBJECT = re.compile(r"\b(?:an?|the)\s+[\w-]+(?:\s+[\w-]+)?", re.I)
+_WORD = re.compile(r"[\w-]+")
+_AUXILIARY = re.compile(r"\b(?:do|does|did|can|could|will|would|should|must|may|might)\s*$", re.I)
+# Words that end a noun phrase rather than belong to it.
+_NOT_NOUN = frozenset(
+    "is are was were be been do does did can could will would should may might must has have had "
+    "live lives last lasts expire expires happen happens work works mean means get gets "
+    "when where why how what which who whom whose if then than and or but of in on at to for from "
+    "with by about into after before during".split()
+)
+MAX_TURNS = 6  # earlier turns given to an engine
+MAX_ANSWER_CHARS = 4_000  # of each earlier answer
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """An earlier turn of the thread: what was asked and what was answered."""
+
+    question: str
+    answer: str
+    sources: tuple[str, ...] = ()
+
+
+def subject_of(question: str) -> str:
+    """The question's subject as a guess: its first "a/an/the …" phrase, cut
+    before a word that cannot belong to a noun phrase ("does", "live", "when")."""
+    body = question.rstrip().rstrip("?").rstrip()
+    for match in _SUBJECT.finditer(body):
+        words = match.group(0).split()
+        while len(words) > 1 and words[-1].lower() in _NOT_NOUN:
+            words.pop()
+        # "When does the key rotate?": after an auxiliary, the question's last
+        # word is its verb, not part of the subject.
+        if len(words) > 2 and match.end() == len(body) and _AUXILIARY.search(body[: match.start()]):
+            words.pop()
+        if len(words) > 1:
+            return " ".join(words)
+    return ""
+
+
+def _head(phrase: str) -> str:
+    words = _WORD.findall(phrase.lower())
+    if not words:
+        return ""
+    word = words[-1]
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _phrase_with_head(question: str, head: str) -> str:
+    """The words of ``question`` ending in a word with ``head`` ("access tokens"
+    for "token"): that word and the modifiers before it."""
+    words = question.rstrip("?").split()
+    for index, word in enumerate(words):
+        if _head(word) == head:
+            start = index
+            while start > 0 and words[start - 1].lower() not in _NOT_NOUN and index - start < 2:
+                start -= 1
+            return " ".join(words[start : index + 1])
+    return ""
+
+
+def resolve_follow_up(follow_up: str, previous: str) -> str:
+    """``follow_up`` as a question that stands alone, given the previous
+    (already resolved) question of the thread; unchanged when it stands alone."""
+    text = " ".join(follow_up.split())
+    previous = " ".join(previous.split())
+    if not text or not previous:
+        return text
+    opening = _OPENING.match(text)
+    if opening:
+        # "And a refresh token?": the new subject in the previous question's frame.
+        rest = text[opening.end() :].strip().rstrip("?").strip()
+        words = _WORD.findall(rest)
+        if words and len(words) <= 6:
+            # The earlier phrase with the same head noun ("an access token" for
+            # "a refresh token"), else the earlier subject, gives way to the new one.
+            old = _phrase_with_head(previous, _head(rest)) or subject_of(previous)
+            if old:
+                return previous.replace(old, rest, 1)
+            return f"{previous.rstrip('?')} ({rest})?"
+        return text
+    subject = subject_of(previous)
+    if subject and _PRONOUN.search(text) and not subject_of(text):
+        # "What happens when one is reused?": the pronoun stands for the earlier subject.
+        resolved = _PRONOUN.sub(subject, text, count=1)
+        return _POSSESSIVE.sub(f"{subject}'s", resolved, count=1)
+    return text
+
+
+def conversation_prompt(turns: list[Turn], question: str) -> str:
+    """The prompt for an engine that reads prose: the thread's earlier turns
+    (the last ``MAX_TURNS``, each answer cut to ``MAX_ANSWER_CHARS``), then
+    the follow-up. The answers are the engine's own earlier words; the
+    sandbox's files stay the only evidence to cite."""
+    if not turns:
+        return question
+    parts = [
+        "This question continues an earlier conversation in this research session. "
+        "Earlier turns, oldest first (use them to understand the question; cite only the files):",
+        "",
+    ]
+    shown = turns[-MAX_TURNS:]
+    for number, turn in enumerate(shown, start=len(turns) - len(shown) + 1):
+        answer = turn.answer.strip() or "(no answer)"
+        if len(answer) > MAX_ANSWER_CHARS:
+            answer = answer[:MAX_ANSWER_CHARS] + " …"
+        parts += [f"Turn {number} question: {turn.question.strip()}", f"Turn {number} answer: {answer}"]
+        if turn.sources:
+            parts.append(f"Turn {number} cited: {', '.join(turn.sources[:10])}")
+        parts.append("")
+    parts.append(f"The follow-up question to answer now: {question.strip()}")
+    return "\n".join(parts)
