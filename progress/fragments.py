@@ -78,6 +78,9 @@ def render_events_html(question_id: int, events: list[dict]) -> str:
         parts.append(f'<div hx-swap-oob="beforeend:#details-log">{"".join(details)}</div>')
     if phase_event is not None and not ended:
         parts.append(render_to_string(f"{PAGE}#phase", {"phase_event": phase_event, "oob": True}))
+    cancelling = [event for event in events if event["kind"] == "cancelling"]
+    if cancelling and not ended:
+        parts.append(_status(question_id, cancelling[-1]))
     if ended:
         parts.append(_final_regions(question_id))
     elif any(event["kind"] in FANOUT_KINDS for event in events):
@@ -110,6 +113,15 @@ def _final_regions(question_id: int) -> str:
         if question.protocol.get("aggregate"):
             parts.append(render_to_string("researchmind/_fanout_report.html", context))
     return "".join(parts)
+
+
+def _status(question_id: int, cancel_event: dict) -> str:
+    """The status line while a cancel is under way: what was asked, and when it is forced."""
+    from researchmind.models import Question
+
+    question = Question.objects.select_related("session").get(pk=question_id)
+    context = {"question": question, "session": question.session, "cancel_event": cancel_event, "oob": True}
+    return render_to_string(f"{PAGE}#status", context)
 
 
 def _fanout_lanes(question_id: int) -> str:

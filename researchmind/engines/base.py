@@ -37,11 +37,13 @@ class RunOutcome:
     ``returncode`` is the process exit code (0 for in-process engines that
     finished), ``killed_by`` names why we stopped it (``cancel``, ``idle``,
     ``timeout``, ``line_too_long``) or is ``None``; ``stderr_tail`` keeps the
-    last lines of stderr for error display."""
+    last lines of stderr for error display; ``signals`` names the signals sent
+    to stop it, in order (``["SIGINT"]`` when asking was enough)."""
 
     returncode: int | None = None
     killed_by: str | None = None
     stderr_tail: list[str] = field(default_factory=list)
+    signals: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

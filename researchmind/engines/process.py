@@ -35,6 +35,10 @@ class Limits:
     exit_grace_after_result: float = 5.0  # a CLI may linger after its result line
     interrupt_grace: float = 5.0  # SIGINT → wait this long → SIGTERM
     terminate_grace: float = 5.0  # SIGTERM → wait this long → SIGKILL
+    # A person pressing Cancel waits for it: SIGINT, then force after these,
+    # so a cancel ends within ~3 s (with the run's 0.5 s cancel poll).
+    cancel_grace: float = 2.0  # SIGINT → wait this long → SIGTERM
+    cancel_kill_grace: float = 0.5  # SIGTERM → wait this long → SIGKILL
     pipe_grace_after_exit: float = 2.0  # leader gone but a grandchild holds the pipes
     stderr_max_bytes: int = 8 * 1024 * 1024  # stderr kept (and yielded) up to this much
     stderr_tail_lines: int = 50
@@ -140,12 +144,20 @@ class _Run:
             self.stopper = asyncio.create_task(self._escalate())
 
     async def _escalate(self) -> None:
-        steps = ((signal.SIGINT, self.limits.interrupt_grace), (signal.SIGTERM, self.limits.terminate_grace))
+        limits = self.limits
+        if self.outcome.killed_by == "cancel":
+            steps = ((signal.SIGINT, limits.cancel_grace), (signal.SIGTERM, limits.cancel_kill_grace))
+        else:
+            steps = ((signal.SIGINT, limits.interrupt_grace), (signal.SIGTERM, limits.terminate_grace))
         for sig, grace in steps:
-            signal_group(self.pgid, sig)
+            self._signal(sig)
             if await self._group_gone_within(grace):
                 return
-        signal_group(self.pgid, signal.SIGKILL)
+        self._signal(signal.SIGKILL)
+
+    def _signal(self, sig: signal.Signals) -> None:
+        self.outcome.signals.append(sig.name)
+        signal_group(self.pgid, sig)
 
     async def _group_gone_within(self, seconds: float) -> bool:
         deadline = time.monotonic() + seconds
@@ -205,7 +217,12 @@ class _Run:
         if not exited.done():
             self.stop("idle")  # closed its output but kept running
             await asyncio.wait(
-                {exited}, timeout=self.limits.interrupt_grace + self.limits.terminate_grace + 1
+                {exited},
+                timeout=max(
+                    self.limits.interrupt_grace + self.limits.terminate_grace,
+                    self.limits.cancel_grace + self.limits.cancel_kill_grace,
+                )
+                + 1,
             )
 
     def _accept(self, source: str, data: bytes, cut: bool, now: float) -> OutputLine | None:
@@ -261,7 +278,7 @@ class _Run:
         if self.process.returncode is None and self.outcome.killed_by is None:
             self.outcome.killed_by = "cancel"  # the consumer stopped listening mid-run
         if self.process.returncode is None or group_alive(self.pgid):
-            signal_group(self.pgid, signal.SIGKILL)
+            self._signal(signal.SIGKILL)
         for task in [*self.tasks, *([self.stopper] if self.stopper else [])]:
             task.cancel()
         if self.process.returncode is None:

@@ -90,7 +90,14 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             now = time.monotonic()
             if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
                 cancel.set()
-                recorder.add("cancelling", stage="primary", detail="Cancelling…")
+                grace = cancel_grace(engine)
+                recorder.add(
+                    "cancelling",
+                    stage="primary",
+                    detail="Asked the engine to stop…"
+                    + (f" forcing in {grace:g} s" if grace is not None else ""),
+                    payload={"force_in_s": grace},
+                )
             if now - last_renew >= LEASE_RENEW_SECONDS:
                 await sync_to_async(renew_lease)(question_id)
                 last_renew = now
@@ -125,6 +132,13 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     finally:
         watcher.cancel()
 
+    if cancel.is_set() and {"SIGTERM", "SIGKILL"} & set(outcome.signals):
+        recorder.add(
+            "cancelling",
+            stage="primary",
+            detail=f"The engine did not stop when asked; stopped by force ({outcome.signals[-1]})",
+            payload={"forced": outcome.signals[-1]},
+        )
     status = decide_status(interpreter, outcome, cancelled=cancel.is_set(), failure=failure)
     await recorder.flush()
     n_citations = await sync_to_async(finish_question)(
@@ -143,10 +157,18 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             detail=f"{n_citations} citation{'' if n_citations == 1 else 's'} checked",
             payload={"count": n_citations},
         )
-    recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
+    end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
+    recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
     await recorder.close()
     await sync_to_async(store_run_summary)(question_id)
     return status
+
+
+def cancel_grace(engine) -> float | None:
+    """How long a cancelled engine is given to stop before it is forced
+    (a child process's ``cancel_grace``); ``None`` when it stops at once."""
+    limits = getattr(engine, "limits", None)
+    return getattr(limits, "cancel_grace", None)
 
 
 async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
