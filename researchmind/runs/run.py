@@ -18,7 +18,6 @@ from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.engines.config import build_engine
 from researchmind.models import Question
-from researchmind.threads import Turn, conversation_prompt
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
     LEASE_RENEW_SECONDS,
@@ -27,6 +26,7 @@ from researchmind.runs.lease import (
     finish_interrupted,
     renew_lease,
 )
+from researchmind.threads import Turn, conversation_prompt
 
 log = logging.getLogger(__name__)
 

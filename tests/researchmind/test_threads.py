@@ -178,7 +178,7 @@ def test_follow_up_from_the_page_starts_the_next_turn(notes_session, user, clien
     assert (turn.engine, turn.model, turn.thread_id) == (first.engine, first.model, first.pk)
     runs.run_question(turn.pk)
     page = client.get(response["Location"]).content.decode()
-    earlier = page.index('id="turn-%d"' % first.pk)
+    earlier = page.index(f'id="turn-{first.pk}"')
     assert earlier < page.index('class="question-text"')  # the earlier turn comes first
     assert "expires 15 minutes" in page[earlier : page.index('class="question-text"')]
     assert "Searched as: How long does a refresh token live?" in page
