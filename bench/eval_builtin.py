@@ -102,6 +102,8 @@ def shown(text: str) -> str:
 
 def text_files(base: Path, rel: str, suffixes: frozenset[str] = TEXT_SUFFIXES) -> list[tuple[str, Path]]:
     path = base / rel
+    if not path.exists():
+        return []  # a package no longer installed
     if path.is_file():
         return [(rel, path)] if rel.endswith("METADATA") or path.suffix in suffixes else []
     found = []
@@ -399,12 +401,15 @@ def main() -> int:
             print(
                 f"indexed {stats.bytes_indexed / 1e6:.1f} MB in {stats.seconds:.1f} s = {stats.bytes_indexed / 1e6 / stats.seconds:.1f} MB/s"
             )
-        for case in CASES:
+        cases = [c for c in CASES if all((SITE / g.file).is_file() for g in c.gold)]
+        if len(cases) < len(CASES):
+            print(f"skipped {len(CASES) - len(cases)} questions whose gold file is not installed")
+        for case in cases:
             for gold in case.gold:
                 lines = (SITE / gold.file).read_text(encoding="utf-8").split("\n")
                 stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
                 assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
-        outcomes = run_cases(box, CASES)
+        outcomes = run_cases(box, cases)
         tune = [o for o in outcomes if not o.case.held_out]
         held = [o for o in outcomes if o.case.held_out]
         report("tuning part", tune, box)
@@ -413,7 +418,7 @@ def main() -> int:
         if args.show:
             show(tune if args.show == "tune" else held if args.show == "held" else outcomes, box)
         print()
-        latency("answer latency, eval sandbox", box, CASES)
+        latency("answer latency, eval sandbox", box, cases)
         if args.scale:
             fill_to(box, args.scale)
             cpu = time.process_time()
@@ -424,8 +429,8 @@ def main() -> int:
                 f"indexed {mb:.1f} MB more: wall {stats.seconds:.1f} s = {mb / stats.seconds:.1f} MB/s, "
                 f"CPU {mb / cpu:.1f} MB/s"
             )
-            latency(f"answer latency, {args.scale} MB sandbox", box, CASES)
-            report(f"all, at {box.size / 1e6:.0f} MB", run_cases(box, CASES), box)
+            latency(f"answer latency, {args.scale} MB sandbox", box, cases)
+            report(f"all, at {box.size / 1e6:.0f} MB", run_cases(box, cases), box)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -50,7 +50,7 @@ _SYNONYMS = [
     "error exception",
     "fast faster speed performance",
     "start launch run",
-    "lifetime ttl expire expiry expires expiration live lives",
+    "lifetime ttl expire expiry expires expiration live lives last lasts",
     "limit maximum max cap",
     "minimum min least",
     "malformed broken invalid corrupted",
