@@ -104,6 +104,17 @@
   });
   document.addEventListener("htmx:beforeRequest", function (e) { clearFormError(e.detail.elt); });
 
+  // When the live run ends (its final answer arrives out of band), the page
+  // takes the finished layout: answer first, the run folded into one line.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var answer = document.getElementById("answer");
+    if (!answer || answer.querySelector("#live-answer")) return;
+    var layout = document.querySelector(".question-layout");
+    if (layout) layout.classList.add("finished");
+    var fold = document.querySelector("details.progress-fold");
+    if (fold) fold.open = false;
+  });
+
   // Reset an add-content form once its content was accepted.
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;
