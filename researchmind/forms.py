@@ -7,6 +7,18 @@ from researchmind.models import ContentItem, ResearchSession
 from researchmind.runs.fanout import MAX_CONCURRENCY
 
 
+def unavailable_engines() -> dict[str, str]:
+    """Each engine that cannot run here, with the reason."""
+    from researchmind.engines.config import engine_settings
+    from researchmind.engines.registry import list_engines
+
+    return {
+        name: availability.reason
+        for name, _label, availability in list_engines(engine_settings())
+        if not availability.available and name != "replay"
+    }
+
+
 def engine_choices() -> list[tuple[str, str]]:
     from researchmind.engines.config import engine_settings
     from researchmind.engines.registry import list_engines
@@ -15,13 +27,33 @@ def engine_choices() -> list[tuple[str, str]]:
     for name, label, availability in list_engines(engine_settings()):
         if name == "replay":
             continue
-        choices.append(
-            (name, label if availability.available else f"{label} — unavailable: {availability.reason}")
-        )
+        if not availability.available:
+            # The first sentence names what is missing; the option's tooltip has the rest.
+            why = availability.reason.split(". ")[0].removeprefix(label).strip()
+            label = f"{label} (unavailable: {why})"
+        choices.append((name, label))
     return choices
 
 
+class EngineSelect(forms.Select):
+    """Engines that cannot run here stay listed, disabled, with the reason as tooltip."""
+
+    def get_context(self, name, value, attrs):
+        self.unavailable = unavailable_engines()
+        return super().get_context(name, value, attrs)
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        reason = getattr(self, "unavailable", {}).get(str(value))
+        if reason:
+            option["attrs"] |= {"disabled": True, "title": reason}
+            option["selected"] = False
+        return option
+
+
 class EngineField(forms.ChoiceField):
+    widget = EngineSelect
+
     def __init__(self, **kwargs):
         super().__init__(choices=engine_choices, **kwargs)
 
@@ -138,6 +170,14 @@ class AskForm(forms.Form):
         help_text="For the Claude engines; blank uses the configured default.",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A session whose default engine cannot run here starts on the first one that can.
+        unavailable = unavailable_engines()
+        if self.initial.get("engine") in unavailable:
+            usable = [name for name, _ in engine_choices() if name not in unavailable]
+            self.initial["engine"] = usable[0] if usable else ""
+
     @property
     def default_model(self) -> str:
         return settings.CLAUDE_MODEL
@@ -145,6 +185,10 @@ class AskForm(forms.Form):
     @property
     def model_choices(self) -> list[str]:
         return list(settings.CLAUDE_MODEL_CHOICES)
+
+    @property
+    def unavailable(self) -> dict[str, str]:
+        return unavailable_engines()
 
 
 class FollowUpForm(forms.Form):

@@ -5,13 +5,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from researchmind.api import api
-from researchmind.views import content, fanout, questions, sessions, tokens
+from researchmind.views import content, engines, fanout, questions, sessions, tokens
 
 urlpatterns = [
     path("", sessions.home, name="home"),
     path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("sessions/", sessions.session_list, name="sessions"),
+    path("settings/engines/", engines.engine_settings_page, name="engine_settings"),
+    path("settings/engines/<str:name>/test/", engines.engine_test, name="engine_test"),
     path("sessions/new/", sessions.session_create, name="session_create"),
     path("sessions/<uuid:session_id>/", sessions.session_detail, name="session_detail"),
     path("sessions/<uuid:session_id>/delete/", sessions.session_delete, name="session_delete"),

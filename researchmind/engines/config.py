@@ -59,3 +59,48 @@ def build_engine(name: str, *, model: str = "", state=None):
     if name == "builtin" and state is not None:
         config["state_dir"] = state
     return get_engine(name, **config)
+
+
+# Which credential variables say how an engine authenticates (their values are never shown).
+AUTH_VARIABLES = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "ANTHROPIC_BASE_URL",
+)
+SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm")
+
+
+def engine_overview() -> list[dict]:
+    """What the engine settings page shows of each engine: availability and
+    why, installed version, which credentials are set (by name only, never a
+    value), the default model and the models offered."""
+    from researchmind.engines.check import engine_version
+    from researchmind.engines.claude import LOGIN_FILES, ClaudeCodeEngine, has_credentials
+    from researchmind.engines.registry import LABELS, get_engine
+
+    overview = []
+    configured = engine_settings()
+    for name in SHOWN_ENGINES:
+        entry = {"name": name, "label": LABELS[name], "credentials": [], "models": [], "model": ""}
+        try:
+            engine = get_engine(name, **configured.get(name, {}))
+        except Exception as error:  # a half-installed engine is shown, never raised
+            overview.append(entry | {"available": False, "reason": f"{name} could not be loaded: {error}"})
+            continue
+        availability = engine.availability()
+        entry |= {"available": availability.available, "reason": availability.reason}
+        if isinstance(engine, ClaudeCodeEngine):
+            entry["version"] = engine_version(engine) or "not installed"
+            entry["executable"] = engine.executable() or engine.argv[0]
+            entry["credentials"] = [v for v in AUTH_VARIABLES if engine.credentials.get(v)]
+            if engine.config_dir and any((Path(engine.config_dir) / f).is_file() for f in LOGIN_FILES):
+                entry["credentials"].append("CLAUDE_CONFIG_DIR (a logged-in Claude Code)")
+            entry["has_credentials"] = has_credentials(engine.credentials, engine.config_dir)
+            entry["model"] = engine.model or ""
+            entry["models"] = list(settings.CLAUDE_MODEL_CHOICES)
+        else:
+            entry |= {"version": "built in", "executable": "", "has_credentials": None}
+        overview.append(entry)
+    return overview

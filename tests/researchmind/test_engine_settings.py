@@ -1,0 +1,200 @@
+"""The staff engine settings page: each engine's state without its secrets,
+the engine check run from a button, and only usable engines in the ask form."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.engines.mock_anthropic import Fail, MockAnthropic
+from tests.engines.model_double import Researcher
+
+SECRET = "sk-ant-do-not-show-7f3a9c"
+
+
+@pytest.fixture
+def staff(make_user):
+    return make_user("ops", is_staff=True)
+
+
+@pytest.fixture
+def no_claude_credentials(settings):
+    settings.ANTHROPIC_API_KEY = ""
+    settings.ANTHROPIC_AUTH_TOKEN = ""
+    settings.ANTHROPIC_BASE_URL = ""
+    settings.CLAUDE_CONFIG_DIR = ""
+    return settings
+
+
+def test_page_is_for_signed_in_staff_only(client_for, user, staff):
+    url = reverse("engine_settings")
+    assert Client().get(url).status_code == 302  # to the login page
+    assert client_for(user).get(url).status_code == 403
+    assert client_for(staff).get(url).status_code == 200
+    assert client_for(user).post(reverse("engine_test", args=["builtin"])).status_code == 403
+
+
+def test_header_links_to_the_page_for_staff_only(client_for, user, staff):
+    url = reverse("engine_settings")
+    assert f'href="{url}"' not in client_for(user).get(reverse("sessions")).content.decode()
+    assert f'href="{url}"' in client_for(staff).get(reverse("sessions")).content.decode()
+
+
+def test_page_names_credentials_but_never_shows_them(claude_settings, client_for, staff):
+    """With a key set, Claude Code is usable; the page says ANTHROPIC_API_KEY
+    is set, its version and default model, and never prints the key."""
+    claude_settings.ANTHROPIC_API_KEY = SECRET
+    claude_settings.CLAUDE_MODEL = "sonnet"
+    page = client_for(staff).get(reverse("engine_settings")).content.decode()
+    assert SECRET not in page
+    section = page.split('id="engine-claude-code"', 1)[1].split("</section>", 1)[0]
+    assert "<code>ANTHROPIC_API_KEY</code> set" in section
+    assert "(Claude Code)" in section  # the installed CLI's own version line
+    assert "<code>sonnet</code>" in section and "Usable" in section
+    for name in ("builtin", "claude-code", "claude-mpm"):
+        assert f'id="test-{name}"' in page
+
+
+def test_unavailable_engine_says_what_to_set(no_claude_credentials, client_for, staff):
+    page = client_for(staff).get(reverse("engine_settings")).content.decode()
+    section = page.split('id="engine-claude-code"', 1)[1].split("</section>", 1)[0]
+    assert "Unavailable" in section
+    assert "<strong>What to set:</strong> Claude Code has no credentials. Set ANTHROPIC_API_KEY" in section
+
+
+def test_testing_an_engine_reports_its_verified_citation(claude_settings, client_for, staff):
+    """The real CLI answers through a scripted model: the button's report
+    (an htmx fragment) says OK with the citation checked against the file."""
+    with MockAnthropic(default=Researcher()) as api:  # type: ignore[arg-type]
+        claude_settings.ANTHROPIC_BASE_URL = api.url
+        response = client_for(staff).post(
+            reverse("engine_test", args=["claude-code"]), HTTP_HX_REQUEST="true"
+        )
+    text = response.content.decode()
+    assert response.status_code == 200 and "<html" not in text  # the result fragment only
+    assert "<strong>OK:</strong> 1 of 1 citation(s) verified." in text
+    assert "harbour-notes.md</code> → verified" in text
+
+
+def test_testing_without_htmx_renders_the_whole_page_with_the_result(client_for, staff):
+    """The button works without JavaScript: the page comes back with the
+    built-in engine's report under its section."""
+    page = client_for(staff).post(reverse("engine_test", args=["builtin"])).content.decode()
+    result = page.split('id="engine-builtin-result"', 1)[1].split("</section>", 1)[0]
+    assert 'class="engine-check' in result
+    assert "<dt>Answer</dt>" in result and "<dt>Version</dt><dd>built in</dd>" in result
+
+
+def test_testing_an_engine_without_credentials_says_what_to_set(no_claude_credentials, client_for, staff):
+    text = client_for(staff).post(reverse("engine_test", args=["claude-code"])).content.decode()
+    assert "The claude-code engine is unavailable: Claude Code has no credentials." in text
+
+
+def test_a_rejected_key_becomes_one_sentence_to_act_on(claude_settings, client_for, staff):
+    """The real CLI against an API answering 401: one actionable sentence, not the CLI's raw error."""
+    with MockAnthropic(default=Fail(401)) as api:
+        claude_settings.ANTHROPIC_BASE_URL = api.url
+        text = client_for(staff).post(reverse("engine_test", args=["claude-code"])).content.decode()
+    result = text.split('id="engine-claude-code-result"', 1)[1].split("</section>", 1)[0]
+    assert "<strong>Failed:</strong> Claude Code was refused by the API" in result
+    assert "Invalid API key" not in result
+
+
+def test_unknown_engine_and_wrong_method(client_for, staff):
+    assert client_for(staff).post(reverse("engine_test", args=["replay"])).status_code == 404
+    assert client_for(staff).get(reverse("engine_test", args=["builtin"])).status_code == 405
+
+
+def test_test_button_needs_the_csrf_token(staff):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(staff)
+    assert client.post(reverse("engine_test", args=["builtin"])).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("engine", "raw", "sentence"),
+    [
+        ("claude-code", "Invalid API key", "Claude Code was refused by the API"),
+        (
+            "claude-mpm",
+            "Not logged in · Please run /login",
+            "Claude MPM has no credentials. Set ANTHROPIC_API_KEY",
+        ),
+    ],
+)
+def test_an_auth_failure_reads_as_one_sentence_to_act_on(
+    client_for, user, research, tmp_path, engine, raw, sentence
+):
+    """The CLI's raw auth error becomes one sentence saying what to set, shown
+    once in the answer region, with the raw message only in the progress log."""
+    import json
+
+    from asgiref.sync import async_to_sync
+
+    from researchmind import runs
+    from researchmind.engines.replay import ReplayEngine
+    from researchmind.models import Question
+
+    transcript = tmp_path / "auth.jsonl"
+    lines = [
+        {"type": "system", "subtype": "init", "session_id": "s", "model": "sonnet", "tools": []},
+        {
+            "type": "assistant",
+            "message": {
+                "id": "m",
+                "role": "assistant",
+                "model": "<synthetic>",
+                "content": [{"type": "text", "text": raw}],
+            },
+        },
+        {"type": "result", "subtype": "success", "is_error": True, "result": raw, "session_id": "s"},
+    ]
+    transcript.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    question = Question.objects.create(session=research, text="q", engine=engine)
+    assert async_to_sync(runs.arun_question)(question.pk, engine=ReplayEngine(transcript)) == "error"
+    page = client_for(user).get(reverse("question_detail", args=[research.id, question.pk])).content.decode()
+    answer = page.split('<div id="answer"', 1)[1].split("</section>", 1)[0]
+    assert answer.count(sentence) == 1
+    assert raw.split(" ·")[0] not in answer
+
+
+def test_ask_form_lists_only_usable_engines_and_greys_the_rest(
+    no_claude_credentials, client_for, user, research
+):
+    """Without credentials the Claude engines are listed disabled with the
+    reason; the session's unusable default engine is not preselected; the
+    model is picked from a list."""
+    research.engine = "claude-code"
+    research.save()
+    page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    select = page.split('name="engine"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="builtin" selected>Built-in (offline)</option>' in select
+    claude = select.split('value="claude-code"', 1)[1].split("</option>", 1)[0]
+    assert "disabled" in claude and "selected" not in claude
+    assert (
+        "(unavailable: has no credentials)" in claude and 'title="Claude Code has no credentials.' in claude
+    )
+    assert "Greyed out engines cannot run here yet" in page
+    models = page.split('name="model"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="">Default (' in models and '<option value="opus">opus</option>' in models
+
+
+def test_asking_an_unusable_engine_is_refused_with_the_reason(
+    no_claude_credentials, client_for, user, research
+):
+    response = client_for(user).post(
+        reverse("question_ask", args=[research.id]),
+        {"text": "How long?", "engine": "claude-code"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "That engine is unavailable: Claude Code has no credentials." in response.content.decode()
+    assert not research.questions.exists()
+
+
+def test_a_usable_engine_is_offered_with_its_models(claude_settings, client_for, user, research):
+    page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    select = page.split('name="engine"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="claude-code">Claude Code</option>' in select
+    assert "Greyed out engines" not in page
