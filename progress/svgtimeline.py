@@ -25,8 +25,12 @@ PHASE_FILLS = {
 OTHER_FILL = "#e5e7eb"
 STEP_FILLS = {"done": "#2563eb", "failed": "#dc2626", "open": "#9ca3af"}
 HEARTBEAT_FILL = "#d1d5db"
-TEXT_FILL = "#111827"
-PAD, BAND_Y, BAND_H, STEP_Y, LANE_H, HB_Y, AXIS_Y, HEIGHT = 8, 4, 22, 32, 8, 66, 78, 100
+TEXT_FILL = "#111827"  # on the light phase bands, in either colour scheme
+# Axis and legend text follow the page's text colour (light and dark schemes).
+INK = "currentColor"
+PAD, BAND_Y, BAND_H, STEP_Y, LANE_H, HB_Y, AXIS_Y = 8, 4, 22, 32, 8, 66, 78
+LEGEND_Y, LEGEND_ROW = 108, 16  # the phase legend under the axis labels
+CHAR_W = 6.2  # an 11 px sans-serif character's width, for laying out labels
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _CLASS_SAFE = re.compile(r"[^a-z0-9-]")
 
@@ -94,18 +98,35 @@ def _steps(timed: list[tuple[float, dict]], end: float) -> list[tuple[float, flo
     return steps
 
 
-def _ticks(span: float) -> list[float]:
-    """Round axis positions (in seconds from the start) covering ``span``."""
+def _ticks(span: float) -> tuple[list[float], float]:
+    """Round axis positions (in seconds from the start) covering ``span``, and their step."""
     if span <= 0:
-        return [0.0]
+        return [0.0], 1.0
     raw = span / 5
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
-    return [i * step for i in range(int(span / step) + 1)]
+    return [i * step for i in range(int(span / step + 1e-9) + 1)], step
 
 
-def _seconds(value: float) -> str:
-    return f"{value:.0f} s" if value >= 100 or value == int(value) else f"{value:.1f} s"
+def axis_label(value: float, step: float, span: float) -> str:
+    """A tick's label, precise enough that neighbouring ticks differ:
+    milliseconds for runs under a second, else seconds ("2.5 s", "40 s")."""
+    if span < 1:
+        ms, step_ms = value * 1000, step * 1000
+        decimals = max(0, -math.floor(math.log10(step_ms))) if step_ms > 0 else 0
+        return f"{ms:.{decimals}f} ms"
+    decimals = max(0, -math.floor(math.log10(step))) if step > 0 else 0
+    return f"{value:,.{decimals}f} s"
+
+
+def duration(seconds: float) -> str:
+    """A span for tooltips and the legend: "35 ms", "1.2 s", "1 min 5 s"."""
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes:,} min {rest} s"
 
 
 def render_svg(events: list[dict], *, width: int = 640) -> str:
@@ -141,9 +162,11 @@ def render_svg(events: list[dict], *, width: int = 640) -> str:
     names = [name for name, _, _ in phases]
     more = f", and {len(names) - MAX_DESC_PHASES} more" if len(names) > MAX_DESC_PHASES else ""
     desc = "Phases in order: " + (", ".join(names[:MAX_DESC_PHASES]) or "none") + more + "."
+    legend = _legend(phases, width)
+    height = LEGEND_Y + (legend[-1][2] + 1) * LEGEND_ROW if legend else AXIS_Y + 22
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" class="run-timeline" width="{width}" '
-        f'height="{HEIGHT}" viewBox="0 0 {width} {HEIGHT}" aria-labelledby="{title_id} {desc_id}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" aria-labelledby="{title_id} {desc_id}" '
         'font-family="sans-serif" font-size="11">',
         f'<title id="{title_id}">{escape(title)}</title>',
         f'<desc id="{desc_id}">{escape(desc)}</desc>',
@@ -151,14 +174,14 @@ def render_svg(events: list[dict], *, width: int = 640) -> str:
     ]
     for name, start, stop in phases[:MAX_PHASES]:
         left, band = x(start), max((stop - start) * scale, 1.0)
-        css = "phase phase-" + (_CLASS_SAFE.sub("-", name.lower()) or "other")
         fill = PHASE_FILLS.get(name.lower(), OTHER_FILL)
-        label = f"{name}: {_seconds(start - t0)} – {_seconds(stop - t0)}"
+        label = f"{name}: {duration(stop - start)} (from {duration(start - t0)} to {duration(stop - t0)})"
         out.append(
-            f"<g class={quoteattr(css)}><title>{escape(label)}</title>"
-            f'<rect x="{left:.1f}" y="{BAND_Y}" width="{band:.1f}" height="{BAND_H}" fill="{fill}"/>'
+            f"<g class={quoteattr(_phase_class(name))}><title>{escape(label)}</title>"
+            f'<rect x="{left:.1f}" y="{BAND_Y}" width="{band:.1f}" height="{BAND_H}" fill="{fill}" '
+            'stroke="#ffffff" stroke-width="0.5"/>'
         )
-        if band >= 6.5 * len(name) + 6:
+        if band >= CHAR_W * len(name) + 6:
             out.append(
                 f'<text class="phase-label" x="{left + 3:.1f}" y="{BAND_Y + 15}" fill="{TEXT_FILL}">'
                 f"{escape(name)}</text>"
@@ -174,30 +197,66 @@ def render_svg(events: list[dict], *, width: int = 640) -> str:
         elif lane is None:
             lane = min(range(len(lanes)), key=lanes.__getitem__)
         lanes[lane] = max(lanes[lane], stop)
-        tip = f"{detail} ({state}, {stop - start:.1f} s)"
+        tip = f"{detail} ({state}, {duration(stop - start)}, at {duration(start - t0)})"
+        top = STEP_Y + lane * LANE_H
+        # A tick at the step's start (visible however short the step), and a bar for its length.
         out.append(
-            f'<rect class="step step-{state}" x="{x(start):.1f}" y="{STEP_Y + lane * LANE_H}" '
+            f'<g class="step-mark">'
+            f'<line class="step-tick" x1="{x(start):.1f}" y1="{top - 1}" x2="{x(start):.1f}" '
+            f'y2="{top + LANE_H - 1}" stroke="{STEP_FILLS[state]}" stroke-width="1.5">'
+            f"<title>{escape(tip)}</title></line>"
+            f'<rect class="step step-{state}" x="{x(start):.1f}" y="{top}" '
             f'width="{max((stop - start) * scale, 2.0):.1f}" height="{LANE_H - 2}" '
-            f'fill="{STEP_FILLS[state]}"><title>{escape(tip)}</title></rect>'
+            f'fill="{STEP_FILLS[state]}"><title>{escape(tip)}</title></rect></g>'
         )
     out.append('</g><g class="heartbeats">')
     beats = [when for when, event in timed if event.get("kind") == "heartbeat"][:MAX_HEARTBEATS]
     for when in beats:
         out.append(
             f'<rect class="heartbeat" x="{x(when) - 0.5:.1f}" y="{HB_Y}" width="1" height="6" '
-            f'fill="{HEARTBEAT_FILL}"><title>silent, still running</title></rect>'
+            f'fill="{HEARTBEAT_FILL}"><title>silent, still running (at {duration(when - t0)})</title></rect>'
         )
     out.append(
         f'</g><g class="axis"><line class="axis-line" x1="{PAD}" y1="{AXIS_Y}" x2="{width - PAD}" '
-        f'y2="{AXIS_Y}" stroke="#6b7280"/>'
+        f'y2="{AXIS_Y}" stroke="{INK}" stroke-opacity="0.6"/>'
     )
-    for offset in _ticks(span):
+    offsets, step = _ticks(span)
+    for offset in offsets:
         tx = x(t0 + offset)
         anchor = "end" if tx > width - 3 * PAD else "start" if tx < 3 * PAD else "middle"
         out.append(
             f'<line class="axis-tick" x1="{tx:.1f}" y1="{AXIS_Y}" x2="{tx:.1f}" y2="{AXIS_Y + 4}" '
-            f'stroke="#6b7280"/><text class="axis-label" x="{tx:.1f}" y="{AXIS_Y + 16}" '
-            f'text-anchor="{anchor}" fill="#4b5563">{escape(_seconds(offset))}</text>'
+            f'stroke="{INK}" stroke-opacity="0.6"/><text class="axis-label" x="{tx:.1f}" y="{AXIS_Y + 16}" '
+            f'text-anchor="{anchor}" fill="{INK}">{escape(axis_label(offset, step, span))}</text>'
+        )
+    out.append('</g><g class="legend">')
+    for (name, total), left, row in legend:
+        y = LEGEND_Y + row * LEGEND_ROW
+        fill = PHASE_FILLS.get(name.lower(), OTHER_FILL)
+        out.append(
+            f'<g class="legend-item"><title>{escape(f"{name}: {duration(total)} in all")}</title>'
+            f'<rect x="{left:.1f}" y="{y - 9}" width="10" height="10" fill="{fill}" stroke="{INK}" '
+            f'stroke-opacity="0.4"/><text x="{left + 14:.1f}" y="{y}" fill="{INK}">'
+            f"{escape(f'{name} {duration(total)}')}</text></g>"
         )
     out.append("</g></svg>")
     return "".join(out)
+
+
+def _phase_class(name: str) -> str:
+    return "phase phase-" + (_CLASS_SAFE.sub("-", name.lower()) or "other")
+
+
+def _legend(phases: list[tuple[str, float, float]], width: int) -> list[tuple[tuple[str, float], float, int]]:
+    """Each phase's total time, placed left to right in rows: ((name, seconds), x, row)."""
+    totals: dict[str, float] = {}
+    for name, start, stop in phases:
+        totals[name] = totals.get(name, 0.0) + (stop - start)
+    placed, left, row = [], float(PAD), 0
+    for name, total in list(totals.items())[:MAX_DESC_PHASES]:
+        size = 14 + CHAR_W * len(f"{name} {duration(total)}") + 12
+        if left + size > width - PAD and left > PAD:
+            left, row = float(PAD), row + 1
+        placed.append(((name, total), left, row))
+        left += size
+    return placed

@@ -208,3 +208,58 @@ def test_thousands_of_phase_switches_are_capped():
     desc = root.find(NS + "desc").text
     assert desc.count(",") == MAX_DESC_PHASES and desc.endswith(f"and {3000 - MAX_DESC_PHASES} more.")
     assert len(svg) < 100_000
+
+
+def test_short_run_axis_reads_in_distinct_milliseconds():
+    """A 0.1 s run's axis says 0 ms, 20 ms, … 100 ms: no two ticks read the same."""
+    root = parse(
+        render_svg([ev(1, "run_start", 0), ev(2, "phase", 0.01, phase="searching"), ev(3, "end", 0.1)])
+    )
+    labels = [el.text for el in classes(root, "axis-label")]
+    assert labels[:5] == ["0 ms", "20 ms", "40 ms", "60 ms", "80 ms"]
+    assert len(set(labels)) == len(labels)
+
+
+def test_long_run_axis_reads_in_seconds_with_distinct_labels():
+    labels = [el.text for el in classes(parse(render_svg(run_events())), "axis-label")]
+    assert labels == ["0 s", "5 s", "10 s"]
+    root = parse(render_svg([ev(1, "run_start", 0), ev(2, "end", 1.3)]))
+    labels = [el.text for el in classes(root, "axis-label")]
+    assert labels == ["0.0 s", "0.5 s", "1.0 s"]
+
+
+def test_every_step_has_a_tick_and_a_tooltip():
+    """Steps too short to see as bars still show as ticks, each with its tooltip."""
+    events = [ev(1, "run_start", 0)]
+    for i in range(5):
+        events += [
+            ev(2 + 2 * i, "tool_start", 1 + i * 0.001, detail=f"Grep t{i}", payload={"tool_use_id": str(i)}),
+            ev(3 + 2 * i, "tool_end", 1.0005 + i * 0.001, payload={"tool_use_id": str(i)}),
+        ]
+    events.append(ev(20, "end", 30))
+    root = parse(render_svg(events))
+    ticks = classes(root, "step-tick")
+    assert len(ticks) == 5
+    assert [t.find(NS + "title").text.split(" (")[0] for t in ticks] == [f"Grep t{i}" for i in range(5)]
+
+
+def test_phases_are_named_in_a_legend_with_their_time():
+    """Every phase is named with its duration under the axis, even when its
+    band is too narrow for a label; the band's tooltip gives its span."""
+    events = [
+        ev(1, "run_start", 0),
+        ev(2, "phase", 0.001, phase="planning"),
+        ev(3, "phase", 0.003, phase="searching"),
+        ev(4, "phase", 0.2, phase="capturing"),
+        ev(5, "end", 0.5),
+    ]
+    root = parse(render_svg(events))
+    legend = [
+        el.text
+        for el in root.iter(NS + "text")
+        if el.text and el.text.split()[0] in {"planning", "searching", "capturing"} and " " in el.text
+    ]
+    assert legend == ["planning 2 ms", "searching 197 ms", "capturing 300 ms"]
+    band = classes(root, "phase-planning")[0]
+    assert band.find(NS + "title").text == "planning: 2 ms (from 1 ms to 3 ms)"
+    assert int(root.get("height")) > 100  # room for the legend
