@@ -194,7 +194,9 @@ class AskForm(forms.Form):
 class FollowUpForm(forms.Form):
     """A follow-up in a question's thread: asked of the same engine and model."""
 
-    text = forms.CharField(label="Ask a follow-up", widget=forms.Textarea(attrs={"rows": 2}), max_length=10_000)
+    text = forms.CharField(
+        label="Ask a follow-up", widget=forms.Textarea(attrs={"rows": 2}), max_length=10_000
+    )
 
 
 # The "Ask across content items" form: validation only; the work is in

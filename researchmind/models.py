@@ -152,6 +152,11 @@ class Question(models.Model):
         help_text="The turn this follow-up was asked after.",
     )
     text = models.TextField()
+    scope = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The content items (ids) the question searches; empty: every item of the session.",
+    )
     asked_as = models.TextField(
         blank=True,
         help_text="What the engine was given when it differs from the text: a follow-up rewritten "
@@ -213,7 +218,15 @@ class Question(models.Model):
     def thread_questions(self) -> models.QuerySet[Question]:
         """Every turn of this question's thread, oldest first (this one included)."""
         root = self.thread_root_id
-        return Question.objects.filter(models.Q(pk=root) | models.Q(thread_id=root)).order_by("created_at", "pk")
+        return Question.objects.filter(models.Q(pk=root) | models.Q(thread_id=root)).order_by(
+            "created_at", "pk"
+        )
+
+    def scope_items(self) -> list[ContentItem]:
+        """The content items this question was limited to, in the session's order (none: all)."""
+        if not self.scope:
+            return []
+        return list(self.session.content_items.filter(pk__in=self.scope).order_by("added_at"))
 
     def earlier_turns(self) -> models.QuerySet[Question]:
         """The turns asked before this one in its thread, oldest first."""

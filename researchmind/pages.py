@@ -51,30 +51,41 @@ def question_context(question: Question) -> dict:
     )
     state = selectors.page_state(question.pk, finished=question.is_finished)
     sub_runs = list(question.sub_runs.all())
-    return {
-        "question": question,
-        "session": question.session,
-        "timeline": primary,
-        "details": details,
-        "earlier_primary": earlier_primary,
-        "earlier_details": earlier_details,
-        "live_text": state["live_text"],
-        "last_seq": state["last_seq"],
-        "phase_event": state["phase_event"],
-        "run_svg": summary.get("svg", ""),
-        "run_summary": summary,
-        "run_summary_line": summary_line(summary),
-        "sub_runs": sub_runs,
-        "lanes": fanout_lanes(question) if sub_runs else [],
-        "citation_groups": fanout_citations(question) if (question.protocol or {}).get("aggregate") else [],
-    } | answer_context(question, files_read=summary.get("files_read")) | thread_context(question)
+    return (
+        {
+            "question": question,
+            "session": question.session,
+            "timeline": primary,
+            "details": details,
+            "earlier_primary": earlier_primary,
+            "earlier_details": earlier_details,
+            "live_text": state["live_text"],
+            "last_seq": state["last_seq"],
+            "phase_event": state["phase_event"],
+            "run_svg": summary.get("svg", ""),
+            "run_summary": summary,
+            "run_summary_line": summary_line(summary),
+            "scope_items": question.scope_items(),
+            "sub_runs": sub_runs,
+            "lanes": fanout_lanes(question) if sub_runs else [],
+            "citation_groups": fanout_citations(question)
+            if (question.protocol or {}).get("aggregate")
+            else [],
+        }
+        | answer_context(question, files_read=summary.get("files_read"))
+        | thread_context(question)
+    )
 
 
 def summary_line(summary: dict) -> str:
     """A finished run in one line: "12 steps · 3 files read · 0.8 s"."""
     if not summary:
         return ""
-    steps, files, seconds = summary.get("steps", 0), len(summary.get("files_read") or ()), summary.get("seconds", 0)
+    steps, files, seconds = (
+        summary.get("steps", 0),
+        len(summary.get("files_read") or ()),
+        summary.get("seconds", 0),
+    )
     when = f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
     return f"{steps} step{'s' if steps != 1 else ''} · {files} file{'s' if files != 1 else ''} read · {when}"
 

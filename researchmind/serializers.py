@@ -51,6 +51,7 @@ def question_payload(question, *, with_citations: bool = False) -> dict:
         "thread_id": question.thread_root_id,
         "follows": question.follows_id,
         "asked_as": question.asked_as,
+        "scope": list(question.scope or []),
     }
     if with_citations:
         data["citations"] = [citation_payload(c) for c in question.citations.order_by("position")]

@@ -315,6 +315,7 @@ def question_ask(
     engine: str | None = None,
     model: str = "",
     follows: Question | None = None,
+    scope: list[ContentItem] | None = None,
 ) -> Question:
     """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
     to stand alone for the built-in engine (``asked_as``, shown on the answer);
@@ -335,6 +336,10 @@ def question_ask(
         follows=follows,
         thread_id=follows.thread_root_id if follows is not None else None,
         asked_as=asked_as,
+        # A follow-up searches what the turn before it searched, unless told otherwise.
+        scope=[str(item.pk) for item in scope]
+        if scope is not None
+        else list(follows.scope if follows else []),
     )
     ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     runs.dispatch(question.pk)
@@ -367,6 +372,7 @@ def question_retry(question: Question) -> Question:
         engine=question.engine,
         model=question.model,
         follows=question.follows,
+        scope=question.scope_items() or None,
     )
 
 

@@ -92,6 +92,11 @@ class AskIn(Schema):
         description="Ask a follow-up: the id of the turn it follows (one of yours, in this session). "
         "The engine gets the thread as context; engine and model default to that turn's.",
     )
+    scope: list[str] | None = Field(
+        None,
+        description="Search only these content items (ids of ready items of this session); "
+        "every item unless set (a follow-up: the scope of the turn it follows).",
+    )
 
 
 class AskOut(Schema):
@@ -148,6 +153,7 @@ class QuestionOut(Schema):
     thread_id: int = Field(description="The thread's first question (this one's id when it starts one).")
     follows: int | None = Field(description="The turn this follow-up was asked after.")
     asked_as: str = Field(description="The follow-up rewritten to stand alone (built-in engine), if it was.")
+    scope: list[str] = Field(description="The content items searched (ids); empty: all of them.")
     websocket: str
     citations: list[CitationOut] | None = None
 

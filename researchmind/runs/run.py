@@ -17,6 +17,7 @@ from progress.recorder import ProgressRecorder
 from progress.stream import StreamInterpreter
 from researchmind.engines.base import RunOutcome, batches_of
 from researchmind.engines.config import build_engine
+from researchmind.engines.scope import with_scope
 from researchmind.models import Question
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
@@ -42,7 +43,13 @@ def _load(question_id: int):
 def engine_prompt(question: Question) -> str:
     """What the engine is asked: the question, or for a follow-up the
     rewritten stand-alone question (built-in engine, which searches words) or
-    the thread's earlier turns and the follow-up (engines that read prose)."""
+    the thread's earlier turns and the follow-up (engines that read prose);
+    then the scope line when the question searches only some content items."""
+    scope = [(str(item.pk), item.title) for item in question.scope_items()]
+    return with_scope(_asked(question), scope)
+
+
+def _asked(question: Question) -> str:
     if question.follows_id is None:
         return question.text
     if question.engine == "builtin":

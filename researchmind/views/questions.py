@@ -11,9 +11,17 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from researchmind import forms, runs, services
-from researchmind.models import Question
+from researchmind.models import ContentItem, Question
 from researchmind.pages import owned_question, owned_session, question_context
 from researchmind.views.content import full_page_with_error
+from researchmind.views.sessions import session_page_context
+
+
+def _ask_again(request, session, form, **ask):
+    """The ask form back with what it has to say, the person's input kept."""
+    context = session_page_context(session, ask_form=form, **ask)
+    template = "researchmind/session_detail.html" + ("#ask-form" if request.htmx else "")
+    return render(request, template, context, status=422)
 
 
 @login_required
@@ -21,21 +29,39 @@ from researchmind.views.content import full_page_with_error
 def question_ask(request, session_id):
     session = owned_session(request, session_id)
     form = forms.AskForm(request.POST)
+    items = list(session.content_items.all())
+    chosen = request.POST.getlist("scope")
+    scope = None
+    if request.POST.get("scoped"):  # the page offered the choice
+        ready = [item for item in items if item.status == ContentItem.Status.READY]
+        picked = [item for item in ready if str(item.pk) in chosen]
+        if not picked and ready:
+            form.add_error(None, "Choose at least one content item to search.")
+        elif len(picked) < len(ready):
+            scope = picked
     if not form.is_valid():
         if request.htmx:
-            return render(
-                request,
-                "researchmind/session_detail.html#ask-form",
-                {"session": session, "ask_form": form},
-                status=422,
+            return _ask_again(
+                request, session, form, scope_checked=chosen if request.POST.get("scoped") else None
             )
         full_page_with_error(request, session, form)
         return redirect("session_detail", session_id=session.id)
+    pending = [item for item in items if item.status == ContentItem.Status.PENDING]
+    if pending and not request.POST.get("ask_anyway"):
+        # Its files are not in the sandbox yet: the answer would silently leave them out.
+        return _ask_again(
+            request,
+            session,
+            form,
+            scope_checked=chosen if request.POST.get("scoped") else None,
+            pending_items=pending,
+        )
     question = services.question_ask(
         session=session,
         text=form.cleaned_data["text"],
         engine=form.cleaned_data.get("engine") or session.engine,
         model=form.cleaned_data.get("model") or "",
+        scope=scope,
     )
     url = reverse("question_detail", args=[session.id, question.pk])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

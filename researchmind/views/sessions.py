@@ -53,9 +53,24 @@ def session_delete(request, session_id):
 @require_GET
 def session_detail(request, session_id):
     session = owned_session(request, session_id)
+    return render(request, "researchmind/session_detail.html", session_page_context(session))
+
+
+def session_page_context(session, **ask) -> dict:
+    """The session page; ``ask`` overrides the ask form's state (its form,
+    the checked scope, a warning) when it comes back with something to say."""
     context = content_context(session) | {
-        "questions": session.questions.filter(parent__isnull=True)[:50],
+        # Threads: a first question each, its follow-ups counted.
+        "questions": session.questions.filter(parent__isnull=True, thread__isnull=True).annotate(
+            turns=Count("thread_turns")
+        )[:50],
         "ask_form": forms.AskForm(initial={"engine": session.engine}),
         "content_forms": [(kind, label, content_form(kind)) for kind, label in CONTENT_TABS],
     }
-    return render(request, "researchmind/session_detail.html", context)
+    return context | ask_context(context["items"], **ask)
+
+
+def ask_context(items, *, scope_checked=None, **ask) -> dict:
+    ready = [item for item in items if item.status == "ready"]
+    checked = {str(item.pk) for item in ready} if scope_checked is None else set(scope_checked)
+    return {"ready_items": ready, "scope_checked": checked, **ask}

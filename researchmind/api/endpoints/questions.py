@@ -64,12 +64,29 @@ def question_ask(request, session_id: UUID, payload: AskIn):
             "model": payload.model or (follows.model if follows else ""),
         },
     )
+    scope = None
+    if payload.scope is not None:
+        ready = {str(item.pk): item for item in session.content_items.filter(status="ready")}
+        unknown = [content_id for content_id in payload.scope if content_id not in ready]
+        if unknown or not payload.scope:
+            raise ApiError(
+                422,
+                "The request is not valid: scope: "
+                + (
+                    f"no ready content item {unknown[0]} in this session."
+                    if unknown
+                    else "name at least one item."
+                ),
+                [{"field": "scope", "message": "Give ids of this session's ready content items."}],
+            )
+        scope = [ready[content_id] for content_id in dict.fromkeys(payload.scope)]
     question = services.question_ask(
         session=session,
         text=data["text"],
         engine=data.get("engine") or None,
         model=data.get("model") or "",
         follows=follows,
+        scope=scope,
     )
     return Status(
         201,

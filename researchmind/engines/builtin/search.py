@@ -61,26 +61,32 @@ def search(
 
 
 def matching_files(
-    root: str | os.PathLike[str], query: str, limit: int = 100, *, state: str | os.PathLike[str] | None = None
+    root: str | os.PathLike[str],
+    query: str,
+    limit: int = 100,
+    *,
+    state: str | os.PathLike[str] | None = None,
+    folders: tuple[str, ...] = (),
 ) -> tuple[int, list[str]]:
     """How many files match ``query`` and the first ``limit`` of them by
-    path: what a ``Grep -l`` over the sandbox would have listed."""
+    path: what a ``Grep -l`` over the sandbox (or ``folders``) would have listed."""
     match = fts_query(question_terms(query))
     path = index_path(root, state)
     if not match or not path.exists():
         return 0, []
+    scope, scope_params = _in_folders(folders)
     conn = open_index(path)
     try:
         paths = [
             row[0]
             for row in conn.execute(
-                """
+                f"""
                 SELECT path FROM files WHERE id IN (
                     SELECT file_id FROM chunks WHERE id IN (
-                        SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?))
+                        SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?{scope}))
                 ORDER BY path
-                """,
-                (match,),
+                """,  # noqa: S608 - only placeholders
+                (match, *scope_params),
             )
         ]
     finally:
@@ -122,12 +128,31 @@ def indexed_file_count(root: str | os.PathLike[str], *, state: str | os.PathLike
         conn.close()
 
 
+def _in_folders(folders: tuple[str, ...]) -> tuple[str, list[str]]:
+    """An SQL condition (and its parameters) keeping only ``chunks_fts`` rows
+    whose file lies in one of the content folders: a question's scope."""
+    if not folders:
+        return "", []
+    prefixes = [folder.strip("/") + "/" for folder in folders]
+    tests = " OR ".join("substr(f.path, 1, ?) = ?" for _ in prefixes)
+    params = [value for prefix in prefixes for value in (len(prefix), prefix)]
+    return (
+        f" AND rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE {tests})",  # noqa: S608 - only placeholders
+        params,
+    )
+
+
 def _quoted(words_: list[str]) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words_))
 
 
 def candidates(
-    root: str | os.PathLike[str], q: Question, limit: int = 40, *, state: str | os.PathLike[str] | None = None
+    root: str | os.PathLike[str],
+    q: Question,
+    limit: int = 40,
+    *,
+    state: str | os.PathLike[str] | None = None,
+    folders: tuple[str, ...] = (),
 ) -> list[Hit]:
     """The ``limit`` chunks that best match the question's terms, their
     documentation synonyms and joined identifiers, best first."""
@@ -139,17 +164,18 @@ def candidates(
     path = index_path(root, state)
     if not match or not path.exists():
         return []
+    scope, scope_params = _in_folders(folders)
     conn = open_index(path)
     try:
         rows = conn.execute(
-            """
+            f"""
             SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
                    f.line_count
             FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
-                  WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) AS m
+                  WHERE chunks_fts MATCH ?{scope} ORDER BY score LIMIT ?) AS m
             JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
-            """,
-            (match, limit),
+            """,  # noqa: S608 - only placeholders
+            (match, *scope_params, limit),
         ).fetchall()
     finally:
         conn.close()
@@ -158,20 +184,26 @@ def candidates(
 
 
 def absent_terms(
-    root: str | os.PathLike[str], q: Question, *, state: str | os.PathLike[str] | None = None
+    root: str | os.PathLike[str],
+    q: Question,
+    *,
+    state: str | os.PathLike[str] | None = None,
+    folders: tuple[str, ...] = (),
 ) -> list[str]:
-    """The question's key terms that no indexed text holds, not even as a
-    synonym or a joined identifier: a question about them cannot be answered here."""
+    """The question's key terms that no indexed text (in ``folders``) holds, not
+    even as a synonym or a joined identifier: a question about them cannot be answered here."""
     path = index_path(root, state)
     if not path.exists():
         return list(q.key)
+    scope, scope_params = _in_folders(folders)
     conn = open_index(path)
     absent = []
     try:
         for term in q.key:
             others = [term, *sorted(q.expansions.get(term, ())), *(j for j in q.joined if term in j)]
             found = conn.execute(
-                "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (_quoted(others),)
+                f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
+                (_quoted(others), *scope_params),
             ).fetchone()
             if found is None:
                 absent.append(term)

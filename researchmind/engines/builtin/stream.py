@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from researchmind.engines.scope import split_scope
 from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer
@@ -92,6 +93,7 @@ def _ms(started: float) -> int:
 def _steps(
     root: Path, question: str, writer: StreamWriter, cancel: threading.Event, state: Path
 ) -> Iterator[str | None]:
+    question, folders = split_scope(question)
     q = analyze(question)
     terms = q.terms
     yield writer.init(str(root))
@@ -121,10 +123,10 @@ def _steps(
     )
     yield from lines
     yield from writer.end_message("tool_use")
-    count, files = matching_files(root, question, state=state)
-    ranked = rank_passages(q, candidates(root, q, CANDIDATES, state=state)) if count else []
+    count, files = matching_files(root, question, state=state, folders=folders)
+    ranked = rank_passages(q, candidates(root, q, CANDIDATES, state=state, folders=folders)) if count else []
     picked = pick(ranked)
-    absent = absent_terms(root, q, state=state) if terms else []
+    absent = absent_terms(root, q, state=state, folders=folders) if terms else []
     claims = picked if answers(q, picked, absent) else []
     consulted = [] if claims else picked[:3]
     hits = _read_hits(claims or consulted)
