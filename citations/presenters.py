@@ -17,11 +17,15 @@ def viewer_url(citation: Citation) -> str | None:
     url = reverse(
         "file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item]
     )
+    # ``cite`` names the citation it was opened from: the viewer links back to it.
+    cite = f"cite={citation.question_id}-{citation.cid}"
     if citation.line_start:
         end = citation.line_end or citation.line_start
         # Only verified ranges are highlighted; others open scrolled to the lines.
         key = "hl" if citation.verification in HIGHLIGHTED else "at"
-        url += f"?{key}={citation.line_start}-{end}#L{citation.line_start}-L{end}"
+        url += f"?{key}={citation.line_start}-{end}&{cite}#L{citation.line_start}-L{end}"
+    else:
+        url += f"?{cite}"
     return url
 
 

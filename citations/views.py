@@ -7,6 +7,7 @@ import re
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from citations.models import Citation, CitationFeedback
@@ -70,8 +71,30 @@ def file_viewer(request, session_id, content_id, file_path):
             "window": window,
             "hl": request.GET.get("hl", ""),
             "original_href": web_href(item.source_url),
+            "back": _cited_from(session, request.GET.get("cite", "")),
         },
     )
+
+
+_CITE = re.compile(r"^(\d{1,12})-(c\d{1,6})$")
+
+
+def _cited_from(session, value: str) -> dict | None:
+    """The answer and citation the viewer was opened from (``cite=<question>-<cid>``),
+    when that citation belongs to this session (so it is the person's own)."""
+    match = _CITE.match(value)
+    if not match:
+        return None
+    citation = (
+        Citation.objects.filter(question_id=int(match[1]), cid=match[2], question__session=session)
+        .select_related("question")
+        .first()
+    )
+    if citation is None:
+        return None
+    question = citation.question
+    href = reverse("question_detail", args=[session.id, question.pk]) + f"#source-{citation.cid}"
+    return {"href": href, "question": question.text, "cid": citation.cid, "param": value}
 
 
 @login_required
