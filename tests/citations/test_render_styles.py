@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 CSS = (Path(__file__).resolve().parents[2] / "static/css/app.css").read_text(encoding="utf-8")
-VARS = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", CSS))
+# The dark palette redefines the variables inside one media block; the rest is light.
+DARK_CSS = CSS[CSS.index("@media (prefers-color-scheme: dark)") :]
+DARK_CSS = DARK_CSS[: DARK_CSS.index("\n}\n") + 3]
+LIGHT_CSS = CSS.replace(DARK_CSS, "")
+VAR = r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})"
+VARS = dict(re.findall(VAR, LIGHT_CSS))
+DARK = VARS | dict(re.findall(VAR, DARK_CSS))
+SCHEMES = {"light": VARS, "dark": DARK}
 
 
 def luminance(hex_colour: str) -> float:
@@ -36,10 +43,20 @@ PAIRS = [
 ]  # fmt: skip
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize(("fg", "bg"), PAIRS)
-def test_variable_pairs_meet_aa(fg: str, bg: str) -> None:
-    """Text, links, buttons and badge tones are readable on their backgrounds."""
-    assert contrast(VARS[fg], VARS[bg]) >= 4.5, (fg, bg, round(contrast(VARS[fg], VARS[bg]), 2))
+def test_variable_pairs_meet_aa(fg: str, bg: str, scheme: str) -> None:
+    """Text, links, buttons and badge tones are readable on their backgrounds,
+    in the light and the dark palette."""
+    v = SCHEMES[scheme]
+    assert contrast(v[fg], v[bg]) >= 4.5, (scheme, fg, bg, round(contrast(v[fg], v[bg]), 2))
+
+
+def test_dark_palette_redefines_every_colour_variable() -> None:
+    """No light colour is left behind in dark mode (it would be light on dark or dark on dark)."""
+    dark = dict(re.findall(VAR, DARK_CSS))
+    assert set(VARS) <= set(dark), set(VARS) - set(dark)
+    assert "color-scheme: dark" in DARK_CSS
 
 
 def test_every_verification_state_has_a_badge_colour() -> None:
@@ -51,13 +68,21 @@ def test_every_verification_state_has_a_badge_colour() -> None:
         assert f".verify-{state}" in CSS
 
 
-TOKEN_COLOURS = sorted(set(re.findall(r"\.highlight \.[a-z0-9]+[^{]*\{[^}]*?color: (#[0-9a-fA-F]{6})", CSS)))
+TOKEN = r"\.highlight \.[a-z0-9]+[^{]*\{[^}]*?color: (#[0-9a-fA-F]{6})"
+TOKEN_COLOURS = sorted(set(re.findall(TOKEN, LIGHT_CSS)))
+DARK_TOKEN_COLOURS = sorted(set(re.findall(TOKEN, DARK_CSS)))
 
 
 @pytest.mark.parametrize("colour", TOKEN_COLOURS)
 def test_pygments_token_colours_meet_aa(colour: str) -> None:
     """Code stays readable on white, on code blocks and on highlighted lines."""
     for background in ("#ffffff", VARS["bg"], VARS["hl-bg"], VARS["target-bg"]):
+        assert contrast(colour, background) >= 4.5, (colour, background)
+
+
+@pytest.mark.parametrize("colour", DARK_TOKEN_COLOURS)
+def test_dark_pygments_token_colours_meet_aa(colour: str) -> None:
+    for background in (DARK["code-bg"], DARK["bg"], DARK["surface"], DARK["hl-bg"], DARK["target-bg"]):
         assert contrast(colour, background) >= 4.5, (colour, background)
 
 
