@@ -57,7 +57,7 @@ browser:
 
 run: install
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py demo
+	$(PY) manage.py demo --url http://$(HOST):$(PORT)
 	@echo ""
 	@echo "Serving Research Mind on http://$(HOST):$(PORT)/ (Ctrl-C stops it)."
 	$(PY) manage.py runserver $(HOST):$(PORT)

@@ -62,3 +62,15 @@ def test_non_staff_cannot_reach_the_admin(client_for, user):
     """A signed-in user who is not staff is sent to the admin login, not shown the audit."""
     response = client_for(user).get(reverse("admin:citations_citation_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_demo_prints_links_for_the_port_actually_used(capsys, monkeypatch):
+    """`make run PORT=8765` passes --url: every printed link uses it, never port 8000."""
+    call_command("demo", "--no-question", "--url", "http://127.0.0.1:8765/")
+    out = capsys.readouterr().out
+    links = [word for word in out.split() if word.startswith("http")]
+    assert len(links) == 3 and all(link.startswith("http://127.0.0.1:8765/") for link in links)
+    monkeypatch.setenv("PORT", "9123")
+    monkeypatch.delenv("RESEARCHMIND_URL", raising=False)
+    call_command("demo", "--no-question")
+    assert "http://127.0.0.1:9123/login/" in capsys.readouterr().out

@@ -20,6 +20,11 @@ DEMO_TITLE = "Demo: authentication and operations notes"
 DEMO_QUESTION = "How long do refresh tokens live, and what happens when one is reused?"
 
 
+def _served_at() -> str:
+    """Where the app is served when no --url is given: PORT (as hosts set it), else Django's default."""
+    return f"http://127.0.0.1:{os.environ.get('PORT') or '8000'}"
+
+
 class Command(BaseCommand):
     help = "Create the demo user (printing its login) and a demo research session with content and an answered question."
 
@@ -27,8 +32,14 @@ class Command(BaseCommand):
         parser.add_argument("--username", default="demo")
         parser.add_argument("--password", default=os.environ.get("DEMO_PASSWORD", "research-mind-demo"))
         parser.add_argument("--no-question", action="store_true", help="Do not ask the demo question.")
+        parser.add_argument(
+            "--url",
+            default=os.environ.get("RESEARCHMIND_URL") or _served_at(),
+            help="Where the app is served, for the printed links "
+            "(default: RESEARCHMIND_URL, else http://127.0.0.1:PORT, else port 8000; `make run` passes it).",
+        )
 
-    def handle(self, *args, username, password, no_question, **options):
+    def handle(self, *args, username, password, no_question, url, **options):
         User = get_user_model()
         user, _created = User.objects.get_or_create(
             username=username, defaults={"email": f"{username}@example.com"}
@@ -49,9 +60,10 @@ class Command(BaseCommand):
             run_question(question.pk)
 
         self.stdout.write(self.style.SUCCESS("Demo research session ready."))
-        self.stdout.write(f"  Sign in at http://127.0.0.1:8000/login/ as  {username} / {password}")
-        self.stdout.write(f"  Session:  http://127.0.0.1:8000/sessions/{session.id}/")
-        self.stdout.write("  Admin (citation audit): http://127.0.0.1:8000/admin/")
+        base = url.rstrip("/")
+        self.stdout.write(f"  Sign in at {base}/login/ as  {username} / {password}")
+        self.stdout.write(f"  Session:  {base}/sessions/{session.id}/")
+        self.stdout.write(f"  Admin (citation audit): {base}/admin/")
 
     def _add_demo_content(self, session) -> None:
         """Three kinds of content from files shipped in the repo (no network):
