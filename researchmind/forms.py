@@ -76,7 +76,7 @@ class SessionForm(forms.ModelForm):
 
 
 def megabytes(size: int) -> str:
-    return f"{size / 1_048_576:.1f} MB"
+    return f"{size / 1_048_576:,.1f} MB"
 
 
 class TextContentForm(forms.Form):

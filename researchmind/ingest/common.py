@@ -110,7 +110,7 @@ def human_size(size: float) -> str:
     """``1536`` → ``"1.5 KiB"``: sizes in error messages people can read."""
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
         if size < 1024 or unit == "TiB":
-            return f"{int(size)} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+            return f"{int(size):,} bytes" if unit == "bytes" else f"{size:,.1f} {unit}"
         size /= 1024
     raise AssertionError("unreachable")
 
@@ -199,8 +199,8 @@ class Budget:
         self.file_count += 1
         if self.file_count > self.limits.max_files:
             raise IngestError(
-                f"Too many files: {name} would be file number {self.file_count}; "
-                f"the limit is {self.limits.max_files}."
+                f"Too many files: {name} would be file number {self.file_count:,}; "
+                f"the limit is {self.limits.max_files:,}."
             )
 
     def add_bytes(self, name: str, file_bytes: int, count: int) -> None:
