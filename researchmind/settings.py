@@ -152,19 +152,21 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis pub/sub: one publish per event, received once per web
+            # process and handed to its consumers there. The list-based layer
+            # pushed one copy per consumer through Redis (200 pages: 200 per
+            # event) and fell seconds behind (bench/bench_fanout_ws.py). Nothing
+            # is lost with it: the database holds every event and a page that
+            # misses a notification catches up from there.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # redis-py 8 defaults to a socket timeout that kills idle
             # consumers with close code 1011; channels-redis needs None.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "capacity": 5000,
-                "expiry": 60,
-            },
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
 else:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 5000}}
+        "default": {"BACKEND": "progress.layers.BroadcastInMemoryChannelLayer", "CONFIG": {"capacity": 5000}}
     }
 
 # Where questions run: "embedded" (inside the ASGI process) or "celery".

@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "domain",
         (
             "progress.broadcast",  # owns the channel layer
+            "progress.layers",
             "progress.recorder",
             "progress.selectors",
             "citations.services",
