@@ -246,8 +246,8 @@ def test_cancel_a_running_question(page, login, live):
 def _assert_timeline_matches_db(page, live, qid: int) -> None:
     """No entry doubled, none lost: the live page shows exactly what a fresh
     render of the database shows, and its last seq is the database's."""
-    live_primary = _seqs(page, "#timeline li")
-    live_details = _seqs(page, "#details-log li")
+    live_primary = _seqs(page, "#timeline li[data-seq]")
+    live_details = _seqs(page, "#details-log li[data-seq]")
     assert len(live_primary) == len(set(live_primary)), f"doubled timeline entries: {live_primary}"
     assert len(live_details) == len(set(live_details)), f"doubled detail entries: {live_details}"
     db = live.events(qid)
@@ -255,8 +255,14 @@ def _assert_timeline_matches_db(page, live, qid: int) -> None:
     assert db_seqs == list(range(1, len(db) + 1))
     assert int(page.get_attribute("#last-seq", "data-seq")) == db_seqs[-1]
     page.reload()
-    assert _seqs(page, "#timeline li") == live_primary
-    assert _seqs(page, "#details-log li") == live_details
+    # A finished run's page opens each list with its last items and a button
+    # for the earlier ones: together they are what the live page showed.
+    for selector, live_seqs in (("#timeline", live_primary), ("#details-log", live_details)):
+        shown = _seqs(page, f"{selector} li[data-seq]")
+        assert shown == live_seqs[len(live_seqs) - len(shown) :]
+        hidden = len(live_seqs) - len(shown)
+        if hidden:
+            expect(page.locator(f"{selector} li.earlier")).to_contain_text(f"Show {hidden} earlier")
 
 
 def test_dropped_socket_resumes_without_loss_or_duplicates(page, login, live, proxy, shot):
