@@ -24,7 +24,7 @@ from .query import light_stem, question_terms, related_words, words
 # they still rank sentences, but a passage need not contain them to answer.
 GENERIC = frozenset(
     """
-    default defaults many much long number value values happen happens happening work works kind type
+    default defaults many much long far number value values happen happens happening work works kind type
     does do done get best way need needs want able possible per main usually normally often exactly
     """.split()
 )
@@ -88,7 +88,7 @@ _HOWTO = re.compile(
 )
 _WHY = re.compile(r"^\s*(why|what is the reason|for what reason)\b", re.I)
 _AMOUNT = re.compile(
-    r"\b(how (many|much|long|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
+    r"\b(how (many|much|long|far|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
     r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit)|default|defaults to"
     r"|at most|at least|limit)\b|^\s*when\b",
     re.I,
