@@ -17,12 +17,13 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test tools browser services run test test-fast test-postgres lint format check-python clean
+.PHONY: help install install-test tools browser services run test test-fast test-postgres lint format check-python clean mutation
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
 	@echo "make test   install test dependencies and run the whole suite"
 	@echo "make lint   ruff"
+	@echo "make mutation [PACKAGE=citations/parsing]   mutation testing of the pure packages (slow; not in make test)"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then echo "Research Mind needs Python 3.12 or newer; none was found (tried python3.13, python3.12, pyenv)." >&2; exit 1; fi
@@ -83,6 +84,17 @@ lint: install-test
 format: install-test
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+# Mutation testing (mutmut, pinned in requirements-mutation.txt) of the pure packages listed in
+# tools/mutation.toml, each against only its own tests, in a copy under artifacts/mutation/.
+# Not part of `make test` or CI: one package takes minutes. PACKAGE= picks one; default: each in turn.
+PACKAGE ?=
+$(VENV)/.installed-mutation: requirements-mutation.txt $(VENV)/.installed-test
+	$(PY) -m pip install --quiet -r requirements-mutation.txt
+	@touch $@
+
+mutation: $(VENV)/.installed-mutation
+	$(PY) tools/mutation.py $(PACKAGE)
 
 clean:
 	rm -rf $(VENV) .tools data artifacts

@@ -1,0 +1,198 @@
+"""Mutation testing of one pure package with mutmut, in a copy of the tree.
+
+    .venv/bin/python tools/mutation.py citations/parsing      # one package
+    .venv/bin/python tools/mutation.py                        # each package in turn
+
+The packages, their tests and their equivalent mutants are in tools/mutation.toml.
+mutmut rewrites the sources it mutates, so each run works in
+artifacts/mutation/<package>/ (a fresh copy of the code and tests), never in the
+working tree others run tests from. The report (survivors with file:line and
+their diffs) goes to artifacts/mutation/<package>.txt and a summary to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "tools" / "mutation.toml"
+OUT = ROOT / "artifacts" / "mutation"
+MUTMUT = Path(sys.executable).parent / "mutmut"
+# What the copy needs: the code the tests import (mutmut mutates only `mutate`) and the tests.
+COPIED = ["citations", "progress", "researchmind", "tests", "templates", "manage.py"]
+IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "mutants")
+
+
+def slug(package: str) -> str:
+    return package.replace("/", "-").removesuffix(".py")
+
+
+def write_workdir(package: str, spec: dict, work: Path) -> None:
+    """A fresh copy of the tree with a pyproject that holds only this package's mutmut config."""
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, work / name, ignore=IGNORED)
+        elif src.exists():
+            shutil.copy2(src, work / name)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pytest_opts = pyproject["tool"]["pytest"]["ini_options"]
+    top = package.split("/")[0]
+    lines = ["[tool.pytest.ini_options]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in pytest_opts.items() if key != "testpaths"]
+    lines += [
+        "",
+        "[tool.mutmut]",
+        f"source_paths = {json.dumps([top])}",
+        f"only_mutate = {json.dumps(spec['mutate'])}",
+        f"also_copy = {json.dumps([name for name in COPIED if name != top])}",
+        f"pytest_add_cli_args_test_selection = {json.dumps(spec['tests'])}",
+        'pytest_add_cli_args = ["-q"]',
+        "use_git_change_detection = false",
+    ]
+    (work / "pyproject.toml").write_text("\n".join(lines) + "\n")
+
+
+_DIFFS = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+print(json.dumps({name: get_diff_for_mutant(name) for name in json.load(sys.stdin)}))
+"""
+
+
+def diffs(work: Path, names: list[str]) -> dict[str, str]:
+    """Each mutant's diff, from one process in the work folder (``mutmut show`` per mutant is slow)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _DIFFS],
+        cwd=work,
+        input=json.dumps(names),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return json.loads(out)
+
+
+def mutant_line(name: str, diff: str) -> tuple[str, int]:
+    """(file, line) of one mutant, the line counted in the original source."""
+    match = re.search(r"^--- (\S+)", diff, re.M)
+    path = match.group(1) if match else "?"
+    # x_func__mutmut_3 or xǁClassǁmethod__mutmut_3, module path before the last dot.
+    func = name.rsplit(".", 1)[-1].rsplit("__mutmut_", 1)[0]
+    func = func.split("ǁ")[-1] if "ǁ" in func else func.removeprefix("x_")
+    start = 1
+    source = ROOT / path
+    if source.exists():
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == func:
+                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                break
+    offset = 0
+    hunk = re.search(r"^@@ -(\d+)", diff, re.M)
+    if hunk:
+        offset = int(hunk.group(1)) - 1
+        for line in diff[hunk.end() :].split("\n")[1:]:
+            if line.startswith("-"):
+                break
+            offset += 1
+    return path, start + offset
+
+
+def run_package(package: str, spec: dict, workers: int) -> dict:
+    work = OUT / slug(package)
+    write_workdir(package, spec, work)
+    # Fewer examples for the one property test whose count is set from outside (10,000 by default):
+    # each mutant reruns it, and 200 still walk every refusal branch.
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "SANDBOX_EXAMPLES": "200"}
+    started = time.monotonic()
+    run = subprocess.run(
+        [str(MUTMUT), "run", "--max-children", str(workers)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    seconds = time.monotonic() - started
+    (OUT / f"{slug(package)}.log").write_text(run.stdout + run.stderr)
+    if run.returncode != 0:
+        sys.exit(f"mutmut failed on {package} (exit {run.returncode}); see {OUT / (slug(package) + '.log')}")
+    results = subprocess.run(
+        [str(MUTMUT), "results", "--all", "true"], cwd=work, capture_output=True, text=True, check=True
+    ).stdout
+    status = dict(re.findall(r"^\s+(\S+): (.+)$", results, re.M))
+    equivalent = spec.get("equivalent", {})
+    counts: dict[str, int] = {}
+    for value in status.values():
+        counts[value] = counts.get(value, 0) + 1
+    survivors = sorted(n for n, s in status.items() if s not in ("killed", "timeout", "caught by type check"))
+    report = []
+    live = []
+    diff_by_name = diffs(work, survivors)
+    for name in survivors:
+        diff = diff_by_name[name]
+        path, line = mutant_line(name, diff)
+        tag = "equivalent" if name in equivalent else status[name]
+        row = f"{path}:{line} {name} [{tag}]"
+        if name in equivalent:
+            row += f" — {equivalent[name]}"
+        else:
+            live.append(f"{path}:{line} {name} [{status[name]}]")
+        report.append(row + "\n" + diff + "\n")
+    total = len(status)
+    killed = counts.get("killed", 0) + counts.get("timeout", 0)
+    n_equiv = sum(1 for n in survivors if n in equivalent)
+    score = 100.0 * killed / (total - n_equiv) if total > n_equiv else 100.0
+    summary = {
+        "package": package,
+        "mutants": total,
+        "killed": killed,
+        "survived": len(survivors),
+        "equivalent": n_equiv,
+        "score": round(score, 1),
+        "seconds": round(seconds),
+        "statuses": counts,
+    }
+    text = json.dumps(summary) + "\n\n" + "\n".join(report)
+    (OUT / f"{slug(package)}.txt").write_text(text)
+    print(
+        f"{package}: {total} mutants, {killed} killed, {len(survivors)} survived "
+        f"({n_equiv} equivalent), score {score:.1f} % (equivalents excluded), {seconds:.0f} s"
+    )
+    for row in live:
+        print(f"  survivor {row}")
+    print(f"  report: {OUT / (slug(package) + '.txt')}")
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("package", nargs="?", help="one package of the config (default: each in turn)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--config", type=Path, default=CONFIG)
+    args = parser.parse_args()
+    packages = tomllib.loads(args.config.read_text())["packages"]
+    if args.package and args.package not in packages:
+        parser.error(f"{args.package!r} is not one of: {', '.join(packages)}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in [args.package] if args.package else list(packages):
+        run_package(name, packages[name], args.workers)
+
+
+if __name__ == "__main__":
+    main()
