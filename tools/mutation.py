@@ -60,10 +60,31 @@ def write_workdir(package: str, spec: dict, work: Path) -> None:
         f"only_mutate = {json.dumps(spec['mutate'])}",
         f"also_copy = {json.dumps([name for name in COPIED if name != top])}",
         f"pytest_add_cli_args_test_selection = {json.dumps(spec['tests'])}",
-        'pytest_add_cli_args = ["-q"]',
+        'pytest_add_cli_args = ["-q", "-p", "tests._mutation_examples"]',
+        # A mutant that loops for ever is killed after 3x its tests' normal time (15x by default).
+        "timeout_multiplier = 3.0",
+        "timeout_constant = 2.0",
         "use_git_change_detection = false",
     ]
     (work / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    (work / "tests" / "_mutation_examples.py").write_text(_EXAMPLES_PLUGIN)
+
+
+# In the copy only: every mutant reruns the property tests, so each runs at most
+# MAX_EXAMPLES generated examples there (the suite itself runs them in full).
+MAX_EXAMPLES = 50
+_EXAMPLES_PLUGIN = f"""
+from hypothesis import settings
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        test = getattr(item, "obj", None)
+        inner = getattr(test, "hypothesis", None)
+        chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+        if inner is not None and chosen is not None and chosen.max_examples > {MAX_EXAMPLES}:
+            test._hypothesis_internal_use_settings = settings(chosen, max_examples={MAX_EXAMPLES})
+"""
 
 
 _DIFFS = """
@@ -114,9 +135,7 @@ def mutant_line(name: str, diff: str) -> tuple[str, int]:
 def run_package(package: str, spec: dict, workers: int) -> dict:
     work = OUT / slug(package)
     write_workdir(package, spec, work)
-    # Fewer examples for the one property test whose count is set from outside (10,000 by default):
-    # each mutant reruns it, and 200 still walk every refusal branch.
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "SANDBOX_EXAMPLES": "200"}
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
     run = subprocess.run(
         [str(MUTMUT), "run", "--max-children", str(workers)],
