@@ -81,6 +81,7 @@ def test_default_state_dir_is_beside_the_sandbox(tmp_path):
 def test_is_private_only_for_the_private_folder():
     """Only paths under ``.researchmind/`` are private; a name that merely starts the same is not."""
     assert is_private(".researchmind/index.json")
+    assert is_private(".researchmind/runs/a.log")
     assert is_private(".researchmind")
     assert not is_private(".researchmind-notes/a.md")
     assert not is_private("item/.researchmind/x")
@@ -120,6 +121,14 @@ def test_move_legacy_state_merges_folders_and_keeps_what_is_there(tmp_path):
         "runs/old.log",
     ]
     assert (state / "runs" / "both.log").read_text() == "current\n"
+    assert (state / "runs" / "old.log").read_text() == "old run\n"
+
+
+def test_move_legacy_state_creates_the_state_folder(tmp_path):
+    """A state folder whose parents do not exist yet is created to receive the legacy entries."""
+    root, state = tmp_path / "sandbox", tmp_path / "state-root" / "sessions" / "s1"
+    _legacy(root)
+    assert move_legacy_state(root, state) is True
     assert (state / "runs" / "old.log").read_text() == "old run\n"
 
 

@@ -116,3 +116,4 @@ def test_lookalike_separators_refused_but_other_folding_accepted(root):
     for path in ("a／b", "‥", "．．"):
         assert refusal(root, path) == "The path contains characters that look like separators.", path
     assert resolve_in_sandbox(root, "ﬁle").name == "ﬁle"
+    assert resolve_in_sandbox(root, "a/ﬁle").name == "ﬁle"
