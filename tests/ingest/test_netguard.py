@@ -99,14 +99,19 @@ def test_malformed_url_is_refused(url, message, dest, connections):
 
 @pytest.mark.parametrize("address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "93.184.216.34"])
 def test_public_address_is_allowed(address):
-    """Ordinary internet addresses pass the check."""
-    check_address(ipaddress.ip_address(address))
+    """Ordinary internet addresses pass the check: a URL naming one is vetted to connect to it."""
+    host = f"[{address}]" if ":" in address else address
+    vetted = vet_url(f"http://{host}/page")
+    assert vetted.address == address
 
 
 @pytest.mark.parametrize("address", ["127.0.0.1", "127.8.9.10", "::1"])
 def test_allow_loopback_permits_only_loopback(address):
-    """The test switch opens 127.0.0.0/8 and ::1 …"""
-    check_address(ipaddress.ip_address(address), allow_loopback=True)
+    """The test switch opens 127.0.0.0/8 and ::1 (refused without it) …"""
+    host = f"[{address}]" if ":" in address else address
+    assert vet_url(f"http://{host}:8123/", allow_loopback=True).address == address
+    with pytest.raises(AddressRefused):
+        vet_url(f"http://{host}:8123/")
 
 
 @pytest.mark.parametrize("address", ["10.0.0.1", "169.254.169.254", "::ffff:127.0.0.1", "0.0.0.0", "fe80::1"])
