@@ -282,13 +282,27 @@ def test_stale_status_has_label_and_tone() -> None:
     assert (stale.status_label, stale.tone) == ("File changed: re-verify", "warn")
 
 
-def test_pathological_brackets_render_quickly_as_text() -> None:
-    """20,000 unclosed "[" (quadratic in Python-Markdown) render at once, as
-    literal text, with real markers still linked."""
-    start = time.perf_counter()
+def _best_seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):  # the best of three: another process's burst is not growth
+        started = time.perf_counter()
+        render(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def test_pathological_brackets_render_as_text() -> None:
+    """20,000 unclosed "[" render as literal text, with real markers still linked."""
     html = render("[a " * 20_000 + " [c1]")
-    assert time.perf_counter() - start < 2
     assert "[a [a" in html and [a["data-cid"] for a in cites(html)] == ["c1"]
+
+
+def test_pathological_brackets_render_in_linear_time() -> None:
+    """Unclosed "[" are quadratic in Python-Markdown; here 16x as many take far
+    less than 256x the time (a ratio of two sizes, never absolute seconds)."""
+    small = _best_seconds("[a " * 1_250 + " [c1]")
+    large = _best_seconds("[a " * 20_000 + " [c1]")
+    assert large / max(small, 1e-4) < 64
 
 
 def test_literal_paragraph_keeps_neighbours_as_markdown() -> None:
