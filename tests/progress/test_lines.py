@@ -38,7 +38,9 @@ def test_broken_json_object_has_an_error_sentence():
 
 def test_trailing_garbage_after_object_is_an_error():
     """Two JSON fragments glued together (a corrupted line) are not accepted as one object."""
-    assert parse_line('{"a":1}{"b":2}').error is not None
+    parsed = parse_line('{"a":1}{"b":2}')
+    assert parsed.data is None
+    assert parsed.error == "The line starts with '{' but is not valid JSON (Extra data, character 7)."
 
 
 def test_json_that_is_not_an_object_is_an_error():
@@ -61,8 +63,12 @@ def test_crlf_and_byte_order_mark_are_stripped():
 
 def test_huge_integer_and_deep_nesting_do_not_raise():
     """Inputs that make json.loads raise unusual errors come back as error lines."""
-    assert parse_line('{"a":' + "1" * 5000 + "}").error is not None
-    assert parse_line('{"a":' + "[" * 100_000 + "]" * 100_000 + "}").error is not None
+    huge = parse_line('{"a":' + "1" * 5000 + "}")
+    assert huge.data is None
+    assert huge.error.startswith("The line could not be parsed as JSON (Exceeds the limit")
+    deep = parse_line('{"a":' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert deep.data is None
+    assert deep.error == "The line is JSON nested too deeply to parse."
 
 
 def test_non_string_type_gives_empty_type():
