@@ -1,0 +1,90 @@
+"""Markers whose JSON holds escapes and closers, cut into deltas at any point:
+the stream's text arrives in arbitrary pieces, and a backslash at the end of one
+piece escapes the first character of the next."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from progress.stream import StreamInterpreter
+from progress.stream.markers import MarkerStripper
+
+ESCAPED = json.dumps([{"id": "c1", "source_file": "a.md", "excerpt": 'say "-->" then \\ and \\"-->'}])
+BLOCK = f"<!-- CITATIONS: {ESCAPED} -->"
+TEXT = f"Answer [c1].\n{BLOCK}\nAfter."
+
+
+def run(pieces: list[str]) -> tuple[str, list[str], list[str]]:
+    stripper = MarkerStripper()
+    visible, problems = [], []
+    for piece in pieces:
+        v, _, p = stripper.feed(piece)
+        visible.append(v)
+        problems += p
+    v, _, p = stripper.flush()
+    return "".join(visible) + v, stripper.citations, problems + p
+
+
+def test_escape_at_every_delta_boundary():
+    """Cut anywhere (right after a backslash included), the block ends at its real closer: the
+    escaped quote and the ``-->`` inside the excerpt do not end it."""
+    for cut in range(len(TEXT) + 1):
+        assert run([TEXT[:cut], TEXT[cut:]]) == ("Answer [c1].\n\nAfter.", [ESCAPED], []), cut
+
+
+def test_escape_at_every_pair_of_boundaries():
+    """Three pieces, cut at any two points inside the block, give the same block."""
+    start = TEXT.index("<!--")
+    end = start + len(BLOCK)
+    for first in range(start, end + 1, 3):
+        for second in range(first, end + 1, 5):
+            pieces = [TEXT[:first], TEXT[first:second], TEXT[second:]]
+            assert run(pieces)[1] == [ESCAPED], (first, second)
+
+
+excerpts = st.text(
+    st.sampled_from(['"', "\\", "-", ">", "<", "!", " ", "a", "]", "}", "{", "["]), max_size=30
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(excerpts, st.lists(st.integers(0, 400), max_size=6))
+def test_property_any_excerpt_any_cuts(excerpt, cuts):
+    """For any excerpt made of quotes, backslashes, brackets and closer characters, and any
+    cuts into deltas, the block's JSON comes back exactly and nothing of it is shown."""
+    body = json.dumps([{"id": "c1", "source_file": "a.md", "excerpt": excerpt}])
+    text = f"Before <!-- CITATIONS: {body} --> after"
+    points = sorted({min(c, len(text)) for c in cuts})
+    pieces = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    assert run(pieces) == ("Before  after", [body], [])
+
+
+def _delta(text: str) -> dict:
+    return {
+        "type": "stream_event",
+        "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+    }
+
+
+def _answer_text(lines) -> str:
+    interpreter = StreamInterpreter()
+    start = {"type": "stream_event", "event": {"type": "content_block_start", "index": 0}}
+    start["event"]["content_block"] = {"type": "text", "text": ""}
+    stop = {"type": "stream_event", "event": {"type": "content_block_stop", "index": 0}}
+    events = []
+    for line in [json.dumps(start), *lines, json.dumps(stop)]:
+        events += interpreter.feed(line)
+    events += interpreter.finish()
+    return "".join(e.payload.get("text", "") for e in events if e.kind == "text")
+
+
+def test_stream_event_lines_off_the_fast_path_are_read():
+    """stream_event lines as bytes, with a CRLF or a BOM (which skip the one-step fast path) give
+    the same answer text as plain lines."""
+    plain = [json.dumps(_delta("Hello ")), json.dumps(_delta("world."))]
+    assert _answer_text(plain) == "Hello world."
+    odd = [json.dumps(_delta("Hello ")).encode(), "\ufeff" + json.dumps(_delta("world.")) + "\r\n"]
+    assert _answer_text(odd) == "Hello world."
