@@ -1,0 +1,97 @@
+"""Citation parsing at its edges: text order across forms, confidence bounds,
+a CITATIONS block cut off at each kind of place."""
+
+from __future__ import annotations
+
+from citations.parsing import parse_citations
+
+CID = "3f2a9c1e-1111-2222-3333-444455556666"
+NOT_CLOSED = "The CITATIONS block is not closed with '-->'; it was read up to the end of the answer."
+
+
+def test_prose_citations_numbered_in_text_order_across_forms():
+    """Citations found by different forms are numbered in the order they appear in the text, not
+    in the order the finders run (a file:line before a backticked path before a Sources entry)."""
+    text = f"See src/a.py:3 first, then `{CID}/b.md` and more.\n\n## Sources\n- {CID}/c.md (lines 4-6)\n"
+    cits = parse_citations(text, content_ids=[CID]).citations
+    assert [(c.cid, c.found_by, c.source_path) for c in cits] == [
+        ("c1", "file_line", "src/a.py"),
+        ("c2", "backtick_path", f"{CID}/b.md"),
+        ("c3", "sources_section", f"{CID}/c.md"),
+    ]
+
+
+def _confidences(*values: str) -> tuple[list[float | None], list[str]]:
+    entries = ", ".join(
+        f'{{"id": "c{n}", "source_file": "f{n}.md", "confidence": {value}}}'
+        for n, value in enumerate(values, 1)
+    )
+    result = parse_citations(f"x\n<!-- CITATIONS: [{entries}] -->")
+    return [c.confidence for c in result.citations], result.problems
+
+
+def test_confidence_bounds_zero_and_one_are_kept():
+    """0 and 1 are the ends of the scale and are kept as they are, with no problem reported."""
+    assert _confidences("0", "1", "0.5", '"0.25"') == ([0.0, 1.0, 0.5, 0.25], [])
+
+
+def test_negative_confidence_is_left_empty():
+    """A negative confidence (number or text) is outside 0–1: left empty and reported."""
+    assert _confidences("-0.5", '"-0.2"') == (
+        [None, None],
+        [
+            "Citation c1 has a confidence -0.5 outside 0–1; it was left empty.",
+            "Citation c2 has a confidence '-0.2' outside 0–1; it was left empty.",
+        ],
+    )
+
+
+def test_percentage_confidence_is_scaled():
+    """A confidence above 1 and up to 100, or written with %, reads as a percentage."""
+    assert _confidences("100", "85", '"85%"', "101") == (
+        [1.0, 0.85, 0.85, None],
+        [
+            "Citation c1's confidence 100 looks like a percentage; read as 1.0.",
+            "Citation c2's confidence 85 looks like a percentage; read as 0.85.",
+            "Citation c4 has a confidence 101 outside 0–1; it was left empty.",
+        ],
+    )
+
+
+def test_confidence_that_is_not_a_number_is_left_empty():
+    """true, a word or NaN as a confidence is left empty and reported."""
+    values, problems = _confidences("true", '"high"', '"nan"')
+    assert values == [None, None, None]
+    assert problems == [
+        "Citation c1 has a confidence True outside 0–1; it was left empty.",
+        "Citation c2 has a confidence 'high' outside 0–1; it was left empty.",
+        "Citation c3 has a confidence 'nan' outside 0–1; it was left empty.",
+    ]
+
+
+def test_block_cut_after_a_comma_is_flagged_as_cut():
+    """A block that ends right after a comma inside an entry is cut off there: the fields before
+    the cut are kept and the entry is reported as cut."""
+    result = parse_citations('x [c1]\n<!-- CITATIONS: [{"id": "c1", "source_file": "a.md", "excerpt": "x",  ')
+    assert [(c.cid, c.source_path, c.excerpt) for c in result.citations] == [("c1", "a.md", "x")]
+    assert result.problems == [
+        NOT_CLOSED,
+        "Citation c1 (entry 1) was cut off; the fields before the cut were kept.",
+    ]
+
+
+def test_block_cut_after_a_field_name_is_flagged_as_cut():
+    """A block cut after a field's name (before its colon) keeps the earlier fields, reported as cut."""
+    result = parse_citations('x [c1]\n<!-- CITATIONS: [{"id": "c1", "source_file": "a.md", "excerpt"')
+    assert [(c.cid, c.source_path, c.excerpt) for c in result.citations] == [("c1", "a.md", None)]
+    assert result.problems == [
+        NOT_CLOSED,
+        "Citation c1 (entry 1) was cut off; the fields before the cut were kept.",
+    ]
+
+
+def test_block_cut_between_entries_is_not_an_entry_cut():
+    """A block that ends after a complete entry loses nothing: only the missing closer is reported."""
+    result = parse_citations('x [c1]\n<!-- CITATIONS: [{"id": "c1", "source_file": "a.md"}, ')
+    assert [(c.cid, c.source_path) for c in result.citations] == [("c1", "a.md")]
+    assert result.problems == [NOT_CLOSED]
