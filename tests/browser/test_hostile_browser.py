@@ -114,12 +114,17 @@ def test_xss_through_every_user_field(page, live, watched, tmp_path):
     assert_inert(page, watched)
 
     live.ask_builtin(
-        page, session_url, "Which payload notes mention onerror? " + XSS_PAYLOADS[0] + XSS_PAYLOADS[42]
+        # Every word of the question is in the notes: the built-in engine declines a question about a word no file holds.
+        page,
+        session_url,
+        "Which payload notes have onerror? " + XSS_PAYLOADS[0] + XSS_PAYLOADS[42],
     )
     expect(page.locator("h1.question-text")).to_contain_text(XSS_PAYLOADS[0])
     assert page.locator("#answer .cite").count() > 0
     assert_inert(page, watched)
-    page.locator("#details-log").evaluate("el => el.closest('details').open = true")
+    page.locator("#details-log").evaluate(
+        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
     _visit_all_citations(page, watched)
     page.goto(session_url)
     assert_inert(page, watched)
@@ -172,8 +177,10 @@ def test_xss_through_engine_output_and_sandbox(page, watched, replayed):
     expect(page.locator("#answer .answer")).to_contain_text("Claim 18")
     assert "root:x:0:0:root" not in page.content()
     page.locator("#source-c3").scroll_into_view_if_needed()
-    expect(page.locator("#source-c3 .badge")).to_have_text(re.compile("outside", re.I))
-    page.locator("#details-log").evaluate("el => el.closest('details').open = true")
+    expect(page.locator("#source-c3 .badge[class*='verify-']")).to_have_text(re.compile("outside", re.I))
+    page.locator("#details-log").evaluate(
+        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
     page.locator("details.thinking").evaluate("el => el.open = true")
     assert_inert(page, watched)
     _visit_all_citations(page, watched)

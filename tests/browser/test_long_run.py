@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from progress.selectors import FINISHED_TIMELINE_PAGE, TIMELINE_PAGE
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
@@ -44,16 +46,21 @@ def test_earlier_details_load_on_demand_in_order(page, login, long_run):
     login("replay")
     page.goto(url)
     expect(page.locator("#question-status .status")).to_have_text("Complete")
-    page.locator("#details-log").evaluate("el => el.closest('details').open = true")
+    page.locator("#details-log").evaluate(
+        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
     shown = _seqs(page, "#details-log li.event")
-    assert len(shown) == 200
+    assert len(shown) == FINISHED_TIMELINE_PAGE  # a finished run opens with its last items
     button = page.locator("#details-log li.earlier button")
     expect(button).to_have_text(re.compile(r"Show \d+ earlier details"))
     remaining = int(re.search(r"\d+", button.inner_text())[0])
+    first = len(shown)
     while page.locator("#details-log li.earlier button").count():
         before = len(_seqs(page, "#details-log li.event"))
         page.locator("#details-log li.earlier button").click()
-        expect(page.locator("#details-log li.event")).to_have_count(min(before + 200, 200 + remaining))
+        expect(page.locator("#details-log li.event")).to_have_count(
+            min(before + TIMELINE_PAGE, first + remaining)
+        )
     seqs = _seqs(page, "#details-log li.event")
-    assert len(seqs) == 200 + remaining
+    assert len(seqs) == first + remaining
     assert seqs == sorted(set(seqs)), "every detail once, oldest first"
