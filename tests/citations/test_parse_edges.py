@@ -95,3 +95,55 @@ def test_block_cut_between_entries_is_not_an_entry_cut():
     result = parse_citations('x [c1]\n<!-- CITATIONS: [{"id": "c1", "source_file": "a.md"}, ')
     assert [(c.cid, c.source_path) for c in result.citations] == [("c1", "a.md")]
     assert result.problems == [NOT_CLOSED]
+
+
+def _located(location: str) -> tuple[tuple[object, ...], list[str]]:
+    block = f'x\n<!-- CITATIONS: [{{"id": "c1", "source_file": "a.md", "location": {location}}}] -->'
+    result = parse_citations(block)
+    (c,) = result.citations
+    return (c.line_start, c.line_end, c.section, c.page), result.problems
+
+
+def test_line_numbers_written_as_text_or_whole_floats_are_read():
+    """ "3" and 5.0 are lines 3 and 5; " 4 " is line 4."""
+    assert _located('{"line_start": "3", "line_end": 5.0}') == ((3, 5, None, None), [])
+    assert _located('{"line_start": " 4 "}') == ((4, 4, None, None), [])
+
+
+def test_line_numbers_below_one_or_not_numbers_are_ignored():
+    """Line 0, true and a word are unusable: ignored and reported; line 1 is the first line."""
+    assert _located('{"line_start": 0, "line_end": 1}') == (
+        (1, 1, None, None),
+        ["Citation c1 has an unusable line_start 0; it was ignored."],
+    )
+    assert _located('{"line_start": true}') == (
+        (None, None, None, None),
+        ["Citation c1 has an unusable line_start True; it was ignored."],
+    )
+    assert _located('{"line_start": 2, "line_end": "x"}') == (
+        (2, 2, None, None),
+        ["Citation c1 has an unusable line_end 'x'; it was ignored."],
+    )
+
+
+def test_only_an_end_line_is_a_one_line_range():
+    """A location with only line_end cites that one line."""
+    assert _located('{"line_end": 7}') == ((7, 7, None, None), [])
+
+
+def test_backwards_lines_are_swapped_and_equal_lines_are_not():
+    """2-1 is swapped to 1-2 and reported; 4-4 is one line, left alone."""
+    assert _located('{"line_start": 2, "line_end": 1}') == (
+        (1, 2, None, None),
+        ["Citation c1 gives its lines backwards (2-1); they were swapped."],
+    )
+    assert _located('{"line_start": 4, "line_end": 4}') == ((4, 4, None, None), [])
+
+
+def test_section_and_page_kept_unless_empty_or_not_a_page():
+    """A section and a page (number or text, 0 included) are kept; an empty one, true or a list is not."""
+    assert _located('{"section": "Intro", "page": 0}') == ((None, None, "Intro", 0), [])
+    assert _located('{"section": "", "page": "iv"}') == ((None, None, None, "iv"), [])
+    assert _located('{"page": ""}') == ((None, None, None, None), [])
+    assert _located('{"page": true}') == ((None, None, None, None), [])
+    assert _located('{"page": [1]}') == ((None, None, None, None), [])
