@@ -147,3 +147,105 @@ def test_section_and_page_kept_unless_empty_or_not_a_page():
     assert _located('{"page": ""}') == ((None, None, None, None), [])
     assert _located('{"page": true}') == ((None, None, None, None), [])
     assert _located('{"page": [1]}') == ((None, None, None, None), [])
+
+
+def _block(body: str) -> tuple[list[tuple[object, ...]], list[str]]:
+    result = parse_citations(f"x\n<!-- CITATIONS: {body} -->")
+    return [
+        (c.cid, c.source_type, c.source_path, c.url, c.excerpt) for c in result.citations
+    ], result.problems
+
+
+def test_block_without_an_array_is_reported():
+    """A block holding no JSON at all gives no citation and says so."""
+    assert _block("nothing here") == (
+        [],
+        ["The CITATIONS block holds no JSON array, so no citation could be read from it."],
+    )
+
+
+def test_array_not_closed_inside_a_closed_block_is_reported():
+    """A block closed with --> whose array lacks its "]" is read, and the missing "]" named."""
+    assert _block('[{"id": "c1", "source_file": "a.md"}') == (
+        [("c1", "file", "a.md", None, None)],
+        ["The CITATIONS block's array is not closed with ']'."],
+    )
+
+
+def test_missing_commas_are_reported():
+    """Two entries without a comma between them are both read, and the missing comma reported."""
+    assert _block('[{"id": "c1", "source_file": "a.md"} {"id": "c2", "source_file": "b.md"}]') == (
+        [("c1", "file", "a.md", None, None), ("c2", "file", "b.md", None, None)],
+        ["The CITATIONS block is missing commas between citations; they were read anyway."],
+    )
+
+
+def test_repairs_are_named_in_order():
+    """Each repair the lenient reader made is named, sorted, in one sentence."""
+    body = '[{"id": "c1", "source_file": "a.md"}, // two\n {"id": "c2", "source_file": "b.md",}]'
+    assert _block(body) == (
+        [("c1", "file", "a.md", None, None), ("c2", "file", "b.md", None, None)],
+        ["The CITATIONS block is not strict JSON (comments, trailing commas); it was read leniently."],
+    )
+
+
+def test_entry_cut_before_anything_usable_is_lost_and_said():
+    """An entry cut before its source or excerpt is dropped, and the problem says it was lost."""
+    assert _block('[{"id": "c1", "source_file": "a.md"}, {"id": "c2", "rel') == (
+        [("c1", "file", "a.md", None, None)],
+        [
+            "The CITATIONS block's array is not closed with ']'.",
+            "Citation c2 (entry 2) was cut off before it said anything usable and was lost.",
+        ],
+    )
+
+
+def test_entry_without_id_is_named_by_its_position():
+    """Problems about an entry with no id name it "entry N"; its source type is guessed from the
+    source (a path: file)."""
+    assert _block('[{"source_file": "a.md", "confidence": 7, "source_type": "book"}]') == (
+        [("c1", "file", "a.md", None, None)],
+        [
+            "Citation entry 1 has no usable id (None); it was given the next free number.",
+            "Citation entry 1 has an unknown source_type 'book'; read as 'file'.",
+            "Citation entry 1's confidence 7 looks like a percentage; read as 0.07.",
+        ],
+    )
+
+
+def test_source_types_place_the_source():
+    """A URL given as a file is a url source; memory and inference keep their text as the path;
+    an unknown type is guessed (a URL: url, nothing: inference); a number or list as excerpt is
+    kept as its JSON text, NaN dropped."""
+    body = (
+        '[{"id": 3, "source_file": "https://example.org/a", "source_type": "file"},'
+        ' {"id": "c4", "source_file": "my memory", "source_type": "memory"},'
+        ' {"id": "c5", "source_type": "nonsense"},'
+        ' {"id": "c6", "source_file": "guess", "source_type": "inference", "excerpt": 42},'
+        ' {"id": "c7", "source_file": "https://e.org/b", "source_type": "blog", "excerpt": [1, "a"]},'
+        ' {"id": "c8", "source_file": "a.md", "excerpt": NaN}]'
+    )
+    assert _block(body) == (
+        [
+            ("c3", "url", None, "https://example.org/a", None),
+            ("c4", "memory", "my memory", None, None),
+            ("c5", "inference", None, None, None),
+            ("c6", "inference", "guess", None, "42"),
+            ("c7", "url", None, "https://e.org/b", '[1, "a"]'),
+            ("c8", "file", "a.md", None, None),
+        ],
+        [
+            "Citation c3 gives a URL as a file; it was read as a url source.",
+            "Citation c5 has an unknown source_type 'nonsense'; read as 'inference'.",
+            "Citation c7 has an unknown source_type 'blog'; read as 'url'.",
+        ],
+    )
+
+
+def test_excerpt_limit_is_inclusive():
+    """An excerpt of exactly 200 characters is fine; 201 are kept whole and reported."""
+    ok = _block(f'[{{"id": "c1", "source_file": "a.md", "excerpt": "{"e" * 200}"}}]')
+    assert ok[1] == []
+    long = _block(f'[{{"id": "c1", "source_file": "a.md", "excerpt": "{"e" * 201}"}}]')
+    assert long[0][0][4] == "e" * 201
+    assert long[1] == ["Citation c1's excerpt is 201 characters, over the 200 allowed; kept whole."]
