@@ -111,7 +111,7 @@ def test_step_bars_match_tool_pairs_and_mark_failure():
     assert abs(float(steps[1].get("width")) - 4 * scale) < 0.2
     assert steps[0].get("y") != steps[1].get("y"), "overlapping steps share a lane"
     assert steps[1].get("fill") != steps[0].get("fill")
-    assert "Reading notes/auth.md" in steps[0].find(NS + "title").text
+    assert "Reading notes/auth.md" in classes(root, "step-mark")[0].find(NS + "title").text
     assert len(classes(root, "heartbeat")) == 1
 
 
@@ -141,7 +141,7 @@ def test_hostile_text_is_escaped():
     assert "<script" not in svg
     (step,) = classes(root, "step")
     assert step.get("class") == "step step-failed"
-    assert "<svg onload=alert(1)> &" in step.find(NS + "title").text
+    assert "<svg onload=alert(1)> &" in classes(root, "step-mark")[0].find(NS + "title").text
     (band,) = classes(root, "phase")
     assert band.get("class") == "phase phase--script-x--script---"
 
@@ -240,7 +240,8 @@ def test_every_step_has_a_tick_and_a_tooltip():
     root = parse(render_svg(events))
     ticks = classes(root, "step-tick")
     assert len(ticks) == 5
-    assert [t.find(NS + "title").text.split(" (")[0] for t in ticks] == [f"Grep t{i}" for i in range(5)]
+    marks = classes(root, "step-mark")  # each tick with its bar, under one tooltip
+    assert [m.find(NS + "title").text.split(" (")[0] for m in marks] == [f"Grep t{i}" for i in range(5)]
 
 
 def test_phases_are_named_in_a_legend_with_their_time():
