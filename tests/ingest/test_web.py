@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -219,12 +218,11 @@ def test_http_error_is_refused(web_server, dest, leftovers):
 
 
 def test_slow_server_times_out(web_server, dest, leftovers):
-    """A server that does not answer within the timeout is given up on."""
+    """A server that does not answer within the timeout is given up on: the page would arrive
+    after 2 s, so "timed out" (not the article) shows the 0.3 s limit applied."""
     web_server.serve("/slow", ARTICLE, delay=2)
-    started = time.monotonic()
     with pytest.raises(IngestError, match="timed out"):
         ingest_url(dest, web_server.url("/slow"), allow_loopback=True, limits=Limits(connect_timeout=0.3))
-    assert time.monotonic() - started < 1.5
     assert leftovers() == []
 
 
