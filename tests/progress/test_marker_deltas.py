@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from progress.stream import StreamInterpreter
-from progress.stream.markers import MarkerStripper
+from progress.stream.markers import MarkerStripper, marker_body
+from progress.stream.markerscan import salvage_citations_end
 
 ESCAPED = json.dumps([{"id": "c1", "source_file": "a.md", "excerpt": 'say "-->" then \\ and \\"-->'}])
 BLOCK = f"<!-- CITATIONS: {ESCAPED} -->"
@@ -88,3 +89,54 @@ def test_stream_event_lines_off_the_fast_path_are_read():
     assert _answer_text(plain) == "Hello world."
     odd = [json.dumps(_delta("Hello ")).encode(), "\ufeff" + json.dumps(_delta("world.")) + "\r\n"]
     assert _answer_text(odd) == "Hello world."
+
+
+def test_salvage_ends_at_the_first_closer_after_which_the_body_parses():
+    """For an unbalanced CITATIONS block, the end is just after the first "-->" that leaves valid
+    JSON before it, skipping those inside strings."""
+    one = '<!-- CITATIONS: [{"e": "x --> y"}] -->'
+    assert salvage_citations_end(one + " tail") == len(one)
+    two = '<!-- CITATIONS: [{"e": "x --> y --> z"}] -->'
+    assert salvage_citations_end(two + " tail --> more") == len(two)
+
+
+def test_salvage_falls_back_to_the_first_closer():
+    """When no closer leaves valid JSON, or only after more than 20 tries, the block ends at the
+    first closer; with none at all, nowhere (-1)."""
+    broken = '<!-- CITATIONS: [{"e": "x" --> broken --> never'
+    assert salvage_citations_end(broken) == broken.index("-->") + 3
+    many = '<!-- CITATIONS: ["' + "-->" * 25 + '"] -->'
+    assert salvage_citations_end(many) == many.index("-->") + 3
+    assert salvage_citations_end("no closer") == -1
+
+
+def test_marker_body_with_and_without_closer():
+    """A marker's body is the text after its colon, without the closer when there is one."""
+    assert marker_body("<!-- CITATIONS: [1] -->") == "[1]"
+    assert marker_body("<!-- CITATIONS:[1]") == "[1]"
+    assert marker_body("<!-- PROGRESS: {} --> ") == "{} -->"
+
+
+def test_long_unreadable_line_keeps_its_length_and_is_marked_cut():
+    """A broken JSON line longer than 2,000 characters is shown cut, marked truncated, with its full
+    length; a short one is not marked."""
+    interpreter = StreamInterpreter()
+    (long_raw,) = interpreter.feed("{" + "x" * 3000)
+    assert long_raw.kind == "raw"
+    assert long_raw.payload["length"] == 3001
+    assert long_raw.payload["truncated"] is True
+    (short_raw,) = interpreter.feed("{broken")
+    assert short_raw.payload["length"] == 7
+    assert "truncated" not in short_raw.payload
+
+
+def test_long_init_text_is_marked_cut():
+    """A plain-text line (a CLI banner) over 10,000 characters is kept cut and marked truncated;
+    a line of only escape codes shows "…"."""
+    interpreter = StreamInterpreter()
+    (long_text,) = interpreter.feed("banner " * 2000)
+    assert long_text.kind == "init_text"
+    assert long_text.payload["truncated"] is True
+    (codes,) = interpreter.feed("\x1b[36m\x1b[0m")
+    assert codes.detail == "…"
+    assert "truncated" not in codes.payload
