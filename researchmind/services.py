@@ -372,7 +372,7 @@ def question_retry(question: Question) -> Question:
         engine=question.engine,
         model=question.model,
         follows=question.follows,
-        scope=question.scope_items() or None,
+        scope=question.scope_items(),  # [] is every item, as before
     )
 
 

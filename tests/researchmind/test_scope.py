@@ -119,3 +119,16 @@ def test_asking_while_content_is_pending_warns_first(two_items, user, client_for
     )
     assert asked.status_code == 200 and Question.objects.count() == 1
     assert ContentItem.objects.filter(status="pending").count() == 1
+
+
+def test_asking_again_keeps_the_scope(two_items):
+    """Ask again repeats the question over what it searched: a scoped one stays
+    scoped, an everything one (even after a scoped turn) stays everything."""
+    session, _auth, oncall = two_items
+    first = services.question_ask(session=session, text=QUESTION, engine="builtin", scope=[oncall])
+    follow = services.question_ask(
+        session=session, text="And all?", engine="builtin", follows=first, scope=[]
+    )
+    assert follow.scope == []
+    assert services.question_retry(first).scope == [str(oncall.pk)]
+    assert services.question_retry(follow).scope == []
