@@ -18,7 +18,7 @@ from pathlib import Path
 from .claims import MAX_SCAN_CHARS, Claim, _count_before, _excerpt_span, _sentences, _units
 from .index import ensure_fresh, index_path, open_index
 from .query import fts_query, question_terms
-from .search import Hit
+from .search import Hit, prefix_filter
 
 _index_locks: dict[tuple[str, str], threading.Lock] = {}
 _guard = threading.Lock()
@@ -38,15 +38,6 @@ def ensure_index(root: str | os.PathLike[str], *, state: str | os.PathLike[str] 
         ensure_fresh(Path(folder), state=state)
 
 
-def _prefix_filter(folders: list[str]) -> tuple[str, list[str]]:
-    def like(folder: str) -> str:
-        escaped = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return escaped + "/%"
-
-    clause = " OR ".join("f.path LIKE ? ESCAPE '\\'" for _ in folders)
-    return f"({clause})", [like(folder) for folder in folders]
-
-
 def scoped_hits(
     root: str | os.PathLike[str],
     query: str,
@@ -60,7 +51,7 @@ def scoped_hits(
     path = index_path(root, state)
     if not match or not folders or not path.exists():
         return []
-    where, params = _prefix_filter(folders)
+    where, params = prefix_filter(folders)
     conn = open_index(path)
     try:
         rows = conn.execute(
@@ -86,7 +77,7 @@ def scoped_chunks(
     path = index_path(root, state)
     if not folders or not path.exists():
         return []
-    where, params = _prefix_filter(folders)
+    where, params = prefix_filter(folders)
     conn = open_index(path)
     try:
         rows = conn.execute(
@@ -109,7 +100,7 @@ def scoped_files(
     path = index_path(root, state)
     if not folders or not path.exists():
         return []
-    where, params = _prefix_filter(folders)
+    where, params = prefix_filter(folders)
     conn = open_index(path)
     try:
         rows = conn.execute(

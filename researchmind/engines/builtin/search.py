@@ -128,16 +128,25 @@ def indexed_file_count(root: str | os.PathLike[str], *, state: str | os.PathLike
         conn.close()
 
 
+def prefix_filter(folders) -> tuple[str, list[str]]:
+    """An SQL condition on ``f.path`` (files) keeping the content ``folders``,
+    and its parameters: the one rule for a scope, used by every scoped query."""
+
+    def like(folder: str) -> str:
+        escaped = folder.strip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return escaped + "/%"
+
+    clause = " OR ".join("f.path LIKE ? ESCAPE '\\'" for _ in folders)
+    return f"({clause})", [like(folder) for folder in folders]
+
+
 def _in_folders(folders: tuple[str, ...]) -> tuple[str, list[str]]:
-    """An SQL condition (and its parameters) keeping only ``chunks_fts`` rows
-    whose file lies in one of the content folders: a question's scope."""
+    """``prefix_filter`` as a condition on ``chunks_fts`` rows (empty: no scope)."""
     if not folders:
         return "", []
-    prefixes = [folder.strip("/") + "/" for folder in folders]
-    tests = " OR ".join("substr(f.path, 1, ?) = ?" for _ in prefixes)
-    params = [value for prefix in prefixes for value in (len(prefix), prefix)]
+    where, params = prefix_filter(folders)
     return (
-        f" AND rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE {tests})",  # noqa: S608 - only placeholders
+        f" AND rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE {where})",  # noqa: S608 - only placeholders
         params,
     )
 
