@@ -35,72 +35,33 @@ from difflib import SequenceMatcher
 
 from citations.rendering.markers import MARKER_RE, marker_ids
 from citations.verification.normalize import normalize_text
+from citations.verification.support_terms import (
+    ASSIGN_RE,
+    CLAUSE_RE,
+    CODE_LINE_RE,
+    NEGATIONS,
+    NUMBER_RE,
+    NUMBER_WORDS,
+    OPPOSITES,
+    PRODUCT_RE,
+    STOP,
+    TOKEN_RE,
+    UNITS,
+    WORD_RE,
+    as_number,
+    claim_numbers,
+    is_negated,
+    light_stem,
+    names_in,
+    numbers_in,
+    word_list,
+)
 
 SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = "supports", "partial", "unsupported", "unjudged"
 LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
 SUPPORTS_AT = 0.8  # share of key terms found for "supports"
 PARTIAL_AT = 0.5  # below this share the cited text does not support the sentence
 NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is a near miss
-
-_STOP = frozenset(
-    """a an the of to in on at by for with from and or but as is are was were be been being it its this
-    that these those there here which who whom whose what when where how why than then so such can could
-    may might must shall should will would do does did has have had having into onto over under about after
-    before between through during per via also only just very more most less least each every any all some
-    other same own both either if else while because since until unless use used uses using one ones
-    their them they we you your our he she his her i me my us let lets like get gets set sets make makes
-    way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
-    passed setting turn turns turned happen happens django python urllib3 pytest celery pygments""".split()
-)
-# Words that flip a statement. "False", "None", "off" and "disabled" count: in
-# docs and settings they state that something is not on ("SECURE = False").
-_NEGATIONS = frozenset(
-    "not no never none nor neither cannot without nothing nobody nowhere unable false off disable disabled "
-    "disables excluding".split()
-)
-_NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-        "sixteen seventeen eighteen nineteen twenty".split()
-    )
-    if w != "_"  # "one" is a pronoun far more often than a count
-}
-_UNITS = {
-    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
-    **dict.fromkeys(("ms", "millisecond", "milliseconds"), 0.001),
-    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60.0),
-    **dict.fromkeys(("h", "hour", "hours"), 3600.0),
-    **dict.fromkeys(("day", "days"), 86400.0),
-    **dict.fromkeys(("week", "weeks"), 604800.0),
-}
-_WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
-# Numbers whole ("2.5", "1e-6", "0o644", "1,000"), a unit glued on ("60s"), then words.
-_TOKEN_RE = re.compile(
-    r"0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?:[a-z]+)?|[a-z]+(?:_[a-z0-9]+)*"
-)
-_NUMBER_RE = re.compile(r"(?<![\w.])(0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)")
-_PRODUCT_RE = re.compile(r"\d+(?:\s*\*\s*\d+)+")
-_RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+)\b")
-_ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")
-_CLAUSE_RE = re.compile(
-    r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
-    r"does|do|has|have|[a-z]+s)\b)"
-)
-# Word pairs where one in the sentence and the other in the cited passage contradict.
-_OPPOSITES = dict(
-    pair
-    for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
-                 ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
-                 ("true", "false"), ("immediately", "lazily"), ("first", "last"), ("increase", "decrease")]
-    for pair in ((a, b), (b, a))
-)  # fmt: skip
-_CODE_LINE_RE = re.compile(
-    r"\s*(?:def |class |if |elif |else:|try:|except|return |raise |yield |for |while |with |@|>>>|\.\.\. |"
-    r"[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
-)
-_STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ied", "ies",
-                  "ed", "es", "ers", "er", "ly", "s")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,90 +86,6 @@ def claim_sentences(answer: str) -> dict[str, str]:
     return claims
 
 
-def _stem(word: str) -> str:
-    """A light stem: "validates", "validated" and "validating" read "validat"."""
-    for suffix in _STEM_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
-            break
-    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
-        word = word[:-1]  # "stopped" -> "stopp" -> "stop"
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
-
-
-def _words(text: str) -> list[str]:
-    """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
-    "HttpOnly" -> "http", "only")."""
-    words = []
-    for raw in re.findall(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*", text):
-        low = raw.lower()
-        words.append(low)
-        parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", raw) if p]
-        if len(parts) > 1:
-            words.extend(p.lower() for p in parts)
-    return words
-
-
-def _number(text: str) -> str:
-    text = text.replace(",", "")
-    try:
-        return text if text.startswith(("0x", "0o")) else f"{float(text):g}"
-    except ValueError:
-        return text
-
-
-def _numbers(text: str) -> set[str]:
-    """The numbers a text states: a product such as ``60 * 60 * 24 * 7`` counts as its value, not its factors."""
-    found = set()
-    for product in _PRODUCT_RE.findall(text):
-        value = 1
-        for factor in product.split("*"):
-            value *= int(factor)
-        found.add(_number(str(value)))
-    text = _PRODUCT_RE.sub(" ", text)
-    found |= {_number(n) for n in _NUMBER_RE.findall(text.lower())}
-    return found | {_NUMBER_WORDS[w] for w in _WORD_RE.findall(text.lower()) if w in _NUMBER_WORDS}
-
-
-def _claim_numbers(text: str) -> list[tuple[str, str, str, set[str]]]:
-    """(number, word before, word after, the values it may appear as) for each number of a claim;
-    a duration may appear converted to seconds or milliseconds ("ten minutes" as 600)."""
-    tokens = _TOKEN_RE.findall(_PRODUCT_RE.sub(" ", text.lower()))
-    found = []
-    for i, token in enumerate(tokens):
-        raw = _NUMBER_WORDS.get(token) or (token if _NUMBER_RE.fullmatch(token) else None)
-        split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if split and not raw and not token.startswith(("0x", "0o")):
-            raw, after = split[1], split[2]
-        if raw is None:
-            continue
-        value = _number(raw)
-        forms = {value}
-        if after in _UNITS and not raw.startswith("0x"):
-            seconds = float(value) * _UNITS[after]
-            forms |= {_number(f"{seconds:.6g}"), _number(f"{seconds * 1000:.6g}")}
-        before = next((t for t in reversed(tokens[:i]) if t not in _STOP and not t[0].isdigit()), "")
-        found.append((value, before, after, forms))
-    return found
-
-
-def _negated(words: list[str]) -> bool:
-    """Odd number of negating words: "is not disabled" states the thing."""
-    return sum(w in _NEGATIONS or w.endswith("n't") for w in words) % 2 == 1
-
-
-def _names(raw: str) -> set[str]:
-    """Identifiers and code names the sentence uses (backticked, dotted,
-    camelCase or snake_case), lower-cased."""
-    names = set()
-    for quoted, bare in _RAW_NAME_RE.findall(raw):
-        name = (quoted or bare).strip("()").lower()
-        if name and not name.isdigit() and not _NUMBER_RE.fullmatch(name):
-            names.add(name)
-    return names
-
-
 class _Cited:
     """The cited text, read once: its words and stems, numbers, names, and its
     segments (sentences; a settings comment together with its assignment)."""
@@ -217,15 +94,15 @@ class _Cited:
         self.raw = cited
         self.low = cited.lower()
         self.flat = normalize_text(cited)
-        self.words = _words(cited)
+        self.words = word_list(cited)
         self.word_set = set(self.words)
-        self.stems = {_stem(w) for w in self.words}
+        self.stems = {light_stem(w) for w in self.words}
         self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
-        self.numbers = _numbers(cited)
+        self.numbers = numbers_in(cited)
         self.assigned: dict[str, str] = {}
-        for m in _ASSIGN_RE.finditer(cited):
+        for m in ASSIGN_RE.finditer(cited):
             if m[2] in ("True", "False", "None") or m[2][0] in "\"'0123456789":
-                self.assigned.setdefault(m[1].lower(), _number(m[2].strip("\"'").lower()))
+                self.assigned.setdefault(m[1].lower(), as_number(m[2].strip("\"'").lower()))
         self.segments = list(self._segments(cited))
 
     @staticmethod
@@ -236,24 +113,33 @@ class _Cited:
         for block in _blocks(cited):
             last = block.splitlines()[-1]
             if re.match(r"\s*[A-Z][A-Z0-9_]*\s*=", last):
-                yield {_stem(w) for w in _words(block)}, bool(re.search(r"=\s*(False|None)\b", last))
+                yield (
+                    {light_stem(w) for w in word_list(block)},
+                    bool(re.search(r"=\s*(False|None)\b", last)),
+                    True,
+                )
                 continue
             prose: list[str] = []
             for line in block.splitlines():
-                if _CODE_LINE_RE.match(line):
-                    words = _words(line)
+                if CODE_LINE_RE.match(line):
+                    words = word_list(line)
                     yield (
-                        {_stem(w) for w in words},
+                        {light_stem(w) for w in words},
                         len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1,
+                        False,
                     )
                 else:
                     prose.append(line)
             for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
                 if sentence.strip():
-                    yield {_stem(w) for w in _words(sentence)}, _negated(_WORD_RE.findall(sentence.lower()))
+                    yield (
+                        {light_stem(w) for w in word_list(sentence)},
+                        is_negated(WORD_RE.findall(sentence.lower())),
+                        False,
+                    )
 
     def has_term(self, term: str) -> bool:
-        stem = _stem(term)
+        stem = light_stem(term)
         return (
             term in self.word_set
             or stem in self.stems
@@ -276,14 +162,16 @@ class _Cited:
     def competing_number(self, before: str, after: str) -> bool:
         """Does the text put another number where the claim puts its own
         (after the same word, or before the same unit)?"""
-        tokens = _WORD_RE.findall(self.low)
+        tokens = WORD_RE.findall(self.low)
         for i, token in enumerate(tokens):
             split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]+)", token)
-            if not (_NUMBER_RE.fullmatch(token) or split):
+            if not (NUMBER_RE.fullmatch(token) or split):
                 continue
             unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
             if after and (
-                unit == after or _UNITS.get(unit, -1) == _UNITS.get(after, -2) or _stem(unit) == _stem(after)
+                unit == after
+                or UNITS.get(unit, -1) == UNITS.get(after, -2)
+                or light_stem(unit) == light_stem(after)
             ):
                 return True
             if before and before in tokens[max(0, i - 3) : i]:
@@ -296,20 +184,20 @@ class _Cited:
         "64 url-safe characters"), or another unit after this number ("200
         milliseconds" for "200 seconds"), or another number after its word
         ("SHA-256" for "SHA-1")."""
-        tokens = _TOKEN_RE.findall(_PRODUCT_RE.sub(" ", self.low))
+        tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))
         pairs = []
         for i, token in enumerate(tokens):
             split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
-            if not (_NUMBER_RE.fullmatch(token) or split):
+            if not (NUMBER_RE.fullmatch(token) or split):
                 continue
-            number = _number(split[1] if split and not token.startswith(("0x", "0o")) else token)
+            number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
             unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
             pairs.append((number, tokens[max(0, i - 3) : i], unit))
-        if after in _UNITS and any(
-            n == value and u in _UNITS and _UNITS[u] != _UNITS[after] for n, _, u in pairs
+        if after in UNITS and any(
+            n == value and u in UNITS and UNITS[u] != UNITS[after] for n, _, u in pairs
         ):
             return not any(n == value and u == after for n, _, u in pairs)
-        if before and before not in _STOP:
+        if before and before not in STOP:
             same_word = [n for n, b, _ in pairs if before in b]
             return bool(same_word) and value not in same_word
         return False
@@ -340,9 +228,9 @@ def _clauses(claim: str) -> list[str]:
     """The facts a sentence joins ("X is 4; Y is 8", "X, and Y", "X and returns Y");
     a piece with fewer than two key terms and no number stays with the one before."""
     clauses: list[str] = []
-    for piece in _CLAUSE_RE.split(claim):
-        terms = [w for w in _WORD_RE.findall(piece.lower()) if w not in _STOP and len(w) > 2]
-        if clauses and len(terms) < 2 and not _NUMBER_RE.search(piece):
+    for piece in CLAUSE_RE.split(claim):
+        terms = [w for w in WORD_RE.findall(piece.lower()) if w not in STOP and len(w) > 2]
+        if clauses and len(terms) < 2 and not NUMBER_RE.search(piece):
             clauses[-1] += " " + piece
         else:
             clauses.append(piece)
@@ -351,13 +239,13 @@ def _clauses(claim: str) -> list[str]:
 
 def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
     """One fact of the sentence against the cited text: (verdict, reason, share of its key terms found)."""
-    words = _WORD_RE.findall(normalize_text(clause))
-    names = _names(clause)
+    words = WORD_RE.findall(normalize_text(clause))
+    names = names_in(clause)
     name_parts = {p for n in names for p in re.split(r"[._]", n)}
-    units = {after for _, _, after, _ in _claim_numbers(clause) if after in _UNITS}
+    units = {after for _, _, after, _ in claim_numbers(clause) if after in UNITS}
     terms = [
         w for w in dict.fromkeys(words)
-        if w not in _STOP and w not in _NUMBER_WORDS and w not in units and w not in _NEGATIONS and len(w) > 2 and not _NUMBER_RE.fullmatch(w)
+        if w not in STOP and w not in NUMBER_WORDS and w not in units and w not in NEGATIONS and len(w) > 2 and not NUMBER_RE.fullmatch(w)
         and w.replace("_", "") not in {n.replace("_", "") for n in names} and w not in name_parts
     ]  # fmt: skip
     missing = [t for t in terms if not text.has_term(t)]
@@ -374,12 +262,12 @@ def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
         + len([n for n in names if text.has_name(n)])
     )
     share = 1 - len(missing) / count if count else 0.0
-    literals = {v for v, *_ in _claim_numbers(clause)} | {w for w in words if w in ("true", "false", "none")}
+    literals = {v for v, *_ in claim_numbers(clause)} | {w for w in words if w in ("true", "false", "none")}
     for name in names if re.search(r"\bdefault", clause.lower()) else ():
         value = text.assigned.get(name)
-        if value is not None and literals and value not in literals and _number(value) not in literals:
+        if value is not None and literals and value not in literals and as_number(value) not in literals:
             return CONTRADICTED, f"The cited text sets {name} to {value}.", share
-    for value, before, after, forms in _claim_numbers(clause):
+    for value, before, after, forms in claim_numbers(clause):
         if forms & text.numbers:
             if value in text.numbers and text.rebinds(value, before, after):
                 return (
@@ -393,22 +281,20 @@ def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
             return CONTRADICTED, f"The number {value} is not in the cited text.", share
         return ABSENT, f"The number {value} is not in the cited text.", share
     if share >= PARTIAL_AT:
-        claim_terms = {_stem(w) for w in _words(clause) if w not in _STOP}
-        best = max((len(claim_terms & seg), seg, neg) for seg, neg in (
-            (s, n) for s, n in text.segments
-        )) if text.segments else None  # fmt: skip
+        claim_terms = {light_stem(w) for w in word_list(clause) if w not in STOP}
+        best = max((len(claim_terms & seg) for seg, _, _ in text.segments), default=None)
         if best is not None:
-            top = [neg for seg, neg in text.segments if len(claim_terms & seg) == best[0]]
-            if all(neg != _negated(words) for neg in top):
-                said = "negates" if _negated(words) else "does not negate"
+            top = [(neg, setting) for seg, neg, setting in text.segments if len(claim_terms & seg) == best]
+            if all(neg != is_negated(words, setting) for neg, setting in top):
+                said = "negates" if is_negated(words, top[0][1]) else "does not negate"
                 return CONTRADICTED, f"The sentence {said} what the cited text states.", share
-            tops = [seg for seg, _ in text.segments if len(claim_terms & seg) == best[0]]
-            for word in {w for w in _words(clause) if w in _OPPOSITES}:
-                stem, other = _stem(word), _stem(_OPPOSITES[word])
+            tops = [seg for seg, _, _ in text.segments if len(claim_terms & seg) == best]
+            for word in {w for w in word_list(clause) if w in OPPOSITES}:
+                stem, other = light_stem(word), light_stem(OPPOSITES[word])
                 if all(other in seg and stem not in seg for seg in tops):
                     return (
                         CONTRADICTED,
-                        f"The sentence says {word}; the cited text says {_OPPOSITES[word]}.",
+                        f"The sentence says {word}; the cited text says {OPPOSITES[word]}.",
                         share,
                     )
     listed = ", ".join(missing[:3])
@@ -424,8 +310,8 @@ def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
 def judge_support(claim: str, cited: str) -> Support:
     """The lexical judge: ``claim`` is the sentence, ``cited`` the text it cites."""
     norm_claim = normalize_text(claim)
-    terms = [t for t in _WORD_RE.findall(norm_claim) if t not in _STOP and t not in _NEGATIONS and len(t) > 2]
-    if not terms or not _WORD_RE.search(normalize_text(cited)):
+    terms = [t for t in WORD_RE.findall(norm_claim) if t not in STOP and t not in NEGATIONS and len(t) > 2]
+    if not terms or not WORD_RE.search(normalize_text(cited)):
         return Support(UNJUDGED, "No key terms to compare.")
     text = _Cited(cited)
     verdicts = [_judge_clause(c, text) for c in _clauses(claim)]

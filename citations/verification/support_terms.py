@@ -1,0 +1,158 @@
+"""The vocabulary and tokens the support judge reads a sentence with: stop
+words, negations, opposite words, paraphrases, units, numbers, names and a
+light stem. Pure Python: no Django imports."""
+
+from __future__ import annotations
+
+import re
+
+STOP = frozenset(
+    """a an the of to in on at by for with from and or but as is are was were be been being it its this
+    that these those there here which who whom whose what when where how why than then so such can could
+    may might must shall should will would do does did has have had having into onto over under about after
+    before between through during per via also only just very more most less least each every any all some
+    other same own both either if else while because since until unless use used uses using one ones
+    their them they we you your our he she his her i me my us let lets like get gets set sets make makes
+    way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
+    passed setting turn turns turned happen happens django python urllib3 pytest celery pygments""".split()
+)
+# Words that flip a statement. In prose only these count; "False", "None",
+# "off" and "disabled" are values there ("set it to None to retry on any verb"),
+# but against a setting's assignment they state that it is not on.
+NEGATIONS = frozenset(
+    "not no never nor neither cannot without nothing nobody nowhere unable excluding".split()
+)
+VALUE_NEGATIONS = frozenset("none false off disable disabled disables".split())
+NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if w != "_"  # "one" is a pronoun far more often than a count
+}
+UNITS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0),
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), 0.001),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), 60.0),
+    **dict.fromkeys(("h", "hour", "hours"), 3600.0),
+    **dict.fromkeys(("day", "days"), 86400.0),
+    **dict.fromkeys(("week", "weeks"), 604800.0),
+}
+WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
+# Numbers whole ("2.5", "1e-6", "0o644", "1,000"), a unit glued on ("60s"), then words.
+TOKEN_RE = re.compile(
+    r"0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?:[a-z]+)?|[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
+)
+NUMBER_RE = re.compile(r"(?<![\w.])(0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)")
+PRODUCT_RE = re.compile(r"\d+(?:\s*\*\s*\d+)+")
+RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+)\b")
+ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")
+CLAUSE_RE = re.compile(
+    r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
+    r"does|do|has|have|[a-z]+s)\b)"
+)
+# Word pairs where one in the sentence and the other in the cited passage contradict.
+OPPOSITES = dict(
+    pair
+    for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
+                 ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
+                 ("immediately", "lazily"), ("first", "last"), ("increase", "decrease")]
+    for pair in ((a, b), (b, a))
+)  # fmt: skip
+CODE_LINE_RE = re.compile(
+    r"\s*(?:def |class |if |elif |else:|try:|except|return |raise |yield |for |while |with |@|>>>|\.\.\. |"
+    r"[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
+)
+STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ied", "ies",
+                  "ed", "es", "ers", "er", "ly", "s")  # fmt: skip
+
+
+def light_stem(word: str) -> str:
+    """A light stem: "validates", "validated" and "validating" read "validat"."""
+    for suffix in STEM_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
+            break
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
+        word = word[:-1]  # "stopped" -> "stopp" -> "stop"
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def word_list(text: str) -> list[str]:
+    """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
+    "HttpOnly" -> "http", "only")."""
+    words = []
+    for raw in re.findall(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*", text):
+        low = raw.lower()
+        words.append(low)
+        parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", raw) if p]
+        if len(parts) > 1:
+            words.extend(p.lower() for p in parts)
+    return words
+
+
+def as_number(text: str) -> str:
+    text = text.replace(",", "")
+    try:
+        return text if text.startswith(("0x", "0o")) else f"{float(text):g}"
+    except ValueError:
+        return text
+
+
+def numbers_in(text: str) -> set[str]:
+    """The numbers a text states: a product such as ``60 * 60 * 24 * 7`` counts as its value, not its factors."""
+    found = set()
+    for product in PRODUCT_RE.findall(text):
+        value = 1
+        for factor in product.split("*"):
+            value *= int(factor)
+        found.add(as_number(str(value)))
+    text = PRODUCT_RE.sub(" ", text)
+    found |= {as_number(n) for n in NUMBER_RE.findall(text.lower())}
+    return found | {NUMBER_WORDS[w] for w in WORD_RE.findall(text.lower()) if w in NUMBER_WORDS}
+
+
+def claim_numbers(text: str) -> list[tuple[str, str, str, set[str]]]:
+    """(number, word before, word after, the values it may appear as) for each number of a claim;
+    a duration may appear converted to seconds or milliseconds ("ten minutes" as 600)."""
+    tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", text.lower()))
+    found = []
+    for i, token in enumerate(tokens):
+        raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
+        split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if split and not raw and not token.startswith(("0x", "0o")):
+            raw, after = split[1], split[2]
+        if raw is None:
+            continue
+        value = as_number(raw)
+        forms = {value}
+        if after in UNITS and not raw.startswith("0x"):
+            seconds = float(value) * UNITS[after]
+            forms |= {as_number(f"{seconds:.6g}"), as_number(f"{seconds * 1000:.6g}")}
+        before = next((t for t in reversed(tokens[:i]) if t not in STOP and not t[0].isdigit()), "")
+        found.append((value, before, after, forms))
+    return found
+
+
+def is_negated(words: list[str], values: bool = False) -> bool:
+    """Odd number of negating words: "is not disabled" states the thing
+    ("not only" negates nothing; ``values`` also counts "None", "False", "disabled")."""
+    flips = sum(
+        (w in NEGATIONS or w.endswith("n't") or (values and w in VALUE_NEGATIONS))
+        and not (w == "not" and i + 1 < len(words) and words[i + 1] in ("only", "just"))
+        for i, w in enumerate(words)
+    )
+    return flips % 2 == 1
+
+
+def names_in(raw: str) -> set[str]:
+    """Identifiers and code names the sentence uses (backticked, dotted,
+    camelCase or snake_case), lower-cased."""
+    names = set()
+    for quoted, bare in RAW_NAME_RE.findall(raw):
+        name = (quoted or bare).strip("()").lower()
+        if name and not name.isdigit() and not NUMBER_RE.fullmatch(name):
+            names.add(name)
+    return names
