@@ -391,7 +391,9 @@ def main() -> int:
             box.root.mkdir(parents=True)
             started = time.perf_counter()
             for title, paths in CORPUS:
-                box.add(title, [f for rel in paths for f in text_files(SITE, rel)], track=True)
+                files = [f for rel in paths for f in text_files(SITE, rel)]
+                if files:  # a package no longer installed adds no item (its questions are skipped)
+                    box.add(title, files, track=True)
             print(
                 f"ingested {len(box.items)} content items, {box.size / 1e6:.1f} MB in {time.perf_counter() - started:.1f} s"
             )

@@ -117,17 +117,46 @@ _RELATED_WORDS = {
     "step": "steps procedure runbook instructions",
 }
 RELATED: dict[str, frozenset[str]] = {}
+_RELATED_BY_WORD: dict[str, set[str]] = {}
 for _word, _related in _RELATED_WORDS.items():
     _group = {_word, *_related.split()}
     for _member in _group:
         RELATED.setdefault(light_stem(_member), set()).update(_group)  # type: ignore[arg-type]
+        _RELATED_BY_WORD.setdefault(_member, set()).update(_group)
 RELATED = {stem: frozenset(group) for stem, group in RELATED.items()}
+
+
+def inflections(word: str) -> set[str]:
+    """``word`` and the forms it may be an inflection of ("retries" → "retry",
+    "expiring" → "expire"), never a derivation: "broker" is not "broke"."""
+    forms = {word}
+    if len(word) < 4:
+        return forms
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")
+    if word.endswith("es"):
+        forms.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss"):
+        forms.add(word[:-1])
+    if word.endswith("ed"):
+        forms |= {word[:-2], word[:-1]}
+    if word.endswith("ing") and len(word) > 5:
+        forms |= {word[:-3], word[:-3] + "e"}
+    return forms
+
+
+def lookup(table: dict[str, set[str]] | dict[str, frozenset[str]], word: str) -> frozenset[str]:
+    """The group ``table`` (word -> its group) holds for ``word`` or a form it inflects."""
+    found: set[str] = set()
+    for form in inflections(word):
+        found |= table.get(form, set())
+    return frozenset(found)
 
 
 def related_words(term: str) -> frozenset[str]:
     """Words documents use for the same aspect as the question word ``term``
     (itself excluded); empty for most words."""
-    return RELATED.get(light_stem(term), frozenset()) - {term}
+    return lookup(_RELATED_BY_WORD, term) - {term}
 
 
 def fts_query(terms: list[str]) -> str:

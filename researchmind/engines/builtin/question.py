@@ -18,7 +18,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from .query import light_stem, question_terms, related_words, words
+from .query import fold, lookup, question_terms, related_words, words
 
 # Words that say what kind of fact is wanted rather than what it is about:
 # they still rank sentences, but a passage need not contain them to answer.
@@ -42,7 +42,7 @@ _SYNONYMS = [
     "recovery reset",
     "heartbeat keepalive ping",
     "pause delay wait countdown",
-    "retry retries rerun re-run re-execute attempt attempts",
+    "retry retries rerun re-run re-execute attempt attempts tries",
     "give-up stop abort",
     "bold strong",
     "italic emphasis emphasized",
@@ -50,7 +50,7 @@ _SYNONYMS = [
     "error exception",
     "fast faster speed performance",
     "start launch run",
-    "lifetime ttl expire expiry expires expiration live lives last lasts",
+    "lifetime ttl expire expiry expires expiration live lives last lasts age",
     "limit maximum max cap",
     "minimum min least",
     "malformed broken invalid corrupted",
@@ -68,13 +68,14 @@ _SYNONYMS = [
     "size bytes length",
     "convert converts conversion",
 ]
+# word -> the other words of its groups (looked up by the word or the form it inflects)
 SYNONYMS: dict[str, frozenset[str]] = {}
 for _group in _SYNONYMS:
     _members = {w.replace("-", " ") for w in _group.split()}
     for _member in _members:
         if " " not in _member:
-            SYNONYMS.setdefault(light_stem(_member), set()).update(_members - {_member})  # type: ignore[arg-type]
-SYNONYMS = {stem: frozenset(group) for stem, group in SYNONYMS.items()}
+            SYNONYMS.setdefault(_member, set()).update(_members - {_member})  # type: ignore[arg-type]
+SYNONYMS = {word: frozenset(group) for word, group in SYNONYMS.items()}
 # "turn off", "give up": a two-word phrase of a group lends its group to its first word.
 _PHRASES = {
     tuple(m.split()): frozenset(w.replace("-", " ") for w in g.split()) - {m}
@@ -94,6 +95,18 @@ _AMOUNT = re.compile(
     re.I,
 )
 _YESNO = re.compile(r"^\s*(is|are|does|do|can|could|should|will|was|were|has|have)\b", re.I)
+# What an "amount" question wants: a duration, a count or size, or a name (a value, a class).
+_DURATION = re.compile(
+    r"\bhow (long|often|soon)\b|\b(lifetime|ttl|timeout|delay|interval|period|deadline|expir\w*|age)\b", re.I
+)
+_COUNT = re.compile(
+    r"\bhow (many|much|big|large|small|far)\b|\b(number|maximum|minimum|max|min|size|limit|port|width|"
+    r"largest|smallest|most|least)\b",
+    re.I,
+)
+_DEFAULT = re.compile(r"\bdefault(s|ed)?\b", re.I)
+# "re-run", "thread-sensitive": a hyphenated word is also searched written as one
+_HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +117,20 @@ class Question:
     key: list[str]  # the terms a passage must be about (GENERIC words aside)
     expansions: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> other words for it
     joined: list[str] = field(default_factory=list)  # adjacent terms as one identifier
+    wants: str = ""  # for an amount: "duration", "count" or "name"
+    default: bool = False  # asks what something is by default
+
+
+def wants_of(text: str, kind: str) -> str:
+    """What an amount question's answer must hold: a duration (a number with
+    a unit of time), a count or size (a number), or a name (a value)."""
+    if kind != "amount":
+        return ""
+    if _DURATION.search(text):
+        return "duration"
+    if _COUNT.search(text):
+        return "count"
+    return "name"
 
 
 def kind_of(text: str) -> str:
@@ -127,7 +154,7 @@ def analyze(text: str) -> Question:
     expansions: dict[str, frozenset[str]] = {}
     for term in terms:
         # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
-        others = (SYNONYMS.get(light_stem(term)) or frozenset()) | related_words(term)
+        others = (lookup(SYNONYMS, term) - {term}) | related_words(term)
         if others:
             expansions[term] = frozenset(w for w in others if " " not in w)
     for first, second in itertools.pairwise(folded):
@@ -141,4 +168,14 @@ def analyze(text: str) -> Question:
         for b in terms[i + 1 : i + 4]
         if a.isalpha() and b.isalpha() and len(a) > 2 and len(b) > 2
     ]
-    return Question(text, kind_of(text), terms, key, expansions, joined)
+    for first, second in _HYPHENATED.findall(text):
+        whole = fold(first + second)
+        joined.append(whole)
+        synonyms = lookup(SYNONYMS, whole)
+        last = fold(second)
+        if synonyms and last in terms:
+            expansions[last] = expansions.get(last, frozenset()) | {w for w in synonyms if " " not in w}
+    kind = kind_of(text)
+    return Question(
+        text, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
+    )

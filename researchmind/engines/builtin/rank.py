@@ -32,9 +32,27 @@ LONG_SENTENCE = 350
 DECLINE_BELOW = 0.43
 
 _NUMBER = re.compile(r"\d|``[^`]+``|\b(?:true|false|none|null)\b", re.I)
+_DIGITS = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|thousand|unlimited|"
+    r"infinite|never|forever)\b",
+    re.I,
+)
+_TIME_UNIT = re.compile(
+    r"\d\s*(?:ms|s|sec|secs|m|h|d)\b|\b(?:milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
+    r"timedelta|never|forever)\b",
+    re.I,
+)
+_NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d")
+# A sentence that states what something is by default (a definition, not a mention).
+_STATES_DEFAULT = re.compile(
+    r"\bdefaults? (?:to|is|are|value is|values are)\b|\(default(?::[^)]*)?\)|\bby default\b|"
+    r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S|\bdefault value\b",
+    re.I,
+)
 _CAUSE = re.compile(
     r"\b(because|since|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
-    r"which means|to avoid|to prevent|to keep|to make|so it|so you|safety|for performance)\b",
+    r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
+    r"for safety|not safe|unsafe|would|could)\b",
     re.I,
 )
 _BOILERPLATE = re.compile(
@@ -191,8 +209,19 @@ def _kind_fit(
 ) -> tuple[bool, float]:
     """Whether the passage holds what the question's kind asks for, and the bonus for it."""
     if q.kind == "amount":
-        ok = bool(_NUMBER.search(body))
-        return ok, 0.15 if ok else -0.1
+        if q.wants == "name":
+            ok = bool(_NAME.search(body) or _NUMBER.search(body))
+            bonus = 0.1 if ok else -0.1
+        else:
+            ok = bool(_DIGITS.search(body))
+            bonus = 0.15 if ok else -0.15
+            if ok and q.wants == "duration" and _TIME_UNIT.search(body):
+                bonus += 0.1
+        if q.default and _STATES_DEFAULT.search(body):
+            bonus += 0.2
+        return ok, bonus
+    if q.default and _STATES_DEFAULT.search(body):
+        return True, 0.15
     if q.kind == "why":
         ok = bool(_CAUSE.search(body))
         return ok, 0.2 if ok else -0.05

@@ -155,6 +155,25 @@ def _quoted(words_: list[str]) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words_))
 
 
+def _groups(q: Question) -> list[list[str]]:
+    """For each key term: the term, its documentation synonyms and the joined
+    identifiers that hold it — the words any of which say the text is about it."""
+    return [
+        [term, *sorted(q.expansions.get(term, ())), *(j for j in q.joined if term in j)] for term in q.key
+    ]
+
+
+def _all_of(groups: list[list[str]]) -> str:
+    return " AND ".join(f"({_quoted(group)})" for group in groups)
+
+
+# Per query: chunks that hold every key term (or a word for it); chunks that
+# miss one key term; chunks of any one file among the ranked OR results.
+ALL_TERMS = 16
+ALL_BUT_ONE = 6
+PER_FILE = 5
+
+
 def candidates(
     root: str | os.PathLike[str],
     q: Question,
@@ -163,8 +182,12 @@ def candidates(
     state: str | os.PathLike[str] | None = None,
     folders: tuple[str, ...] = (),
 ) -> list[Hit]:
-    """The ``limit`` chunks that best match the question's terms, their
-    documentation synonyms and joined identifiers, best first."""
+    """The chunks that best match the question's terms, their documentation
+    synonyms and joined identifiers, best first: the ``limit`` best by BM25
+    over any of the words (at most ``PER_FILE`` from one file, so one long
+    file cannot fill the list), and besides them the best chunks that hold
+    every key term, or all key terms but one — a passage that answers is
+    about all of what is asked, however common its words."""
     alternatives = list(q.terms)
     for term in q.terms:
         alternatives += sorted(q.expansions.get(term, ()))
@@ -174,17 +197,51 @@ def candidates(
     if not match or not path.exists():
         return []
     scope, scope_params = _in_folders(folders)
+    groups = _groups(q)
     conn = open_index(path)
     try:
+        wanted: dict[int, None] = {}
+
+        def rowids(expression: str, n: int) -> list[tuple[int, int]]:
+            return conn.execute(
+                f"""
+                SELECT m.rowid, c.file_id FROM (SELECT rowid FROM chunks_fts
+                  WHERE chunks_fts MATCH ?{scope} ORDER BY bm25(chunks_fts) LIMIT ?) AS m
+                JOIN chunks c ON c.id = m.rowid
+                """,  # noqa: S608 - only placeholders
+                (expression, *scope_params, n),
+            ).fetchall()
+
+        if len(groups) >= 2:
+            for rowid, _ in rowids(_all_of(groups), ALL_TERMS):
+                wanted[rowid] = None
+            if len(groups) >= 3:
+                for i in range(len(groups)):
+                    for rowid, _ in rowids(_all_of(groups[:i] + groups[i + 1 :]), ALL_BUT_ONE):
+                        wanted[rowid] = None
+        per_file: dict[int, int] = {}
+        added = 0
+        for rowid, file_id in rowids(match, limit * 3):
+            if added >= limit:
+                break
+            if per_file.get(file_id, 0) >= PER_FILE or rowid in wanted:
+                continue
+            per_file[file_id] = per_file.get(file_id, 0) + 1
+            wanted[rowid] = None
+            added += 1
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        # every chunk scored by the same BM25 (of the OR query), so ranks compare
         rows = conn.execute(
             f"""
             SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
                    f.line_count
             FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
-                  WHERE chunks_fts MATCH ?{scope} ORDER BY score LIMIT ?) AS m
+                  WHERE chunks_fts MATCH ? AND rowid IN ({marks})) AS m
             JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
             """,  # noqa: S608 - only placeholders
-            (match, *scope_params, limit),
+            (match, *wanted),
         ).fetchall()
     finally:
         conn.close()
