@@ -1,0 +1,689 @@
+"""Assembling streamed content blocks: text, tool calls and thinking across delta boundaries.
+
+Lines are shaped as Claude Code writes them with partial messages on (see
+tests/fixtures/transcripts): ``message_start``, ``content_block_start``, deltas, the
+block's ``assistant`` line before its ``content_block_stop``, ``message_delta``,
+``message_stop``. What a person sees must not depend on where the deltas were cut.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from progress.stream import StreamEvent, StreamInterpreter
+from progress.stream.blockstate import scan_text
+from progress.stream.events import TEXT_PAYLOAD_CHARS
+
+CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"
+SANDBOX = "/srv/researchmind/sandboxes/7d1e5a20-4c3b-4a2b-8c3d-5e6f708192a3"
+TITLES = {CID: "Auth Guide"}
+SEARCHING = '<!-- PROGRESS: {"phase": "searching", "step": 2, "total": 5, "detail": "Searching the content for JWT"} -->'
+WRITING = '<!-- PROGRESS: {"phase": "synthesizing", "step": 4, "total": 5} -->'
+CITATIONS = (
+    '<!-- CITATIONS: [{"id": "c1", "source_file": "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd/auth.md", '
+    '"excerpt": "Every API request must carry a JWT bearer token --> in the header."}] -->'
+)
+ANSWER = (
+    f"{SEARCHING}\n\nThe service authenticates every request with a JWT bearer token [c1].\n\n"
+    f"{WRITING}\nAccess tokens expire after 24 hours.\n\n{CITATIONS}"
+)
+
+
+def se(event: dict, parent: str | None = None) -> str:
+    return json.dumps(
+        {"type": "stream_event", "event": event, "session_id": "s", "parent_tool_use_id": parent}
+    )
+
+
+def start(mid: str, parent: str | None = None) -> str:
+    return se({"type": "message_start", "message": {"id": mid, "content": [], "usage": {}}}, parent)
+
+
+def block_start(index: int, block: dict, parent: str | None = None) -> str:
+    return se({"type": "content_block_start", "index": index, "content_block": block}, parent)
+
+
+def delta(index: object, parent: str | None = None, **fields) -> str:
+    return se({"type": "content_block_delta", "index": index, "delta": fields}, parent)
+
+
+def text_delta(index: int, text: str, parent: str | None = None) -> str:
+    return delta(index, parent, type="text_delta", text=text)
+
+
+def block_stop(index: int, parent: str | None = None) -> str:
+    return se({"type": "content_block_stop", "index": index}, parent)
+
+
+def message_delta(parent: str | None = None) -> str:
+    return se({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}}, parent)
+
+
+def message_stop(parent: str | None = None) -> str:
+    return se({"type": "message_stop"}, parent)
+
+
+def assistant(mid: str, *blocks: dict, parent: str | None = None, **extra) -> str:
+    message = {"id": mid, "type": "message", "role": "assistant", "content": list(blocks)}
+    return json.dumps({"type": "assistant", "message": message, "parent_tool_use_id": parent, **extra})
+
+
+def text_block(text: str) -> dict:
+    return {"type": "text", "text": text}
+
+
+def run(lines: list[str], finish: bool = True) -> tuple[StreamInterpreter, list[StreamEvent]]:
+    interpreter = StreamInterpreter(titles=TITLES, sandbox=SANDBOX)
+    events: list[StreamEvent] = []
+    for line in lines:
+        events += interpreter.feed(line)
+    if finish:
+        events += interpreter.finish()
+    return interpreter, events
+
+
+def shown(events: list[StreamEvent]) -> list[tuple[str, str, str]]:
+    """(kind, stage, detail) of each event but the text deltas."""
+    return [(e.kind, e.stage, e.detail) for e in events if e.kind != "text_delta"]
+
+
+def deltas(events: list[StreamEvent]) -> str:
+    return "".join(e.payload["text"] for e in events if e.kind == "text_delta")
+
+
+def cut(text: str, points: list[int]) -> list[str]:
+    bounds = [0, *sorted({p % (len(text) + 1) for p in points}), len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
+
+
+def streamed_text(pieces: list[str], *, assistant_line: bool = True, completed: bool = True) -> list[str]:
+    lines = [start("msg_A"), block_start(0, {"type": "text", "text": ""})]
+    lines += [text_delta(0, piece) for piece in pieces]
+    if assistant_line:
+        lines.append(assistant("msg_A", text_block("".join(pieces))))
+    lines.append(block_stop(0))
+    if completed:
+        lines.append(message_delta())
+    lines.append(message_stop())
+    return lines
+
+
+VISIBLE = scan_text(ANSWER)[0]
+SHOWN = "The service authenticates every request with a JWT bearer token [c1]. Access tokens expire after 24…"
+PHASES = [
+    ("phase", "primary", "Searching the content for JWT"),
+    ("phase", "primary", "Synthesizing…"),
+]
+
+
+# -- text across delta boundaries -----------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(ANSWER)), max_size=12))
+def test_text_cut_anywhere_shows_the_same_answer(points):
+    """However the deltas cut the text, the live deltas add up to the one text event, markers apart."""
+    interpreter, events = run(streamed_text(cut(ANSWER, points)))
+    assert deltas(events) == VISIBLE
+    assert shown(events) == [*PHASES, ("text", "primary", SHOWN)]
+    (text_event,) = [e for e in events if e.kind == "text"]
+    assert text_event.payload == {
+        "text": VISIBLE,
+        "message_id": "msg_A",
+        "index": 0,
+        "parent_tool_use_id": None,
+    }
+    assert text_event.phase == "synthesizing"
+    assert interpreter.phase == "synthesizing"
+    assert interpreter.answer_raw == ANSWER
+    assert "Access tokens expire after 24 hours." in interpreter.answer_text
+    assert "CITATIONS" not in interpreter.answer_text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(ANSWER)), max_size=12), st.booleans())
+def test_text_whose_assistant_line_was_lost_is_kept_from_the_deltas(points, completed):
+    """No assistant line: a completed message keeps the deltas' text, at the end of the run too."""
+    lines = streamed_text(cut(ANSWER, points), assistant_line=False, completed=completed)
+    interpreter, events = run(lines)
+    if not completed:
+        # message_stop without message_delta: the API did not finish it; what was shown is dropped.
+        assert shown(events)[-1] == ("text", "primary", "Partial text dropped after an API retry")
+        assert interpreter.answer_raw == ""
+        return
+    assert deltas(events) == VISIBLE
+    assert shown(events) == [*PHASES, ("text", "primary", SHOWN)]
+    assert [(e.step, e.total) for e in events if e.kind == "phase"] == [(2, 5), (4, 5)]
+    assert interpreter.answer_raw == ANSWER
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(ANSWER)), max_size=12))
+def test_text_of_a_killed_run_is_kept_at_finish(points):
+    """Output that stops mid-message keeps the text streamed so far when the run is finished."""
+    pieces = cut(ANSWER, points)
+    lines = [start("msg_A"), block_start(0, {"type": "text", "text": ""})]
+    lines += [text_delta(0, piece) for piece in pieces]
+    interpreter, events = run(lines)
+    assert deltas(events) == VISIBLE
+    assert interpreter.answer_raw == ANSWER
+    (text_event,) = [e for e in events if e.kind == "text"]
+    assert text_event.payload["text"] == VISIBLE
+
+
+def test_killed_run_inside_a_marker_reports_it_open():
+    """A run cut off inside a PROGRESS marker keeps the text before it and reports the open marker."""
+    interpreter, events = run([start("msg_A"), text_delta(0, 'Before <!-- PROGRESS: {"pha')])
+    assert deltas(events) == "Before "
+    assert shown(events) == [
+        ("marker_error", "expandable", "PROGRESS marker is not closed with '-->' before the text ended."),
+        ("text", "primary", "Before"),
+    ]
+    assert interpreter.answer_raw == 'Before <!-- PROGRESS: {"pha'
+
+
+def test_text_held_back_at_the_end_is_released_by_the_assistant_line():
+    """Text that might still open a marker is held back, then released when the block is complete."""
+    lines = [start("msg_A"), text_delta(0, "Tokens expire <!"), text_delta(0, "- soon")]
+    _, events = run([*lines, assistant("msg_A", text_block("Tokens expire <!- soon"))], finish=False)
+    assert [e.payload["text"] for e in events if e.kind == "text_delta"] == ["Tokens expire ", "<!- soon"]
+    lines = [start("msg_A"), text_delta(0, "Tokens expire <!")]
+    _, events = run([*lines, assistant("msg_A", text_block("Tokens expire <!"))], finish=False)
+    assert [e.payload["text"] for e in events if e.kind == "text_delta"] == ["Tokens expire ", "<!"]
+    assert [e.payload["text"] for e in events if e.kind == "text"] == ["Tokens expire <!"]
+
+
+def test_markers_seen_in_the_deltas_are_not_repeated_by_a_differing_assistant_line():
+    """The assistant line wins over deltas that differ, but phases already shown are not shown again."""
+    lines = [
+        start("msg_A"),
+        text_delta(0, SEARCHING + "\nDraft"),
+        assistant("msg_A", text_block(SEARCHING + "\nDraft answer.")),
+    ]
+    _, events = run(lines, finish=False)
+    assert shown(events) == [
+        ("phase", "primary", "Searching the content for JWT"),
+        ("text", "primary", "Draft answer."),
+    ]
+    assert deltas(events) == "\nDraft answer."
+
+
+def test_assistant_line_that_rewrites_the_text_is_not_appended_to_it():
+    """When the complete text does not continue what was shown, nothing more is streamed."""
+    lines = [start("msg_A"), text_delta(0, "First draft"), assistant("msg_A", text_block("Second"))]
+    _, events = run(lines, finish=False)
+    assert deltas(events) == "First draft"
+    assert [e.payload["text"] for e in events if e.kind == "text"] == ["Second"]
+    lines = [start("msg_A"), text_delta(0, "Same"), assistant("msg_A", text_block("Same "))]
+    _, events = run(lines, finish=False)
+    assert [e.payload["text"] for e in events if e.kind == "text_delta"] == ["Same", " "]
+
+
+def test_late_assistant_line_replaces_text_kept_from_deltas():
+    """Text kept from deltas at message_stop is replaced when its assistant line comes after all."""
+    lines = [start("msg_A"), text_delta(0, "Partial answ"), message_delta(), message_stop()]
+    lines.append(assistant("msg_A", text_block(f"{SEARCHING}Full answer.")))
+    interpreter, events = run(lines)
+    assert shown(events) == [("text", "primary", "Partial answ"), ("text", "primary", "Full answer.")]
+    assert events[-1].payload == {
+        "text": "Full answer.",
+        "message_id": "msg_A",
+        "index": 0,
+        "parent_tool_use_id": None,
+    }
+    assert interpreter.answer_raw == f"{SEARCHING}Full answer."
+    # The same text again changes nothing.
+    lines[-1] = assistant("msg_A", text_block("Partial answ"))
+    _, events = run(lines)
+    assert shown(events) == [("text", "primary", "Partial answ")]
+
+
+def test_late_assistant_line_with_only_markers_says_so():
+    lines = [start("msg_A"), text_delta(0, "Partial"), message_delta(), message_stop()]
+    _, events = run([*lines, assistant("msg_A", text_block(SEARCHING))])
+    assert shown(events)[-1] == ("text", "primary", "(no visible text)")
+
+
+def test_text_block_of_only_markers_has_no_text_event():
+    _, events = run(streamed_text([SEARCHING]))
+    assert shown(events) == [PHASES[0]]
+
+
+def test_huge_text_delta_is_cut_in_its_payload():
+    """A delta larger than a payload may hold is sent cut, and says so."""
+    big = "a" * (TEXT_PAYLOAD_CHARS + 5)
+    _, events = run([start("msg_A"), text_delta(0, big)], finish=False)
+    (event,) = events
+    assert len(event.payload["text"]) == TEXT_PAYLOAD_CHARS
+    assert event.payload["truncated"] is True
+    _, events = run([start("msg_A"), text_delta(0, big[:TEXT_PAYLOAD_CHARS])], finish=False)
+    assert "truncated" not in events[0].payload
+    assert len(events[0].payload["text"]) == TEXT_PAYLOAD_CHARS
+
+
+# -- several messages, blocks and retries -------------------------------------------------
+
+
+def test_retry_drops_the_unfinished_text_and_keeps_the_next_message():
+    """A new message_start while a message is open: its shown text is dropped, the new one kept."""
+    lines = [
+        start("msg_1"),
+        text_delta(0, "The service auth"),
+        start("msg_2"),
+        text_delta(0, "Retried answer."),
+    ]
+    lines += [assistant("msg_2", text_block("Retried answer.")), message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert shown(events) == [
+        ("text", "primary", "Partial text dropped after an API retry"),
+        ("text", "primary", "Retried answer."),
+    ]
+    dropped = events[1].payload
+    assert dropped == {
+        "text": "",
+        "message_id": "msg_1",
+        "index": 0,
+        "parent_tool_use_id": None,
+        "abandoned": True,
+    }
+    assert interpreter.answer_raw == "Retried answer."
+
+
+def test_retry_after_only_blank_text_drops_nothing_visible():
+    lines = [start("msg_1"), text_delta(0, "\n\n"), start("msg_2"), text_delta(0, "Answer")]
+    _, events = run([*lines, assistant("msg_2", text_block("Answer"))])
+    assert shown(events) == [("text", "primary", "Answer")]
+
+
+def test_result_drops_text_the_api_never_finished():
+    """A result line while text is open: the partial text is dropped, the result's text is the answer."""
+    result = {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "result": "Final.",
+        "duration_ms": 1000,
+    }
+    lines = [start("msg_1"), text_delta(0, "Half"), json.dumps(result)]
+    interpreter, events = run(lines)
+    assert shown(events) == [
+        ("text", "primary", "Partial text dropped after an API retry"),
+        ("result", "primary", "Completed in 1.0 s"),
+    ]
+    assert interpreter.answer_text == "Final."
+
+
+def test_deltas_without_message_start_are_kept_and_matched_by_their_assistant_line():
+    """Lines lost before the deltas: they sit under a made-up id until the assistant line claims them."""
+    lines = [text_delta(0, "Lost start"), assistant("msg_X", text_block("Lost start, found."))]
+    interpreter, events = run(lines)
+    assert events[0].payload["message_id"] == "partial-1"
+    assert shown(events) == [("text", "primary", "Lost start, found.")]
+    assert deltas(events) == "Lost start, found."
+    assert interpreter.answer_raw == "Lost start, found."
+
+
+def test_deltas_without_message_start_use_the_api_message_id():
+    line = json.loads(text_delta(0, "Hello"))
+    line["api_message_id"] = "msg_api"
+    _, events = run([json.dumps(line)], finish=False)
+    assert events[0].payload["message_id"] == "msg_api"
+
+
+def test_message_start_without_an_id_gets_a_made_up_one():
+    lines = [se({"type": "message_start", "message": {}}), text_delta(0, "One")]
+    lines += [se({"type": "message_start"}), text_delta(0, "Two")]
+    _, events = run(lines, finish=False)
+    assert [e.payload["message_id"] for e in events if e.kind == "text_delta"] == ["partial-1", "partial-2"]
+
+
+def test_blocks_keep_their_index():
+    """Text blocks around a tool call keep their own indexes and both reach the answer."""
+    lines = [start("msg_A"), text_delta(0, "First."), assistant("msg_A", text_block("First.")), block_stop(0)]
+    lines += [text_delta(2, "Second."), assistant("msg_A", text_block("Second.")), block_stop(2)]
+    lines += [message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert [(e.kind, e.payload["index"]) for e in events] == [
+        ("text_delta", 0),
+        ("text", 0),
+        ("text_delta", 2),
+        ("text", 2),
+    ]
+    assert interpreter.answer_raw == "First.\n\nSecond."
+
+
+def test_assistant_lines_without_deltas_number_their_blocks():
+    """The non-streaming fallback: one assistant line per block, numbered in order."""
+    lines = [assistant("msg_F", text_block("One.")), assistant("msg_F", text_block("Two."))]
+    lines.append(assistant("msg_F", {"type": "thinking", "thinking": "Hmm.", "signature": "sig"}))
+    _, events = run(lines)
+    assert [(e.kind, e.payload["index"]) for e in events] == [
+        ("text_delta", 0),
+        ("text", 0),
+        ("text_delta", 1),
+        ("text", 1),
+        ("thinking", 2),
+    ]
+    assert events[0].payload["message_id"] == "msg_F"
+
+
+def test_assistant_line_with_several_blocks_claims_the_streamed_ones_in_order():
+    lines = [start("msg_A"), text_delta(0, "One."), text_delta(1, "Two.")]
+    lines += [assistant("msg_A", text_block("One."), text_block("Two.")), message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert [e.payload["text"] for e in events] == ["One.", "Two.", "One.", "Two."]
+    assert [e.payload["index"] for e in events if e.kind == "text"] == [0, 1]
+    assert interpreter.answer_raw == "One.\n\nTwo."
+
+
+def test_assistant_content_as_a_plain_string_is_text():
+    line = {"type": "assistant", "message": {"id": "msg_S", "content": "Plain answer."}}
+    interpreter, events = run([json.dumps(line)])
+    assert shown(events) == [("text", "primary", "Plain answer.")]
+    assert interpreter.answer_raw == "Plain answer."
+
+
+def test_assistant_line_without_content_list_shows_nothing():
+    line = json.dumps({"type": "assistant", "message": {"id": "m", "content": {"type": "text"}}})
+    _, events = run([line])
+    assert events == []
+
+
+def test_assistant_api_error_is_recorded_once():
+    line = assistant("msg_E", text_block("Invalid API key"), error="authentication_failed")
+    interpreter, _ = run([line, line])
+    assert interpreter.errors == ["The engine reported an API error: authentication_failed."]
+    interpreter, _ = run([assistant("msg_E", text_block("x"), error="")])
+    assert interpreter.errors == []
+
+
+def test_unknown_content_block_is_kept_as_other():
+    _, events = run([assistant("msg_A", {"type": "web_search_tool_result", "content": []}, {"text": "t"})])
+    assert shown(events) == [
+        ("other", "expandable", "Assistant web_search_tool_result block"),
+        ("other", "expandable", "Assistant content block"),
+    ]
+    assert events[0].payload == {
+        "type": "web_search_tool_result",
+        "block": {"type": "web_search_tool_result", "content": []},
+    }
+
+
+# -- tool calls -----------------------------------------------------------------------
+
+
+def tool_lines(pieces: list[str], *, index: int = 1, parent: str | None = None) -> list[str]:
+    lines = [start("msg_T", parent)]
+    lines.append(
+        block_start(index, {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}, parent)
+    )
+    lines += [delta(index, parent, type="input_json_delta", partial_json=p) for p in pieces]
+    return lines
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=80), max_size=8))
+def test_tool_input_cut_anywhere_reads_as_one_step(points):
+    """Tool input JSON streamed in pieces is parsed once the block stops: one readable step."""
+    raw = json.dumps({"file_path": f"{SANDBOX}/{CID}/tokens.md", "offset": 1, "limit": 40})
+    interpreter, events = run([*tool_lines(cut(raw, points)), block_stop(1)], finish=False)
+    assert shown(events) == [("tool_start", "primary", "Reading Auth Guide/tokens.md (lines 1–40)")]
+    assert events[0].payload == {
+        "tool_use_id": "toolu_1",
+        "name": "Read",
+        "input": json.loads(raw),
+        "parent_tool_use_id": None,
+    }
+    assert interpreter.tool_steps == ["Reading Auth Guide/tokens.md (lines 1–40)"]
+
+
+def test_tool_call_is_announced_once_whatever_comes_first():
+    """Deltas then assistant line then block stop: one tool_start, from whichever is first."""
+    raw = json.dumps({"file_path": "a.md"})
+    block = {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {"file_path": "a.md"}}
+    _, events = run([*tool_lines([raw]), assistant("msg_T", block), block_stop(1)])
+    assert shown(events) == [("tool_start", "primary", "Reading a.md")]
+    _, events = run([*tool_lines([raw]), block_stop(1), assistant("msg_T", block)])
+    assert shown(events) == [("tool_start", "primary", "Reading a.md")]
+
+
+def test_tool_input_that_is_not_json_is_kept_as_text():
+    _, events = run([*tool_lines(['{"file_path": "a.md', "oops"]), block_stop(1)], finish=False)
+    assert events[0].payload["input"] == {"partial_json": '{"file_path": "a.md' + "oops"}
+    assert events[0].detail == "Reading a file"
+
+
+def test_tool_without_input_deltas_has_empty_input():
+    _, events = run([*tool_lines([]), block_stop(1)], finish=False)
+    assert events[0].payload["input"] == {}
+    _, events = run([*tool_lines(["  "]), block_stop(1)], finish=False)
+    assert events[0].payload["input"] == {}
+
+
+def test_tool_still_streaming_when_the_message_completes_is_announced():
+    """A completed message whose tool block never stopped still announces the call; a retried one does not."""
+    raw = json.dumps({"file_path": "a.md"})
+    lines = [*tool_lines([raw]), message_delta(), message_stop()]
+    _, events = run(lines, finish=False)
+    assert shown(events) == [("tool_start", "primary", "Reading a.md")]
+    _, events = run([*tool_lines([raw]), message_stop()], finish=False)
+    assert events == []
+
+
+def test_tool_input_deltas_without_block_start_make_a_tool_block():
+    lines = [start("msg_T"), delta(0, type="input_json_delta", partial_json='{"command": "ls"}')]
+    _, events = run([*lines, block_stop(0)], finish=False)
+    assert shown(events) == [("tool_start", "primary", "Using a tool")]
+    assert events[0].payload["input"] == {"command": "ls"}
+
+
+def test_server_tool_blocks_are_announced_too():
+    lines = [start("msg_T"), block_start(0, {"type": "server_tool_use", "id": "srv_1", "name": "WebSearch"})]
+    lines.append(delta(0, type="input_json_delta", partial_json='{"query": "jwt expiry"}'))
+    _, events = run([*lines, block_stop(0)], finish=False)
+    assert shown(events) == [("tool_start", "primary", "Searching the web for `jwt expiry`")]
+
+
+def test_block_stop_of_text_or_unknown_index_announces_nothing():
+    lines = [start("msg_T"), block_start(0, {"type": "text"}), block_stop(0), block_stop(5)]
+    lines.append(se({"type": "content_block_stop", "index": "0"}))
+    _, events = run(lines, finish=False)
+    assert events == []
+
+
+# -- thinking -------------------------------------------------------------------------
+
+
+def thinking_lines(*pieces: str, signed: bool = True) -> list[str]:
+    lines = [start("msg_K"), block_start(0, {"type": "thinking", "thinking": ""})]
+    lines += [delta(0, type="thinking_delta", thinking=p) for p in pieces]
+    if signed:
+        lines.append(delta(0, type="signature_delta", signature="c2ln"))
+    return lines
+
+
+def test_thinking_kept_from_deltas_when_its_assistant_line_is_lost():
+    interpreter, events = run(
+        [*thinking_lines("auth.md line 5 ", "states it."), message_delta(), message_stop()]
+    )
+    assert shown(events) == [("thinking", "expandable", "auth.md line 5 states it.")]
+    assert events[0].payload == {
+        "text": "auth.md line 5 states it.",
+        "message_id": "msg_K",
+        "index": 0,
+        "parent_tool_use_id": None,
+        "redacted": False,
+    }
+    assert interpreter.thinking_text == "auth.md line 5 states it."
+
+
+def test_signed_thinking_without_text_is_shown_as_hidden():
+    """Only a signature streamed: the thinking exists but the engine hid it."""
+    interpreter, events = run([*thinking_lines(), message_delta(), message_stop()])
+    assert shown(events) == [("thinking", "expandable", "Thinking (content hidden by the engine)")]
+    assert events[0].payload["redacted"] is True
+    assert interpreter.thinking_text == ""
+    _, events = run([*thinking_lines(signed=False), message_delta(), message_stop()])
+    assert events == []
+
+
+def test_signature_delta_alone_makes_a_thinking_block():
+    lines = [
+        start("msg_K"),
+        delta(0, type="signature_delta", signature="c2ln"),
+        message_delta(),
+        message_stop(),
+    ]
+    _, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Thinking (content hidden by the engine)")]
+
+
+def test_thinking_deltas_without_block_start_make_a_thinking_block():
+    lines = [
+        start("msg_K"),
+        delta(0, type="thinking_delta", thinking="Plan first."),
+        message_delta(),
+        message_stop(),
+    ]
+    interpreter, _ = run(lines)
+    assert interpreter.thinking_text == "Plan first."
+
+
+def test_assistant_thinking_line_takes_its_text_from_the_deltas_when_empty():
+    """An assistant thinking block without text claims the streamed one and keeps its deltas' text."""
+    lines = [*thinking_lines("Streamed thought.", signed=False)]
+    lines.append(assistant("msg_K", {"type": "thinking", "thinking": "", "signature": ""}))
+    interpreter, events = run([*lines, block_stop(0), message_delta(), message_stop()])
+    assert shown(events) == [("thinking", "expandable", "Streamed thought.")]
+    assert interpreter.thinking_text == "Streamed thought."
+
+
+def test_redacted_thinking_line_claims_a_streamed_thinking_block():
+    lines = [*thinking_lines()]
+    lines.append(assistant("msg_K", {"type": "redacted_thinking", "data": "opaque"}))
+    _, events = run([*lines, message_delta(), message_stop()])
+    assert shown(events) == [("thinking", "expandable", "Thinking (content hidden by the engine)")]
+    assert events[0].payload["index"] == 0
+
+
+def test_assistant_thinking_after_thinking_kept_from_deltas_is_not_repeated():
+    lines = [*thinking_lines("Thought."), message_delta(), message_stop()]
+    lines.append(assistant("msg_K", {"type": "thinking", "thinking": "Thought.", "signature": "s"}))
+    _, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Thought.")]
+
+
+def test_unsigned_empty_thinking_line_shows_nothing():
+    _, events = run([assistant("msg_K", {"type": "thinking", "thinking": ""})])
+    assert events == []
+    _, events = run([assistant("msg_K", {"type": "thinking", "thinking": "", "signature": "s"})])
+    assert shown(events) == [("thinking", "expandable", "Thinking (content hidden by the engine)")]
+
+
+# -- sub-agents ----------------------------------------------------------------------
+
+
+def test_sub_agent_deltas_are_expandable_and_stay_out_of_the_answer():
+    parent = "toolu_Task1"
+    lines = [start("msg_S", parent), text_delta(0, f"{SEARCHING}Scanning.", parent)]
+    lines += [assistant("msg_S", text_block(f"{SEARCHING}Scanning."), parent=parent)]
+    lines += [start("msg_M"), text_delta(0, "Top.")]
+    interpreter, events = run(lines)
+    assert [(e.kind, e.stage, e.detail) for e in events] == [
+        ("phase", "expandable", "Searching the content for JWT"),
+        ("text_delta", "expandable", "Sub-agent writing"),
+        ("text", "expandable", "Scanning."),
+        ("text_delta", "primary", "Writing the answer"),
+        ("text", "primary", "Top."),
+    ]
+    assert events[1].payload == {
+        "text": "Scanning.",
+        "message_id": "msg_S",
+        "index": 0,
+        "parent_tool_use_id": parent,
+    }
+    assert interpreter.phase == ""  # a sub-agent's marker does not move the run's phase
+    assert interpreter.answer_raw == "Top."
+
+
+def test_sub_agent_and_top_level_messages_interleave():
+    """Each parent has its own current message: interleaved deltas do not mix."""
+    parent = "toolu_Task1"
+    lines = [start("msg_M"), start("msg_S", parent), text_delta(0, "Top "), text_delta(0, "Sub ", parent)]
+    lines += [text_delta(0, "level."), text_delta(0, "agent.", parent)]
+    lines += [message_delta(parent), message_stop(parent), message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    texts = [(e.payload["message_id"], e.payload["text"]) for e in events if e.kind == "text"]
+    assert texts == [("msg_S", "Sub agent."), ("msg_M", "Top level.")]
+    assert interpreter.answer_raw == "Top level."
+
+
+def test_parent_id_that_is_not_text_counts_as_top_level():
+    line = json.loads(text_delta(0, "Hello"))
+    line["parent_tool_use_id"] = 7
+    _, events = run([json.dumps(line)], finish=False)
+    assert (events[0].stage, events[0].payload["parent_tool_use_id"]) == ("primary", None)
+
+
+def test_sub_agent_retry_drop_is_expandable():
+    parent = "toolu_Task1"
+    lines = [start("msg_S1", parent), text_delta(0, "Half", parent), start("msg_S2", parent)]
+    _, events = run(lines, finish=False)
+    assert shown(events) == [("text", "expandable", "Partial text dropped after an API retry")]
+
+
+# -- odd stream events ------------------------------------------------------------------
+
+
+def test_stream_error_event_is_shown():
+    _, events = run([se({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})])
+    assert shown(events) == [("other", "expandable", "API stream error: overloaded_error")]
+    assert events[0].payload == {
+        "type": "stream_event",
+        "event": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+    }
+    _, events = run([se({"type": "error"})])
+    assert shown(events) == [("other", "expandable", "API stream error: unknown")]
+
+
+def test_malformed_stream_events_are_ignored():
+    """Events that are not objects, deltas that are not objects, unknown delta types: nothing shown."""
+    lines = [
+        json.dumps({"type": "stream_event", "event": "message_start"}),
+        json.dumps({"type": "stream_event"}),
+        start("msg_A"),
+        se({"type": "content_block_delta", "index": 0, "delta": "text"}),
+        delta(0, type="citations_delta", citation={}),
+        delta(0, type="text_delta", text=5),
+        se({"type": "ping"}),
+    ]
+    _, events = run(lines)
+    assert events == []
+
+
+def test_text_deltas_after_a_block_is_recorded_are_ignored():
+    lines = [
+        start("msg_A"),
+        text_delta(0, "Done."),
+        assistant("msg_A", text_block("Done.")),
+        text_delta(0, " More"),
+    ]
+    interpreter, events = run(lines)
+    assert deltas(events) == "Done."
+    assert interpreter.answer_raw == "Done."
+
+
+def test_text_delta_with_a_non_integer_index_is_a_new_block():
+    lines = [
+        start("msg_A"),
+        delta("0", type="text_delta", text="Odd index."),
+        message_delta(),
+        message_stop(),
+    ]
+    interpreter, events = run(lines)
+    assert [e.payload["index"] for e in events] == [0, 0]
+    assert interpreter.answer_raw == "Odd index."
