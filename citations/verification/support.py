@@ -36,16 +36,12 @@ from difflib import SequenceMatcher
 from citations.rendering.markers import MARKER_RE, marker_ids
 from citations.verification.normalize import normalize_text
 from citations.verification.support_terms import (
-    ASSIGN_RE,
     CLAUSE_RE,
-    CODE_LINE_RE,
     NEGATIONS,
     NUMBER_RE,
     NUMBER_WORDS,
     OPPOSITES,
-    PRODUCT_RE,
     STOP,
-    TOKEN_RE,
     UNITS,
     WORD_RE,
     as_number,
@@ -53,15 +49,16 @@ from citations.verification.support_terms import (
     is_negated,
     light_stem,
     names_in,
-    numbers_in,
     word_list,
 )
+from citations.verification.support_text import CitedText, Span
 
 SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = "supports", "partial", "unsupported", "unjudged"
 LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
 SUPPORTS_AT = 0.8  # share of key terms found for "supports"
 PARTIAL_AT = 0.5  # below this share the cited text does not support the sentence
-NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is a near miss
+SIBLING = 0.6  # a code name this similar to the sentence's, in the lines that state its claim, is a sibling
+_QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,141 +83,6 @@ def claim_sentences(answer: str) -> dict[str, str]:
     return claims
 
 
-class _Cited:
-    """The cited text, read once: its words and stems, numbers, names, and its
-    segments (sentences; a settings comment together with its assignment)."""
-
-    def __init__(self, cited: str) -> None:
-        self.raw = cited
-        self.low = cited.lower()
-        self.flat = normalize_text(cited)
-        self.words = word_list(cited)
-        self.word_set = set(self.words)
-        self.stems = {light_stem(w) for w in self.words}
-        self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
-        self.numbers = numbers_in(cited)
-        self.assigned: dict[str, str] = {}
-        for m in ASSIGN_RE.finditer(cited):
-            if m[2] in ("True", "False", "None") or m[2][0] in "\"'0123456789":
-                self.assigned.setdefault(m[1].lower(), as_number(m[2].strip("\"'").lower()))
-        self.segments = list(self._segments(cited))
-
-    @staticmethod
-    def _segments(cited: str):
-        """(stems, negated) of each sentence; a settings comment goes with its
-        assignment, whose value gives the polarity ("X = False"); a code line
-        is its own segment, where only "not" and "no" negate."""
-        for block in _blocks(cited):
-            last = block.splitlines()[-1]
-            if re.match(r"\s*[A-Z][A-Z0-9_]*\s*=", last):
-                yield (
-                    {light_stem(w) for w in word_list(block)},
-                    bool(re.search(r"=\s*(False|None)\b", last)),
-                    True,
-                )
-                continue
-            prose: list[str] = []
-            for line in block.splitlines():
-                if CODE_LINE_RE.match(line):
-                    words = word_list(line)
-                    yield (
-                        {light_stem(w) for w in words},
-                        len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1,
-                        False,
-                    )
-                else:
-                    prose.append(line)
-            for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
-                if sentence.strip():
-                    yield (
-                        {light_stem(w) for w in word_list(sentence)},
-                        is_negated(WORD_RE.findall(sentence.lower())),
-                        False,
-                    )
-
-    def has_term(self, term: str) -> bool:
-        stem = light_stem(term)
-        return (
-            term in self.word_set
-            or stem in self.stems
-            or (len(stem) >= 6 and stem[:6] in self.prefixes)
-            or (len(term) > 3 and term in self.flat)
-        )
-
-    def has_name(self, name: str) -> bool:
-        if name in self.low or name.replace("_", "") in self.flat:
-            return True
-        last = name.rsplit(".", 1)[-1]  # "Paginator.page" is named by "def page"
-        return "." in name and len(last) > 2 and last in self.word_set
-
-    def near_miss(self, name: str) -> str | None:
-        close = [
-            w for w in self.word_set if len(w) > 3 and SequenceMatcher(None, name, w).ratio() >= NEAR_MISS
-        ]
-        return sorted(close)[0] if close else None
-
-    def competing_number(self, before: str, after: str) -> bool:
-        """Does the text put another number where the claim puts its own
-        (after the same word, or before the same unit)?"""
-        tokens = WORD_RE.findall(self.low)
-        for i, token in enumerate(tokens):
-            split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]+)", token)
-            if not (NUMBER_RE.fullmatch(token) or split):
-                continue
-            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
-            if after and (
-                unit == after
-                or UNITS.get(unit, -1) == UNITS.get(after, -2)
-                or light_stem(unit) == light_stem(after)
-            ):
-                return True
-            if before and before in tokens[max(0, i - 3) : i]:
-                return True
-        return False
-
-    def rebinds(self, value: str, before: str, after: str) -> bool:
-        """The claim's number is in the text, but bound elsewhere: the text puts
-        another number before the claim's unit ("65 url-safe characters" for
-        "64 url-safe characters"), or another unit after this number ("200
-        milliseconds" for "200 seconds"), or another number after its word
-        ("SHA-256" for "SHA-1")."""
-        tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))
-        pairs = []
-        for i, token in enumerate(tokens):
-            split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
-            if not (NUMBER_RE.fullmatch(token) or split):
-                continue
-            number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
-            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
-            pairs.append((number, tokens[max(0, i - 3) : i], unit))
-        if after in UNITS and any(
-            n == value and u in UNITS and UNITS[u] != UNITS[after] for n, _, u in pairs
-        ):
-            return not any(n == value and u == after for n, _, u in pairs)
-        if before and before not in STOP:
-            same_word = [n for n, b, _ in pairs if before in b]
-            return bool(same_word) and value not in same_word
-        return False
-
-
-def _blocks(cited: str) -> list[str]:
-    """Paragraphs, and in settings files each comment with the assignment under it."""
-    blocks, current = [], []
-    for line in cited.splitlines():
-        if not line.strip():
-            if current:
-                blocks.append("\n".join(current))
-            current = []
-            continue
-        current.append(line)
-        if re.match(r"\s*[A-Z][A-Z0-9_]*\s*=", line):
-            blocks.append("\n".join(current))
-            current = []
-    if current:
-        blocks.append("\n".join(current))
-    return blocks
-
-
 STATED, WEAK, ABSENT, CONTRADICTED = "stated", "weak", "absent", "contradicted"
 
 
@@ -237,12 +99,40 @@ def _clauses(claim: str) -> list[str]:
     return clauses
 
 
-def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
+def _found(span: Span, terms: list[str], names: set[str]) -> int:
+    """How many of the claim's key terms and names ``span`` holds."""
+    return sum(span.has_term(t) for t in terms) + sum(span.has_name(n) for n in names)
+
+
+def _quoted(text: str) -> list[str]:
+    """String literals quoted in ``text`` ('Lax', "sessionid"), not apostrophes inside words."""
+    return [a or b for a, b in _QUOTED_RE.findall(text)]
+
+
+def _short(segment: Span) -> str:
+    text = " ".join(segment.raw.split())
+    return f'"{text[:70]}…"' if len(text) > 70 else f'"{text}"'
+
+
+def _siblings(name: str, segment: Span) -> list[str]:
+    """Code names in ``segment`` that are not ``name`` but look like it (KEY_FUNCTION for KEY_PREFIX)."""
+    head = re.split(r"[._]", name)[0]
+    return sorted(
+        other
+        for other in segment.code_names()
+        if other != name
+        and name not in other
+        and (re.split(r"[._]", other)[0] == head or SequenceMatcher(None, name, other).ratio() >= SIBLING)
+    )
+
+
+def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     """One fact of the sentence against the cited text: (verdict, reason, share of its key terms found)."""
     words = WORD_RE.findall(normalize_text(clause))
     names = names_in(clause)
+    numbers = claim_numbers(clause)
     name_parts = {p for n in names for p in re.split(r"[._]", n)}
-    units = {after for _, _, after, _ in claim_numbers(clause) if after in UNITS}
+    units = {after for _, _, after, _, _ in numbers if after in UNITS}
     terms = [
         w for w in dict.fromkeys(words)
         if w not in STOP and w not in NUMBER_WORDS and w not in units and w not in NEGATIONS and len(w) > 2 and not NUMBER_RE.fullmatch(w)
@@ -256,20 +146,44 @@ def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
                 return CONTRADICTED, f"The sentence names {name}; the cited text has {close}.", 0.0
             missing.append(name)
     absent_names = [n for n in names if not text.has_name(n)]
-    count = (
-        len(terms)
-        + len([n for n in names if not text.has_name(n)])
-        + len([n for n in names if text.has_name(n)])
-    )
+    count = len(terms) + len(names)
     share = 1 - len(missing) / count if count else 0.0
-    literals = {v for v, *_ in claim_numbers(clause)} | {w for w in words if w in ("true", "false", "none")}
+    scored = sorted(((_found(s, terms, names), i) for i, s in enumerate(text.segments)), reverse=True)
+    best = text.segments[scored[0][1]] if scored else text
+
+    for literal in _quoted(clause):
+        if literal.lower() not in text.low:
+            others = [q for q in _quoted(best.raw) if q.lower() != literal.lower()]
+            if others:
+                return (
+                    CONTRADICTED,
+                    f"The sentence quotes '{literal}'; the cited lines have '{others[0]}'.",
+                    share,
+                )
+            return ABSENT, f"'{literal}' is not in the cited text.", share
+
+    literals = {v for v, *_ in numbers} | {w for w in words if w in ("true", "false", "none")}
     for name in names if re.search(r"\bdefault", clause.lower()) else ():
         value = text.assigned.get(name)
         if value is not None and literals and value not in literals and as_number(value) not in literals:
-            return CONTRADICTED, f"The cited text sets {name} to {value}.", share
-    for value, before, after, forms in claim_numbers(clause):
+            if not any(text.says_number(v, after) for v, _, after, _, _ in numbers):
+                return CONTRADICTED, f"The cited text sets {name} to {value}.", share
+
+    bound = set()  # numbers the text assigns to a name the sentence uses around them
+    for name, value in text.assigned.items():
+        parts = {light_stem(p) for p in name.split("_") if len(p) > 1 and p not in STOP}
+        near = [n for n in numbers if parts and parts <= n[4]] if NUMBER_RE.fullmatch(value) else []
+        if not near:
+            continue
+        if any(value in forms for _, _, _, forms, _ in near):
+            bound.add(value)
+        elif not any(text.says_number(v, after) for v, _, after, _, _ in near):
+            said = ", ".join(sorted({v for v, *_ in near}))
+            return CONTRADICTED, f"The cited text sets {name} to {value}, not {said}.", share
+
+    for value, before, after, forms, _ in numbers:
         if forms & text.numbers:
-            if value in text.numbers and text.rebinds(value, before, after):
+            if value in text.numbers and value not in bound and text.rebinds(value, before, after):
                 return (
                     CONTRADICTED,
                     f"The cited text gives another number where the sentence has {value}.",
@@ -280,31 +194,66 @@ def _judge_clause(clause: str, text: _Cited) -> tuple[str, str, float]:
         if assigned or text.competing_number(before, after) or share >= SUPPORTS_AT:
             return CONTRADICTED, f"The number {value} is not in the cited text.", share
         return ABSENT, f"The number {value} is not in the cited text.", share
-    if share >= PARTIAL_AT:
-        claim_terms = {light_stem(w) for w in word_list(clause) if w not in STOP}
-        best = max((len(claim_terms & seg) for seg, _, _ in text.segments), default=None)
-        if best is not None:
-            top = [(neg, setting) for seg, neg, setting in text.segments if len(claim_terms & seg) == best]
-            if all(neg != is_negated(words, setting) for neg, setting in top):
-                said = "negates" if is_negated(words, top[0][1]) else "does not negate"
-                return CONTRADICTED, f"The sentence {said} what the cited text states.", share
-            tops = [seg for seg, _, _ in text.segments if len(claim_terms & seg) == best]
-            for word in {w for w in word_list(clause) if w in OPPOSITES}:
-                stem, other = light_stem(word), light_stem(OPPOSITES[word])
-                if all(other in seg and stem not in seg for seg in tops):
-                    return (
-                        CONTRADICTED,
-                        f"The sentence says {word}; the cited text says {OPPOSITES[word]}.",
-                        share,
-                    )
+
+    if share >= PARTIAL_AT and scored:
+        top = [text.segments[i] for score, i in scored if score == scored[0][0]]
+        if all(seg.negated != is_negated(words, seg.setting) for seg in top):
+            said = "negates" if is_negated(words, top[0].setting) else "does not negate"
+            return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
+        spans = [*text.segments, *text.windows]
+        for word in sorted({w for w in word_list(clause) if w in OPPOSITES}):
+            other, rest = OPPOSITES[word], [t for t in terms if t != word]
+            said_other = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
+            said_word = [_found(s, rest, names) for s in spans if s.has_term(word)]
+            if said_other and max(said_other) > max(said_word, default=0):
+                return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}.", share
+        for name in sorted(n for n in names if text.has_name(n)):
+            # The lines that best state the rest of the claim name a sibling, not this name.
+            others = names - {name}
+            ranked = sorted(
+                ((_found(s, terms, others), i) for i, s in enumerate(text.segments)), reverse=True
+            )
+            tops = [text.segments[i] for sc, i in ranked if sc == ranked[0][0] and sc >= 2]
+            if tops and all(_siblings(name, s) and not s.has_name(name) for s in tops):
+                sibling = _siblings(name, tops[0])[0]
+                return (
+                    CONTRADICTED,
+                    f"The cited lines say this of {sibling}, not {name}: {_short(tops[0])}.",
+                    share,
+                )
+        subject = _subject(clause)
+        if subject and text.defines and text.has_name(subject):
+            defined, params = text.defines
+            last = subject.rsplit(".", 1)[-1]
+            if last != defined and not re.search(rf"\b{re.escape(last)}\b", params):
+                return CONTRADICTED, f"The cited lines define {defined}, not {last}.", share
+
     listed = ", ".join(missing[:3])
     if absent_names:
-        return ABSENT, f"The name {sorted(absent_names)[0]} is not in the cited text.", share
+        return ABSENT, f"The name {sorted(absent_names)[0]} is not in the cited lines.", share
     if share >= SUPPORTS_AT:
-        return STATED, f"{count - len(missing)} of {count} key terms are in the cited text.", share
+        together = max(_found(s, terms, names) for s in text.windows or [text])
+        if together / count < SUPPORTS_AT:
+            return (
+                WEAK,
+                f"{count - len(missing)} of {count} key terms are in the cited text, "
+                f"but no sentence of it states them together.",
+                share,
+            )
+        return (
+            STATED,
+            f"{count - len(missing)} of {count} key terms are in the cited lines: {_short(best)}.",
+            share,
+        )
     if share >= PARTIAL_AT:
-        return WEAK, f"Missing from the cited text: {listed}.", share
-    return ABSENT, f"Most key terms are not in the cited text (missing: {listed}).", share
+        return WEAK, f"Missing from the cited lines: {listed}.", share
+    return ABSENT, f"Most key terms are not in the cited lines (missing: {listed}).", share
+
+
+def _subject(clause: str) -> str | None:
+    """The function the sentence is about, when it opens with one (``signing.dumps``, ``loads()``)."""
+    m = re.match(r"\s*`?([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*(?=\(\)))", clause)
+    return m[1].lower() if m else None
 
 
 def judge_support(claim: str, cited: str) -> Support:
@@ -313,7 +262,7 @@ def judge_support(claim: str, cited: str) -> Support:
     terms = [t for t in WORD_RE.findall(norm_claim) if t not in STOP and t not in NEGATIONS and len(t) > 2]
     if not terms or not WORD_RE.search(normalize_text(cited)):
         return Support(UNJUDGED, "No key terms to compare.")
-    text = _Cited(cited)
+    text = CitedText(cited)
     verdicts = [_judge_clause(c, text) for c in _clauses(claim)]
     kinds = [v[0] for v in verdicts]
     for kind, reason, _ in verdicts:

@@ -57,7 +57,8 @@ OPPOSITES = dict(
     pair
     for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
                  ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
-                 ("immediately", "lazily"), ("first", "last"), ("increase", "decrease")]
+                 ("immediately", "lazily"), ("first", "last"), ("increase", "decrease"),
+                 ("low", "high")]
     for pair in ((a, b), (b, a))
 )  # fmt: skip
 CODE_LINE_RE = re.compile(
@@ -100,22 +101,27 @@ def as_number(text: str) -> str:
         return text
 
 
+def eval_product(product: str) -> int:
+    """The value of ``60 * 60 * 24``."""
+    value = 1
+    for factor in product.split("*"):
+        value *= int(factor)
+    return value
+
+
 def numbers_in(text: str) -> set[str]:
     """The numbers a text states: a product such as ``60 * 60 * 24 * 7`` counts as its value, not its factors."""
-    found = set()
-    for product in PRODUCT_RE.findall(text):
-        value = 1
-        for factor in product.split("*"):
-            value *= int(factor)
-        found.add(as_number(str(value)))
+    found = {as_number(str(eval_product(product))) for product in PRODUCT_RE.findall(text)}
     text = PRODUCT_RE.sub(" ", text)
     found |= {as_number(n) for n in NUMBER_RE.findall(text.lower())}
     return found | {NUMBER_WORDS[w] for w in WORD_RE.findall(text.lower()) if w in NUMBER_WORDS}
 
 
-def claim_numbers(text: str) -> list[tuple[str, str, str, set[str]]]:
-    """(number, word before, word after, the values it may appear as) for each number of a claim;
-    a duration may appear converted to seconds or milliseconds ("ten minutes" as 600)."""
+def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
+    """(number, word before, word after, the values it may appear as, the stems
+    around it) for each number of a claim; a duration may appear converted to
+    seconds or milliseconds ("ten minutes" as 600). The stems around a number
+    are those between the numbers before and after it: what it may be said of."""
     tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", text.lower()))
     found = []
     for i, token in enumerate(tokens):
@@ -132,8 +138,13 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str]]]:
             seconds = float(value) * UNITS[after]
             forms |= {as_number(f"{seconds:.6g}"), as_number(f"{seconds * 1000:.6g}")}
         before = next((t for t in reversed(tokens[:i]) if t not in STOP and not t[0].isdigit()), "")
-        found.append((value, before, after, forms))
-    return found
+        found.append([value, before, after, forms, i])
+    positions = [f[4] for f in found]
+    for k, entry in enumerate(found):
+        start = positions[k - 1] + 1 if k else 0
+        end = positions[k + 1] if k + 1 < len(found) else len(tokens)
+        entry[4] = {light_stem(p) for t in tokens[start:end] for p in t.split("_")}
+    return [tuple(f) for f in found]
 
 
 def is_negated(words: list[str], values: bool = False) -> bool:

@@ -31,3 +31,100 @@ def test_none_as_a_value_in_prose_is_not_a_negation():
     verdict = judge_support("Setting allowed_methods to None retries any verb.", cited)
     assert verdict.label != "unsupported", verdict.reason
     assert judge_support("Setting allowed_methods to None never retries.", cited).label != "supports"
+
+
+GLOBAL_SETTINGS = installed_file("django", "conf/global_settings.py").read_text(encoding="utf-8")
+PAGINATOR = installed_file("django", "core/paginator.py").read_text(encoding="utf-8")
+SIGNING = installed_file("django", "core/signing.py").read_text(encoding="utf-8")
+CACHE_BASE = installed_file("django", "core/cache/backends/base.py").read_text(encoding="utf-8")
+PYGMENTS = installed_file("pygments", "__init__.py").read_text(encoding="utf-8")
+RETRY_COUNTS = lines_from(RETRY, ":param int total:", 25)
+
+
+def test_terms_spread_over_the_passage_do_not_support():
+    """Every word of the claim is in the passage, but "connection-related" is
+    said under ``connect`` and "side-effects" under ``read``: partial, not supports."""
+    assert "connection-related" in RETRY_COUNTS and "side-effects" in RETRY_COUNTS
+    verdict = judge_support("Connection-related errors may have side-effects.", RETRY_COUNTS)
+    assert verdict.label == "partial" and "together" in verdict.reason
+
+
+def test_opposite_word_said_of_the_claims_subject_contradicts():
+    """Connect errors are raised *before* the request is sent; the text says
+    "after" only of read errors, so "after" for connection errors is unsupported."""
+    claim = "Connection errors are raised {} the request is sent to the server."
+    verdict = judge_support(claim.format("after"), RETRY_COUNTS)
+    assert verdict.label == "unsupported" and "before" in verdict.reason
+    assert judge_support(claim.format("before"), RETRY_COUNTS).label == "supports"
+
+
+def test_sibling_name_stated_by_the_matching_sentence_contradicts():
+    """The sentence about an alternate key-making function names KEY_FUNCTION;
+    the same claim made of KEY_PREFIX (also in the passage) is unsupported."""
+    cited = lines_from(CACHE_BASE, "def default_key_func", 8)
+    claim = "{} can be used to specify an alternate key-making function."
+    verdict = judge_support(claim.format("KEY_PREFIX"), cited)
+    assert (
+        verdict.label == "unsupported" and "key_function" in verdict.reason and "key_prefix" in verdict.reason
+    )
+    assert judge_support(claim.format("KEY_FUNCTION"), cited).label == "supports"
+
+
+def test_sibling_setting_in_the_next_block_contradicts():
+    """GET/POST parameters are counted by DATA_UPLOAD_MAX_NUMBER_FIELDS; the files limit beside it is another setting."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Maximum size in bytes of request data", 11)
+    claim = "{} limits how many GET/POST parameters are read."
+    assert judge_support(claim.format("DATA_UPLOAD_MAX_NUMBER_FILES"), cited).label == "unsupported"
+    assert judge_support(claim.format("DATA_UPLOAD_MAX_NUMBER_FIELDS"), cited).label == "supports"
+
+
+def test_quoted_literal_must_be_in_the_cited_lines():
+    """'sessionid' against CSRF_COOKIE_NAME = "csrftoken": the reason names both literals."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Settings for CSRF cookie.", 8)
+    verdict = judge_support("The CSRF cookie is named 'sessionid' by default.", cited)
+    assert verdict.label == "unsupported" and "sessionid" in verdict.reason and "csrftoken" in verdict.reason
+    assert judge_support("The CSRF cookie is named 'csrftoken' by default.", cited).label == "supports"
+
+
+def test_number_said_of_an_assigned_parameter_must_be_its_value():
+    """on_each_side=3: "two pages on each side" is unsupported though a 2 (on_ends=2) is in the text."""
+    cited = lines_from(PAGINATOR, "def _get_elided_page_range", 13)
+    verdict = judge_support("By default two pages are shown on each side of the current page.", cited)
+    assert verdict.label == "unsupported" and "on_each_side" in verdict.reason and "3" in verdict.reason
+    claim = "By default three pages are shown on each side of the current page and two at each end."
+    assert judge_support(claim, cited).label == "supports"
+
+
+def test_product_assigned_to_a_setting_is_its_value():
+    """CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52 is 52 weeks, not 60."""
+    cited = lines_from(GLOBAL_SETTINGS, "CSRF_COOKIE_AGE", 1)
+    assert judge_support("By default the CSRF cookie age is 52 weeks.", cited).label == "supports"
+    assert judge_support("By default the CSRF cookie age is 50 weeks.", cited).label == "unsupported"
+
+
+def test_claim_about_another_function_than_the_one_defined_is_unsupported():
+    """loads' docstring says "Reverse of dumps(), raise BadSignature": that is not said of dumps."""
+    lines = SIGNING.splitlines()
+    start = lines.index("def loads(")
+    cited = "\n".join(lines[start : start + 13])
+    assert "Reverse of dumps(), raise BadSignature if signature fails." in cited
+    verdict = judge_support("signing.dumps raises BadSignature if the signature fails.", cited)
+    assert verdict.label == "unsupported" and "loads" in verdict.reason
+    assert (
+        judge_support("signing.loads raises BadSignature if the signature fails.", cited).label == "supports"
+    )
+
+
+def test_another_number_before_the_same_words_contradicts():
+    """ "There are 65 url-safe characters: the 64 used by url-safe base64": 64 url-safe characters is wrong."""
+    cited = lines_from(SIGNING, "There are 65 url-safe characters", 2)
+    assert judge_support("There are 64 url-safe characters.", cited).label == "unsupported"
+    assert judge_support("There are 65 url-safe characters.", cited).label == "supports"
+
+
+def test_low_level_against_high_level_contradicts():
+    """Pygments' highlight is "the most high-level highlighting function"."""
+    cited = lines_from(PYGMENTS, "def highlight(", 5)
+    verdict = judge_support("highlight is a low-level function.", cited)
+    assert verdict.label == "unsupported" and "high" in verdict.reason
+    assert judge_support("highlight is a high-level function.", cited).label == "supports"

@@ -1,0 +1,223 @@
+"""The cited text as the support judge reads it: its words, numbers, names
+and assignments, cut into segments (a sentence; a code line; a settings
+comment with its assignment) so a claim can be matched against the lines
+that state it rather than against a bag of all the passage's words.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from citations.verification.normalize import normalize_text
+from citations.verification.support_terms import (
+    ASSIGN_RE,
+    CODE_LINE_RE,
+    NUMBER_RE,
+    PRODUCT_RE,
+    STOP,
+    TOKEN_RE,
+    UNITS,
+    WORD_RE,
+    as_number,
+    eval_product,
+    is_negated,
+    light_stem,
+    numbers_in,
+    word_list,
+)
+
+WINDOW = 3  # neighbouring segments a claim's terms must share for "supports"
+NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is a near miss
+_SETTING_RE = re.compile(r"\s*[A-Z][A-Z0-9_]*\s*=")
+# Code names a segment is about: UPPER_SNAKE settings, snake_case, dotted and backticked names.
+_CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z_]\w*)+)\b")
+
+
+# What the lines under it are about: a def or class line, a ``:param x:`` or
+# ``x (int):`` parameter heading.
+_HEADING_RE = re.compile(
+    r"^\s*((?:async\s+)?(?:def|class)\s+\w+\s*(?:\([^)]*\)?)?|:param[^:\n]*:)|^\s*(\w+ \([^)\n]*\)):", re.M
+)
+
+
+class Span:
+    """Some text read once: its words, light stems, six-letter stem prefixes."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.low = raw.lower()
+        self.flat = normalize_text(raw)
+        self.words = word_list(raw)
+        self.word_set = set(self.words)
+        self.stems = {light_stem(w) for w in self.words}
+        self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
+
+    def has_term(self, term: str) -> bool:
+        stem = light_stem(term)
+        return (
+            term in self.word_set
+            or stem in self.stems
+            or (len(stem) >= 6 and stem[:6] in self.prefixes)
+            or (len(term) > 3 and term in self.flat)
+        )
+
+    def has_name(self, name: str) -> bool:
+        if name in self.low or name.replace("_", "") in self.flat:
+            return True
+        last = name.rsplit(".", 1)[-1]  # "Paginator.page" is named by "def page"
+        return "." in name and len(last) > 2 and last in self.word_set
+
+    def code_names(self) -> set[str]:
+        return {(q or b).strip("()").lower() for q, b in _CODE_NAME_RE.findall(self.raw)}
+
+
+class Segment(Span):
+    """One statement of the cited text and its polarity; ``setting`` when it
+    is a settings comment read with its assignment ("X = False" negates it);
+    ``heading`` the def or class line and the parameter heading it is under."""
+
+    def __init__(self, raw: str, negated: bool, setting: bool = False, heading: str = "") -> None:
+        super().__init__(raw)
+        self.negated = negated
+        self.setting = setting
+        self.heading = heading
+
+
+def segments(cited: str) -> list[Segment]:
+    """The cited text's statements in order: sentences of prose, each code line
+    on its own (only "not" and "no" negate there), a settings comment with
+    its assignment, whose value gives the polarity. A parameter heading
+    starts a new statement."""
+    starts = {}
+    for m in _HEADING_RE.finditer(cited):
+        start = m.start(1) if m[1] else m.start(2)
+        starts[cited.count("\n", 0, start)] = (bool(m[1]) and not m[1].startswith(":"), m[1] or m[2])
+    found: list[Segment] = []
+    heads = ["", ""]  # the def or class line, the parameter heading
+    block: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
+            if sentence.strip():
+                negated = is_negated(WORD_RE.findall(sentence.lower()))
+                found.append(Segment(sentence, negated, heading="\n".join(heads)))
+        prose.clear()
+
+    for i, line in enumerate(cited.splitlines()):
+        if i in starts:
+            flush()
+            is_def, heading = starts[i]
+            heads[:] = [heading, ""] if is_def else [heads[0], heading]
+        if not line.strip():
+            flush()
+            block = []
+            continue
+        block.append(line)
+        if _SETTING_RE.match(line):
+            prose.clear()
+            negated = bool(re.search(r"=\s*(False|None)\b", line))
+            found.append(Segment("\n".join(block), negated, setting=True, heading="\n".join(heads)))
+            block = []
+        elif CODE_LINE_RE.match(line):
+            flush()
+            negated = len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1
+            found.append(Segment(line, negated, heading="\n".join(heads)))
+        elif re.search(r"\w", line):
+            prose.append(line.strip())
+    flush()
+    return found
+
+
+class CitedText(Span):
+    """The whole cited passage: its numbers, the values it assigns, its
+    segments, and windows of neighbouring segments with the headings they
+    are under (a claim may join a sentence with the lines that name its subject)."""
+
+    def __init__(self, cited: str) -> None:
+        super().__init__(cited)
+        self.numbers = numbers_in(cited)
+        self.assigned: dict[str, str] = {}
+        for m in ASSIGN_RE.finditer(cited):
+            value = m[2]
+            product = PRODUCT_RE.match(cited, m.start(2))
+            if product and "*" in product[0]:  # CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52
+                value = str(eval_product(product[0]))
+            if value in ("True", "False", "None") or value[0] in "\"'0123456789":
+                self.assigned.setdefault(m[1].lower(), as_number(value.strip("\"'").lower()))
+        self.segments = segments(cited)
+        self._number_pairs: list[tuple[str, list[str], str]] | None = None
+        self.windows = []
+        for i in range(len(self.segments)):
+            first = self.segments[i]  # a window stays under one heading
+            near = [seg for seg in self.segments[i : i + WINDOW] if seg.heading == first.heading]
+            self.windows.append(Span("\n".join([first.heading, *(seg.raw for seg in near)])))
+        defined = re.search(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\)?)?", cited, re.M)
+        self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None
+
+    def near_miss(self, name: str) -> str | None:
+        close = [
+            w for w in self.word_set if len(w) > 3 and SequenceMatcher(None, name, w).ratio() >= NEAR_MISS
+        ]
+        return sorted(close)[0] if close else None
+
+    def competing_number(self, before: str, after: str) -> bool:
+        """Does the text put another number where the claim puts its own
+        (after the same word, or before the same unit)?"""
+        tokens = WORD_RE.findall(self.low)
+        for i, token in enumerate(tokens):
+            split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]+)", token)
+            if not (NUMBER_RE.fullmatch(token) or split):
+                continue
+            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
+            if after and (
+                unit == after
+                or UNITS.get(unit, -1) == UNITS.get(after, -2)
+                or light_stem(unit) == light_stem(after)
+            ):
+                return True
+            if before and before in tokens[max(0, i - 3) : i]:
+                return True
+        return False
+
+    def says_number(self, value: str, after: str) -> bool:
+        """Does the text state ``value`` followed by the same word ("2.5 MB")?"""
+        return bool(after) and any(n == value and u == after for n, _, u in self._pairs())
+
+    def _pairs(self) -> list[tuple[str, list[str], str]]:
+        """(number, the three words before it, the word or unit after it) for each number of the text."""
+        if self._number_pairs is None:
+            tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))
+            pairs = []
+            for i, token in enumerate(tokens):
+                split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
+                if not (NUMBER_RE.fullmatch(token) or split):
+                    continue
+                number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
+                unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
+                pairs.append((number, tokens[max(0, i - 3) : i], unit))
+            self._number_pairs = pairs
+        return self._number_pairs
+
+    def rebinds(self, value: str, before: str, after: str) -> bool:
+        """The claim's number is in the text, but bound elsewhere: the text puts
+        another number before the claim's word ("65 url-safe characters" for
+        "64 url-safe characters"), or another unit after this number ("200
+        milliseconds" for "200 seconds"), or another number after its word
+        ("SHA-256" for "SHA-1")."""
+        pairs = self._pairs()
+        if after in UNITS and any(
+            n == value and u in UNITS and UNITS[u] != UNITS[after] for n, _, u in pairs
+        ):
+            return not any(n == value and u == after for n, _, u in pairs)
+        if after and after not in STOP and after not in UNITS:
+            same_word = [n for n, _, u in pairs if u == after]
+            if same_word and value not in same_word:
+                return True
+        if before and before not in STOP:
+            same_word = [n for n, b, _ in pairs if before in b]
+            return bool(same_word) and value not in same_word
+        return False
