@@ -85,6 +85,8 @@ CORPUS = [
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# Markup lines a quoted code block stands for: a fence, or reST's code directive.
+_MARKUP = re.compile(r"^\s*(```|~~~|\.\. (code|code-block|sourcecode)::)")
 _CITATIONS = re.compile(r"<!-- CITATIONS: (.*?) -->", re.DOTALL)
 
 
@@ -253,7 +255,7 @@ def supported(claim: str, citation: dict, root: Path, cache: dict) -> bool:
         cache[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
     loc = citation["location"]
     cited = "\n".join(
-        line for line in cache[path][loc["line_start"] - 1 : loc["line_end"]] if not _FENCE.match(line)
+        line for line in cache[path][loc["line_start"] - 1 : loc["line_end"]] if not _MARKUP.match(line)
     )
     return bool(claim) and fold(claim) in fold(cited)
 

@@ -114,6 +114,13 @@ def _excerpt_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         end = space if space > 0 else limit
         while end > start and text[end - 1].isspace():
             end -= 1
+        # a cut that leaves a lone list marker ("+", "-", "*", ">") on its last
+        # line: a reader of the file sees that marker as a bullet, not as text
+        line_start = text.rfind("\n", start, end) + 1
+        if line_start > start and text[line_start:end].strip() in ("+", "-", "*", ">", "|"):
+            end = line_start
+            while end > start and text[end - 1].isspace():
+                end -= 1
     return (start, end) if end > start else None
 
 

@@ -25,16 +25,19 @@ from .query import fold, lookup, question_terms, related_words, words
 GENERIC = frozenset(
     """
     default defaults many much long far number value values happen happens happening work works kind type
-    does do done get best way need needs want able possible per main usually normally often exactly
+    does do done get best way need needs want able possible per main usually normally often exactly times
     """.split()
 )
+# In "how do I create/give/set up X", the verb says a procedure is wanted; the
+# example that answers rarely repeats it.
+HOWTO_VERBS = frozenset("create give set add build write call apply configure setup make run".split())
 
 # Groups of words documentation uses for the same thing. Deliberately about
 # software documentation in general, not about any one corpus.
 _SYNONYMS = [
     "disable suppress turn-off deactivate switch-off",
     "enable activate turn-on",
-    "remove delete drop strip discard",
+    "remove delete drop strip discard exclude",
     "big large huge",
     "ram memory",
     "disk filesystem file-system",
@@ -150,7 +153,9 @@ def analyze(text: str) -> Question:
     folded = words(text)
     terms = question_terms(text)
     # two-letter words ("py" of redis-py, "dj") say little about what a passage is about
-    key = [t for t in terms if t not in GENERIC and (len(t) > 2 or t.isdigit())] or list(terms)
+    kind = kind_of(text)
+    generic = GENERIC | HOWTO_VERBS if kind == "howto" else GENERIC
+    key = [t for t in terms if t not in generic and (len(t) > 2 or t.isdigit())] or list(terms)
     expansions: dict[str, frozenset[str]] = {}
     for term in terms:
         # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
@@ -175,7 +180,6 @@ def analyze(text: str) -> Question:
         last = fold(second)
         if synonyms and last in terms:
             expansions[last] = expansions.get(last, frozenset()) | {w for w in synonyms if " " not in w}
-    kind = kind_of(text)
     return Question(
         text, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
     )

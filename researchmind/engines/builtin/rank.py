@@ -21,7 +21,7 @@ from dataclasses import replace
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
 from .passages import Passage, language_of, passages_of
 from .query import light_stem, related_words, words
-from .question import GENERIC, Question
+from .question import Question
 from .search import Hit
 
 MAX_CLAIMS = 6
@@ -48,6 +48,11 @@ _STATES_DEFAULT = re.compile(
     r"\bdefaults? (?:to|is|are|value is|values are)\b|\(default(?::[^)]*)?\)|\bby default\b|"
     r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S|\bdefault value\b",
     re.I,
+)
+# In code, a name set to a literal states its default: ``max_retries = 3``.
+_LITERAL_SET = re.compile(
+    r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[\"'][^\"'\n]*[\"'])\s*(?:#.*)?$",
+    re.M,
 )
 _CAUSE = re.compile(
     r"\b(because|since|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
@@ -115,7 +120,16 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
             if passage.owner != (0, 0):
                 context |= _tokens(text[passage.owner[0] : passage.owner[1]])
-            follow = found[n + 1] if n + 1 < len(found) else None
+            # the sentences just before: what "This defaults to 80" or a parameter's
+            # "The default value is 2" is about
+            antecedent: set[str] = set()
+            if not passage.code:
+                before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
+                for p in before:
+                    context |= _tokens(text[p.start : p.end])
+                if before and _ANAPHORA.match(body):
+                    antecedent = _tokens(text[before[-1].start : before[-1].end])
+            follow = _code_after(found, n, passage, text, language_of(hit.path) is None)
             raw.append(
                 (
                     hit,
@@ -130,14 +144,16 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     follow,
                     text,
                     aspects,
+                    antecedent,
                 )
             )
     if not raw:
         return []
     # Rarer key terms among the candidates weigh more (a local IDF).
+    key_terms = set(q.key)
     count = {t: sum(1 for r in raw if _match(t, q, r[4], r[5])) for t in q.terms}
     weight = {
-        t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (0.3 if t in GENERIC else 1.0) for t in q.terms
+        t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }
     key_total = sum(weight[t] for t in q.key) or 1.0
     best_bm25 = max(h.score for h in hits) or 1.0
@@ -155,10 +171,13 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         follow,
         text,
         aspects,
+        antecedent,
     ) in raw:
         got, missing = 0.0, []
         for t in q.key:
             level = _match(t, q, tokens, joined)
+            if level == 0.0 and antecedent and _match(t, q, antecedent, set()):
+                level = 0.85
             if level == 0.0:
                 around = _match(t, q, context, set()) or _match(t, q, path_tokens, set())
                 level = 0.5 if around else 0.0
@@ -166,22 +185,27 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 missing.append(t)
             got += weight[t] * level
         coverage = got / key_total
-        generic = [t for t in q.terms if t in GENERIC]
+        generic = [t for t in q.terms if t not in key_terms]
         generic_share = (
             sum(_match(t, q, tokens, joined) > 0 for t in generic) / len(generic) if generic else 0.0
         )
         kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
-        score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.005 * rank
+        if bonus > 0:
+            # holding the kind of answer counts as far as the passage is about the question
+            bonus *= min(1.0, coverage / 0.5)
+        score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
         if _BOILERPLATE.search(body):
             score -= 0.25
         # the longer the passage, the more words it holds by chance
         score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
         if not passage.code and len(body) > LONG_SENTENCE:
             score -= 0.1
+        in_docs = language_of(hit.path) is None
+        if q.kind == "howto" and in_docs and not passage.code:
+            score += 0.1  # usage documentation, not a library's internals
         if passage.code:
-            in_docs = language_of(hit.path) is None
             if q.kind == "howto":
-                score += 0.1 if in_docs else -0.05
+                score += 0.1 if in_docs else -0.2
             elif q.kind == "amount":
                 score -= 0.0 if body.count("\n") <= 3 else 0.25
             else:
@@ -204,8 +228,28 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     return claims
 
 
+def _code_after(
+    found: list[Passage], n: int, passage: Passage, text: str, in_docs: bool
+) -> tuple[int, Passage] | None:
+    """The code block a prose passage introduces: the next passage, or in
+    documentation one up to two sentences further on ("Install it with
+    hiredis support. … ``$ pip install "redis[hiredis]"``"), with where the
+    prose to quote before it ends."""
+    if passage.code:
+        return None
+    end = passage.end
+    for m in range(n + 1, min(n + (4 if in_docs else 2), len(found))):
+        nxt = found[m]
+        if nxt.code:
+            return (end, nxt) if _only_space(text, end, nxt.start) else None
+        if text[end : nxt.start].strip() or nxt.end - passage.start > 600:
+            return None
+        end = nxt.end
+    return None
+
+
 def _kind_fit(
-    q: Question, passage: Passage, body: str, follow: Passage | None, text: str
+    q: Question, passage: Passage, body: str, follow: tuple[int, Passage] | None, text: str
 ) -> tuple[bool, float]:
     """Whether the passage holds what the question's kind asks for, and the bonus for it."""
     if q.kind == "amount":
@@ -217,18 +261,18 @@ def _kind_fit(
             bonus = 0.15 if ok else -0.15
             if ok and q.wants == "duration" and _TIME_UNIT.search(body):
                 bonus += 0.1
-        if q.default and _STATES_DEFAULT.search(body):
+        if q.default and (_STATES_DEFAULT.search(body) or (passage.code and _LITERAL_SET.search(body))):
             bonus += 0.2
         return ok, bonus
     if q.default and _STATES_DEFAULT.search(body):
         return True, 0.15
     if q.kind == "why":
         ok = bool(_CAUSE.search(body))
-        return ok, 0.2 if ok else -0.05
+        return ok, 0.25 if ok else -0.1
     if q.kind == "howto":
         if passage.code:
             return True, 0.1
-        leads_to_code = follow is not None and follow.code and _only_space(text, passage.end, follow.start)
+        leads_to_code = follow is not None
         return leads_to_code, 0.15 if leads_to_code else 0.0
     return True, 0.0
 
@@ -261,9 +305,11 @@ def _claim(hit, passage, body, follow, text, newlines, q, coverage, score, missi
         code = _dedent(body)
     else:
         sentence = " ".join(text[start:end].split())
-        if q.kind == "howto" and follow is not None and follow.code and _only_space(text, end, follow.start):
-            code, language = _dedent(text[follow.start : follow.end]), follow.language
-            end = follow.end
+        if q.kind == "howto" and follow is not None:
+            bridge, block = follow
+            sentence = " ".join(text[start:bridge].split())
+            code, language = _dedent(text[block.start : block.end]), block.language
+            end = block.end
     span = _excerpt_span(text, start, end)
     excerpt = text[span[0] : span[1]] if span else text[start:end][:200]
     line_start = hit.line_start + bisect.bisect_left(newlines, start)

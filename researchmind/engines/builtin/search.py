@@ -181,13 +181,16 @@ def candidates(
     *,
     state: str | os.PathLike[str] | None = None,
     folders: tuple[str, ...] = (),
+    follow_lines: int = 0,
 ) -> list[Hit]:
     """The chunks that best match the question's terms, their documentation
     synonyms and joined identifiers, best first: the ``limit`` best by BM25
     over any of the words (at most ``PER_FILE`` from one file, so one long
     file cannot fill the list), and besides them the best chunks that hold
     every key term, or all key terms but one — a passage that answers is
-    about all of what is asked, however common its words."""
+    about all of what is asked, however common its words. With
+    ``follow_lines``, each chunk also brings the first lines of the chunk after
+    it in its file: the code block a how-to sentence at a chunk's end introduces."""
     alternatives = list(q.terms)
     for term in q.terms:
         alternatives += sorted(q.expansions.get(term, ()))
@@ -236,17 +239,48 @@ def candidates(
         rows = conn.execute(
             f"""
             SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
-                   f.line_count
+                   f.line_count, c.id, c.file_id
             FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
                   WHERE chunks_fts MATCH ? AND rowid IN ({marks})) AS m
             JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
             """,  # noqa: S608 - only placeholders
             (match, *wanted),
         ).fetchall()
+        after = _next_chunks(conn, rows, follow_lines) if follow_lines else {}
     finally:
         conn.close()
     rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
-    return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows]
+    hits = []
+    for r in rows:
+        line_end, text = r[2], r[4]
+        if r[7] in after:
+            start, more = after[r[7]]
+            # the blank lines between two chunks belong to neither: they are kept as empty lines
+            text = text + "\n" * (start - line_end) + more
+            line_end = start + more.count("\n")
+        hits.append(Hit(r[0], r[1], line_end, r[3], text, -r[5], r[6]))
+    return hits
+
+
+def _next_chunks(conn, rows: list, lines: int) -> dict[int, tuple[int, str]]:
+    """For each row's chunk, the first ``lines`` lines of the next chunk of its
+    file (its first line number and text)."""
+    wanted = {r[7] + 1: r for r in rows}
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    found = {}
+    for chunk_id, file_id, line_start, text in conn.execute(
+        f"""
+        SELECT c.id, c.file_id, c.line_start, substr(m.text, c.prefix + 1)
+        FROM chunks c JOIN chunks_fts m ON m.rowid = c.id WHERE c.id IN ({marks})
+        """,  # noqa: S608 - only placeholders
+        list(wanted),
+    ):
+        row = wanted[chunk_id]
+        if file_id == row[8]:
+            found[row[7]] = (line_start, "\n".join(text.split("\n")[:lines]))
+    return found
 
 
 def absent_terms(

@@ -31,6 +31,7 @@ from .streamjson import StreamWriter, marker, text_block
 
 MAX_HITS = 8  # passages read (and shown as Read steps) per answer
 CANDIDATES = 40  # chunks ranked for the answer
+FOLLOW_LINES = 15  # a how-to's chunk also reads this many lines of the next one
 MAX_READ_LINE = 2000  # Claude's Read truncates longer lines the same way
 HEARTBEAT_SECONDS = 0.25
 
@@ -124,7 +125,11 @@ def _steps(
     yield from lines
     yield from writer.end_message("tool_use")
     count, files = matching_files(root, question, state=state, folders=folders)
-    ranked = rank_passages(q, candidates(root, q, CANDIDATES, state=state, folders=folders)) if count else []
+    follow = FOLLOW_LINES if q.kind == "howto" else 0
+    found = (
+        candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow) if count else []
+    )
+    ranked = rank_passages(q, found)
     picked = pick(ranked)
     absent = absent_terms(root, q, state=state, folders=folders) if terms else []
     claims = picked if answers(q, picked, absent) else []
