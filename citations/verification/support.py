@@ -51,7 +51,7 @@ from citations.verification.support_terms import (
     names_in,
     word_list,
 )
-from citations.verification.support_text import CitedText, Span
+from citations.verification.support_text import CitedText, Segment, Span
 
 SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = "supports", "partial", "unsupported", "unjudged"
 LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
@@ -128,7 +128,7 @@ def _siblings(name: str, segment: Span) -> list[str]:
 
 def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     """One fact of the sentence against the cited text: (verdict, reason, share of its key terms found)."""
-    words = WORD_RE.findall(normalize_text(clause))
+    words = [w.removesuffix("'s") for w in WORD_RE.findall(normalize_text(clause))]
     names = names_in(clause)
     numbers = claim_numbers(clause)
     name_parts = {p for n in names for p in re.split(r"[._]", n)}
@@ -195,17 +195,28 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             return CONTRADICTED, f"The number {value} is not in the cited text.", share
         return ABSENT, f"The number {value} is not in the cited text.", share
 
-    if share >= PARTIAL_AT and scored:
-        top = [text.segments[i] for score, i in scored if score == scored[0][0]]
-        if all(seg.negated != is_negated(words, seg.setting) for seg in top):
-            said = "negates" if is_negated(words, top[0].setting) else "does not negate"
+    polar = [(score, i) for score, i in scored if text.segments[i].negated is not None]
+    # Polarity is read where the claim's subject is stated, when the text has such lines.
+    # "ifeq" where the text writes ``ifeq`` (a value such as ``False`` is no subject).
+    subjects = names | {w for w in terms if w in text.code_names() and w not in ("true", "false", "none")}
+    owned = [(score, i) for score, i in polar if any(text.segments[i].scope.has_name(n) for n in subjects)]
+    polar = owned or polar
+    if share >= PARTIAL_AT and polar:
+        top = [text.segments[i] for score, i in polar if score == polar[0][0]]
+
+        def claim_negated(seg: Segment) -> bool:  # "rejects" read as "does not accept"
+            return is_negated(words, seg.setting) ^ (sum(seg.flips(t) for t in terms) % 2 == 1)
+
+        if not all(seg.code for seg in top) and all(seg.negated != claim_negated(seg) for seg in top):
+            said = "negates" if claim_negated(top[0]) else "does not negate"
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
         spans = [*text.segments, *text.windows]
         for word in sorted({w for w in word_list(clause) if w in OPPOSITES}):
             other, rest = OPPOSITES[word], [t for t in terms if t != word]
             said_other = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
             said_word = [_found(s, rest, names) for s in spans if s.has_term(word)]
-            if said_other and max(said_other) > max(said_word, default=0):
+            enough = PARTIAL_AT * (len(rest) + len(names))
+            if said_other and max(said_other) > max(said_word, default=0) and max(said_other) >= enough:
                 return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}.", share
         for name in sorted(n for n in names if text.has_name(n)):
             # The lines that best state the rest of the claim name a sibling, not this name.
@@ -214,8 +225,8 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
                 ((_found(s, terms, others), i) for i, s in enumerate(text.segments)), reverse=True
             )
             tops = [text.segments[i] for sc, i in ranked if sc == ranked[0][0] and sc >= 2]
-            if tops and all(_siblings(name, s) and not s.has_name(name) for s in tops):
-                sibling = _siblings(name, tops[0])[0]
+            if tops and all(_siblings(name, s.scope) and not s.scope.has_name(name) for s in tops):
+                sibling = _siblings(name, tops[0].scope)[0]
                 return (
                     CONTRADICTED,
                     f"The cited lines say this of {sibling}, not {name}: {_short(tops[0])}.",

@@ -19,9 +19,7 @@ STOP = frozenset(
 # Words that flip a statement. In prose only these count; "False", "None",
 # "off" and "disabled" are values there ("set it to None to retry on any verb"),
 # but against a setting's assignment they state that it is not on.
-NEGATIONS = frozenset(
-    "not no never nor neither cannot without nothing nobody nowhere unable excluding".split()
-)
+NEGATIONS = frozenset("not no never nor neither cannot without nothing nobody nowhere unable".split())
 VALUE_NEGATIONS = frozenset("none false off disable disabled disables".split())
 NUMBER_WORDS = {
     w: str(n)
@@ -61,6 +59,51 @@ OPPOSITES = dict(
                  ("low", "high")]
     for pair in ((a, b), (b, a))
 )  # fmt: skip
+# Ways docs and code say the same thing in other words or symbols, kept
+# small and general: a claim's word is found when another of its group is
+# (a symbol only where the text quotes it or uses it as an operator).
+_SAME = [
+    "larger greater bigger exceed above beyond newer higher > >= max maximum",
+    "below smaller fewer lower under < <= min minimum",
+    "empty [] () {} \"\" ''",
+    "list []",
+    "dict dictionary mapping {}",
+    "tuple ()",
+    "disk filesystem file_system",
+    "off disabled disable",
+    "replace replaces alternate alternative override overrides custom substitute",
+    "argument arguments arg args parameter parameters param params",
+    "keyword kwargs",
+    "function func callable",
+    "attribute attr",
+    "configuration config conf",
+    "number num",
+    "message msg",
+    "character characters char chars length len",
+    "whole full entire complete",
+    "check checked validate validated verify verified",
+    "comma ,",
+    "colon :",
+    "semicolon ;",
+    "dash hyphen -",
+    "underscore _",
+    "backslash \\",
+    "backtick `",
+    "asterisk *",
+    "slash /",
+    "times multiplied *",
+    "power **",
+]
+PARAPHRASES: dict[str, tuple[str, ...]] = {}
+# A word that says "not" another: "rejects" is "does not accept" (the polarity flips).
+_NOT_SAME = {
+    "reject": "accept allow",
+    "refuse": "accept allow",
+    "forbid": "allow permit",
+    "disallow": "allow permit",
+    "missing": "exist exists",
+    "absent": "exist exists present",
+}
 CODE_LINE_RE = re.compile(
     r"\s*(?:def |class |if |elif |else:|try:|except|return |raise |yield |for |while |with |@|>>>|\.\.\. |"
     r"[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
@@ -72,7 +115,7 @@ STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "
 def light_stem(word: str) -> str:
     """A light stem: "validates", "validated" and "validating" read "validat"."""
     for suffix in STEM_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+        if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
             word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
             break
     if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
@@ -85,7 +128,7 @@ def word_list(text: str) -> list[str]:
     "HttpOnly" -> "http", "only")."""
     words = []
     for raw in re.findall(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*", text):
-        low = raw.lower()
+        low = raw.lower().removesuffix("'s")
         words.append(low)
         parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", raw) if p]
         if len(parts) > 1:
@@ -167,3 +210,16 @@ def names_in(raw: str) -> set[str]:
         if name and not name.isdigit() and not NUMBER_RE.fullmatch(name):
             names.add(name)
     return names
+
+
+def _build_paraphrases() -> None:
+    for group in _SAME:
+        members = group.split()
+        for word in members:
+            if word[0].isalnum():
+                alternatives = tuple(m for m in members if m != word)
+                PARAPHRASES[light_stem(word)] = PARAPHRASES.get(light_stem(word), ()) + alternatives
+
+
+_build_paraphrases()
+NOT_PARAPHRASES = {light_stem(w): tuple(alts.split()) for w, alts in _NOT_SAME.items()}

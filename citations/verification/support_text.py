@@ -15,7 +15,9 @@ from citations.verification.normalize import normalize_text
 from citations.verification.support_terms import (
     ASSIGN_RE,
     CODE_LINE_RE,
+    NOT_PARAPHRASES,
     NUMBER_RE,
+    PARAPHRASES,
     PRODUCT_RE,
     STOP,
     TOKEN_RE,
@@ -36,10 +38,12 @@ _SETTING_RE = re.compile(r"\s*[A-Z][A-Z0-9_]*\s*=")
 _CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z_]\w*)+)\b")
 
 
-# What the lines under it are about: a def or class line, a ``:param x:`` or
-# ``x (int):`` parameter heading.
+# What the lines under it are about: a def or class line, a ``:param x:``,
+# ``x (int):`` or ````x```` item heading.
 _HEADING_RE = re.compile(
-    r"^\s*((?:async\s+)?(?:def|class)\s+\w+\s*(?:\([^)]*\)?)?|:param[^:\n]*:)|^\s*(\w+ \([^)\n]*\)):", re.M
+    r"^\s*((?:async\s+)?(?:def|class)\s+\w+\s*(?:\([^)]*\)?)?|:param[^:\n]*:)|^\s*(\w+ \([^)\n]*\)):"
+    r"|^\s*(``\w+``)\s",
+    re.M,
 )
 
 
@@ -54,14 +58,39 @@ class Span:
         self.word_set = set(self.words)
         self.stems = {light_stem(w) for w in self.words}
         self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
+        self._code_names: set[str] | None = None
 
     def has_term(self, term: str) -> bool:
+        """The word, its stem, a six-letter stem prefix, a paraphrase, or a negated antonym ("not accept")."""
+        return (
+            self._has_word(term)
+            or self.flips(term)
+            or any(self._has(alt) for alt in PARAPHRASES.get(light_stem(term), ()))
+        )
+
+    def flips(self, term: str) -> bool:
+        """Is the term only here as a negated antonym ("rejects" as "does not accept")?"""
+        alternatives = NOT_PARAPHRASES.get(light_stem(term), ())
+        return bool(alternatives) and not self._has_word(term) and any(self._has(a) for a in alternatives)
+
+    def _has_word(self, term: str) -> bool:
         stem = light_stem(term)
         return (
             term in self.word_set
             or stem in self.stems
             or (len(stem) >= 6 and stem[:6] in self.prefixes)
             or (len(term) > 3 and term in self.flat)
+        )
+
+    def _has(self, alternative: str) -> bool:
+        """A paraphrase: a word, or a symbol the text quotes ('\\', `,`) or uses as an operator (a * b, >=3.10)."""
+        if alternative[0].isalnum():
+            return self._has_word(alternative)
+        if alternative in ("[]", "()", "{}", '""', "''"):  # an empty literal, not a call's "()"
+            return bool(re.search(r"(?<![\w\])])" + re.escape(alternative), self.raw))
+        quoted = any(q + alternative + q in self.raw for q in "'\"`")
+        return quoted or bool(
+            re.search(r"(?:^|\s)" + re.escape(alternative) + r"(?=\s*[\w({])", self.raw, re.M)
         )
 
     def has_name(self, name: str) -> bool:
@@ -71,19 +100,32 @@ class Span:
         return "." in name and len(last) > 2 and last in self.word_set
 
     def code_names(self) -> set[str]:
-        return {(q or b).strip("()").lower() for q, b in _CODE_NAME_RE.findall(self.raw)}
+        if self._code_names is None:
+            self._code_names = {(q or b).strip("()").lower() for q, b in _CODE_NAME_RE.findall(self.raw)}
+        return self._code_names
 
 
 class Segment(Span):
-    """One statement of the cited text and its polarity; ``setting`` when it
+    """One statement of the cited text and its polarity (None: it has none); ``setting`` when it
     is a settings comment read with its assignment ("X = False" negates it);
     ``heading`` the def or class line and the parameter heading it is under."""
 
-    def __init__(self, raw: str, negated: bool, setting: bool = False, heading: str = "") -> None:
+    def __init__(
+        self,
+        raw: str,
+        negated: bool | None,
+        setting: bool = False,
+        heading: str = "",
+        code: bool = False,
+        about: str = "",
+    ) -> None:
         super().__init__(raw)
         self.negated = negated
         self.setting = setting
         self.heading = heading
+        self.code = code  # a code line, whose polarity is only its "not" and "no"
+        # With the setting or parameter it is about (not a whole def line, which names them all).
+        self.scope = Span(about + "\n" + raw) if about else self
 
 
 def segments(cited: str) -> list[Segment]:
@@ -93,18 +135,20 @@ def segments(cited: str) -> list[Segment]:
     starts a new statement."""
     starts = {}
     for m in _HEADING_RE.finditer(cited):
-        start = m.start(1) if m[1] else m.start(2)
-        starts[cited.count("\n", 0, start)] = (bool(m[1]) and not m[1].startswith(":"), m[1] or m[2])
+        group = next(g for g in (1, 2, 3) if m[g])
+        starts[cited.count("\n", 0, m.start(group))] = (group == 1 and not m[1].startswith(":"), m[group])
     found: list[Segment] = []
     heads = ["", ""]  # the def or class line, the parameter heading
     block: list[str] = []
     prose: list[str] = []
 
-    def flush() -> None:
+    def flush(heading: str = "") -> None:
         for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
             if sentence.strip():
-                negated = is_negated(WORD_RE.findall(sentence.lower()))
-                found.append(Segment(sentence, negated, heading="\n".join(heads)))
+                negated = is_negated(WORD_RE.findall(sentence.lower().replace("\u2019", "'")))
+                found.append(
+                    Segment(sentence, negated, heading=heading or "\n".join(heads), about=heading or heads[1])
+                )
         prose.clear()
 
     for i, line in enumerate(cited.splitlines()):
@@ -119,13 +163,20 @@ def segments(cited: str) -> list[Segment]:
         block.append(line)
         if _SETTING_RE.match(line):
             prose.clear()
-            negated = bool(re.search(r"=\s*(False|None)\b", line))
+            # A True/False/None value answers its comment ("Whether the cookie
+            # should be secure"): it gives the polarity. Another value's comment
+            # states facts of its own, read sentence by sentence.
+            boolean = re.search(r"=\s*(True|False|None)\s*(?:#.*)?$", line)
+            if not boolean:
+                prose.extend(c.strip().lstrip("#").strip() for c in block[:-1])
+                flush(heading=line)  # the comment's sentences are about this setting
+            negated = (boolean[1] != "True") if boolean else None
             found.append(Segment("\n".join(block), negated, setting=True, heading="\n".join(heads)))
             block = []
         elif CODE_LINE_RE.match(line):
             flush()
             negated = len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1
-            found.append(Segment(line, negated, heading="\n".join(heads)))
+            found.append(Segment(line, negated, heading="\n".join(heads), code=True))
         elif re.search(r"\w", line):
             prose.append(line.strip())
     flush()

@@ -128,3 +128,45 @@ def test_low_level_against_high_level_contradicts():
     verdict = judge_support("highlight is a low-level function.", cited)
     assert verdict.label == "unsupported" and "high" in verdict.reason
     assert judge_support("highlight is a high-level function.", cited).label == "supports"
+
+
+CACHE_MEMCACHE = lines_from(CACHE_BASE, "# Memcached does not accept keys longer than this.", 2)
+
+
+def test_negated_paraphrase_keeps_polarity():
+    """ "rejects" is "does not accept": it supports, and "accepts" against it does not."""
+    assert CACHE_MEMCACHE.endswith("MEMCACHE_MAX_KEY_LENGTH = 250")
+    verdict = judge_support("Memcached rejects keys longer than 250 characters.", CACHE_MEMCACHE)
+    assert verdict.label == "supports", verdict.reason
+    assert (
+        judge_support("Memcached accepts keys longer than 250 characters.", CACHE_MEMCACHE).label
+        == "unsupported"
+    )
+
+
+def test_symbols_and_empty_literals_read_as_words():
+    """Markdown's ESCAPED_CHARS lists '\\\\', '`', '*', '_'; CSRF_TRUSTED_ORIGINS = [] is an empty list."""
+    markdown = installed_file("markdown", "core.py").read_text(encoding="utf-8")
+    cited = lines_from(markdown, "self.ESCAPED_CHARS: list[str] = [", 3)
+    claim = "The ESCAPED_CHARS list has the backslash, backtick, asterisk and underscore."
+    assert judge_support(claim, cited).label == "supports"
+    assert judge_support("The ESCAPED_CHARS list has the tilde.", cited).label != "supports"
+    origins = lines_from(GLOBAL_SETTINGS, "CSRF_TRUSTED_ORIGINS", 1)
+    assert origins == "CSRF_TRUSTED_ORIGINS = []"
+    assert judge_support("CSRF_TRUSTED_ORIGINS is an empty list by default.", origins).label == "supports"
+
+
+def test_a_not_elsewhere_in_a_settings_comment_does_not_flip_its_value():
+    """TIME_ZONE's comment says "(although not all systems may support all possibilities)": the default still reads."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Local time zone for this installation.", 5)
+    assert "not all" in cited and cited.endswith('TIME_ZONE = "America/Chicago"')
+    assert judge_support("TIME_ZONE defaults to 'America/Chicago'.", cited).label == "supports"
+
+
+def test_polarity_is_read_under_the_claims_subject():
+    """redis-py's set(): under ``ifeq`` a missing key "won't be created", under ``ifne`` it "will be created"."""
+    redis_core = installed_file("redis", "commands/core.py").read_text(encoding="utf-8")
+    cited = lines_from(redis_core, "``ifeq`` set the value", 8)
+    assert "``ifne``" in cited
+    assert judge_support("ifeq creates the key when it does not exist.", cited).label == "unsupported"
+    assert judge_support("ifne creates the key when it does not exist.", cited).label == "supports"
