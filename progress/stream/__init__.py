@@ -215,7 +215,7 @@ class StreamInterpreter:
         self.result = data
         self.saw_result = True
         errors = (
-            [clip(e, 1000) for e in data.get("errors") or [] if isinstance(e, str)]
+            [clip(e, 1000) for e in data.get("errors") or [] if isinstance(e, str) and e.strip()]
             if isinstance(data.get("errors"), list)
             else []
         )

@@ -687,3 +687,52 @@ def test_text_delta_with_a_non_integer_index_is_a_new_block():
     interpreter, events = run(lines)
     assert [e.payload["index"] for e in events] == [0, 0]
     assert interpreter.answer_raw == "Odd index."
+
+
+def test_retry_after_blank_pieces_drops_nothing_visible():
+    """Several blank deltas shown before a retry still count as nothing shown."""
+    lines = [start("msg_1"), text_delta(0, "\n"), text_delta(0, " \n"), start("msg_2")]
+    _, events = run(lines, finish=False)
+    assert shown(events) == []
+
+
+# -- how tool calls are announced ------------------------------------------------------
+
+
+def test_tool_paths_are_shown_relative_to_the_sandbox():
+    """A file in the sandbox but outside any content folder reads as its path in the sandbox."""
+    block = {
+        "type": "tool_use",
+        "id": "toolu_1",
+        "name": "Read",
+        "input": {"file_path": f"{SANDBOX}/notes.md"},
+    }
+    interpreter, events = run([assistant("msg_A", block)])
+    assert shown(events) == [("tool_start", "primary", "Reading notes.md")]
+    assert interpreter.tool_steps == ["Reading notes.md"]
+
+
+def test_tool_call_with_odd_name_and_no_input():
+    """A tool name that is not text is not copied into the payload; a missing input is {}."""
+    _, events = run([assistant("msg_A", {"type": "tool_use", "id": "toolu_1", "name": 5})])
+    assert shown(events) == [("tool_start", "primary", "Using 5")]
+    assert events[0].payload == {
+        "tool_use_id": "toolu_1",
+        "name": "",
+        "input": {},
+        "parent_tool_use_id": None,
+    }
+
+
+def test_blank_errors_in_a_result_are_not_the_reason_shown():
+    """An errors list holding blank strings: the first real error is the reason, blanks are dropped."""
+    result = {
+        "type": "result",
+        "subtype": "error_max_turns",
+        "is_error": True,
+        "errors": ["", "  ", "Reached maximum number of turns (1)"],
+    }
+    interpreter, events = run([json.dumps(result)])
+    assert shown(events) == [("result", "primary", "Failed: Reached maximum number of turns (1)")]
+    assert events[0].payload["errors"] == ["Reached maximum number of turns (1)"]
+    assert interpreter.errors == ["Reached maximum number of turns (1)"]

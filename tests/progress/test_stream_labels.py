@@ -429,3 +429,37 @@ def test_clip_reads_only_four_times_its_limit():
     """Whitespace far past the limit is not scanned: the cut is made on the first 4×limit characters."""
     assert clip("a" + " " * 38 + "b", 10) == "a b"
     assert clip("a" + " " * 39 + "b", 10) == "a"
+
+
+# -- lines that are not JSON, and payloads ---------------------------------------------
+
+
+def test_banner_detail_comes_from_the_first_1000_characters():
+    """A plain-text line is labelled from its first 1000 characters, colour codes removed."""
+    from progress.stream import StreamInterpreter
+
+    colours = "\x1b[0m" * 250  # 1000 characters that show nothing
+    (event,) = StreamInterpreter().feed(colours + "Banner")
+    assert event.detail == "…"
+    (event,) = StreamInterpreter().feed(colours[4:] + "Banner")
+    assert event.detail == "Bann"
+    assert event.payload["text"] == colours[4:] + "Banner"
+
+
+def test_compact_turns_subclasses_into_plain_json_values():
+    """Values of subclasses (an IntEnum, an OrderedDict, a str subclass) come out as the plain type."""
+    import enum
+    from collections import OrderedDict
+
+    from progress.stream.events import compact
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    class Name(str):
+        pass
+
+    out = compact({"level": Level.HIGH, "order": OrderedDict(a=1), "name": Name("x" * 600), "flag": True})
+    assert out == {"level": 3, "order": {"a": 1}, "name": "x" * 500 + "…[600 chars]", "flag": True}
+    assert type(out["level"]) is int
+    assert type(out["order"]) is dict
