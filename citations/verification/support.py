@@ -2,27 +2,36 @@
 
 A verified citation only proves the quote exists; this judges whether it
 backs the claim. The offline ``lexical`` judge splits the sentence into the
-facts it joins ("X is 4, and Y is 8") and checks each against the cited text:
+facts it joins ("X is 4, and Y is 8") and checks each against the cited text,
+read as statements (support_text.py: sentences, code lines, a settings
+comment with its assignment, each under its def or parameter heading):
 
-- its key terms, by light stem, identifier part ("max_age" -> "age") or a
-  shared six-letter stem prefix;
+- its key terms, by light stem, identifier part ("max_age" -> "age"), a
+  shared six-letter stem prefix or a small paraphrase vocabulary
+  (support_terms.py: "larger" is ">" or "maximum", "rejects" is "does not
+  accept"); a fact is stated only when neighbouring statements under one
+  heading hold its terms together, not words scattered over the passage;
 - its numbers, where they are bound: a product (``60 * 60 * 24``) counts as
-  its value, a duration may appear converted ("ten minutes" for 600), and a
-  number the text puts after another word or before another unit ("SHA-1"
-  against "SHA-256", "200 seconds" against "200 milliseconds") contradicts;
-- its names (backticked, dotted, camelCase, snake_case): one one letter off a
-  name of the text contradicts, one the text lacks is an unstated fact;
-- its polarity, against the text's sentence that shares most of its terms
-  (not the whole passage, whose other sentences may say "not"): a settings
-  comment reads with its assignment, "X = False" or "None" negating it;
-  opposite words ("same"/"reverse", "before"/"after") contradict.
+  its value, a duration may appear converted ("ten minutes" for 600), a
+  number the text puts after another word or before other words ("SHA-256"
+  for "SHA-1", "65 url-safe characters" for 64) or a parameter the text
+  assigns another value (``on_each_side=3`` for "two pages on each side")
+  contradicts;
+- its names: one one letter off a name of the text, or a sibling name
+  (``KEY_FUNCTION`` for ``KEY_PREFIX``) in the lines that state the claim,
+  or a function other than the one the lines define, contradicts; a quoted
+  literal must be in the lines;
+- its polarity, against the statements that share most of its terms, those
+  under the claim's subject first: a boolean setting reads with its value
+  ("X = False" negates its comment); opposite words ("before"/"after",
+  "low"/"high") said of the claim's subject contradict.
 
-A fact is stated (nearly all key terms found, numbers and names there,
-polarity agreeing), contradicted, or unstated. The sentence is ``supports``
+A fact is stated, contradicted, or unstated. The sentence is ``supports``
 when every fact is stated, ``unsupported`` when one is contradicted or none is
-stated, ``partial`` otherwise (a wrong "supports" is worse than "partial");
-``unjudged`` when there is nothing to compare. Measured on hand-labelled real
-text by bench/eval_support.py (docs/BENCHMARKS.md).
+stated, ``partial`` when it joins facts and only some are stated (a wrong
+"supports" is worse than "partial"); ``unjudged`` when there is nothing to
+compare. The reason says what decided. Measured on hand-labelled real text by
+bench/eval_support.py (docs/BENCHMARKS.md).
 
 Pure Python: no Django imports.
 """
@@ -211,8 +220,8 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             said = "negates" if claim_negated(top[0]) else "does not negate"
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
         spans = [*text.segments, *text.windows]
-        for word in sorted({w for w in word_list(clause) if w in OPPOSITES}):
-            other, rest = OPPOSITES[word], [t for t in terms if t != word]
+        for word in sorted({w for w in word_list(clause) if light_stem(w) in OPPOSITES}):
+            other, rest = OPPOSITES[light_stem(word)], [t for t in terms if t != word]
             said_other = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
             said_word = [_found(s, rest, names) for s in spans if s.has_term(word)]
             enough = PARTIAL_AT * (len(rest) + len(names))
@@ -287,7 +296,7 @@ def judge_support(claim: str, cited: str) -> Support:
             else f"All {len(kinds)} parts of the sentence are in the cited text.",
         )
     gap = next(v for v in verdicts if v[0] != STATED)
-    if STATED in kinds or WEAK in kinds:
+    if STATED in kinds or (WEAK in kinds and len(kinds) > 1):
         return Support(PARTIAL, gap[1])
     return Support(UNSUPPORTED, gap[1])
 

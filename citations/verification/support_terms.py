@@ -50,8 +50,9 @@ CLAUSE_RE = re.compile(
     r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
     r"does|do|has|have|[a-z]+s)\b)"
 )
-# Word pairs where one in the sentence and the other in the cited passage contradict.
-OPPOSITES = dict(
+# Word pairs where one in the sentence and the other in the cited passage
+# contradict, keyed by the stem of the sentence's word ("appended" -> "prepend").
+OPPOSITE_WORDS = dict(
     pair
     for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
                  ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
@@ -223,3 +224,4 @@ def _build_paraphrases() -> None:
 
 _build_paraphrases()
 NOT_PARAPHRASES = {light_stem(w): tuple(alts.split()) for w, alts in _NOT_SAME.items()}
+OPPOSITES = {light_stem(word): other for word, other in OPPOSITE_WORDS.items()}

@@ -43,10 +43,11 @@ RETRY_COUNTS = lines_from(RETRY, ":param int total:", 25)
 
 def test_terms_spread_over_the_passage_do_not_support():
     """Every word of the claim is in the passage, but "connection-related" is
-    said under ``connect`` and "side-effects" under ``read``: partial, not supports."""
+    said under ``connect`` and "side-effects" under ``read``: the one fact is
+    not stated, so it is unsupported, and the reason says why."""
     assert "connection-related" in RETRY_COUNTS and "side-effects" in RETRY_COUNTS
     verdict = judge_support("Connection-related errors may have side-effects.", RETRY_COUNTS)
-    assert verdict.label == "partial" and "together" in verdict.reason
+    assert verdict.label == "unsupported" and "together" in verdict.reason
 
 
 def test_opposite_word_said_of_the_claims_subject_contradicts():
@@ -170,3 +171,21 @@ def test_polarity_is_read_under_the_claims_subject():
     assert "``ifne``" in cited
     assert judge_support("ifeq creates the key when it does not exist.", cited).label == "unsupported"
     assert judge_support("ifne creates the key when it does not exist.", cited).label == "supports"
+
+
+def test_one_fact_with_a_key_term_missing_is_unsupported_two_facts_one_stated_partial():
+    """ "partial" is for a sentence joining facts, some stated: a single fact
+    the lines do not state is unsupported, and the reason names the missing term."""
+    cited = lines_from(CACHE_BASE, "def default_key_func", 8)
+    verdict = judge_support("By default, the key_prefix is hashed and shortened.", cited)
+    assert verdict.label == "unsupported" and "hashed" in verdict.reason
+    joined = "By default, the key_prefix is prepended, and the key is hashed and shortened."
+    assert judge_support(joined, cited).label == "partial"
+
+
+def test_opposite_word_matches_by_stem():
+    """ "appended" against "prepend the `key_prefix`" contradicts (the pair is append/prepend)."""
+    cited = lines_from(CACHE_BASE, "def default_key_func", 8)
+    verdict = judge_support("By default, the key_prefix is appended to the key.", cited)
+    assert verdict.label == "unsupported" and "prepend" in verdict.reason
+    assert judge_support("By default, the key_prefix is prepended to the key.", cited).label == "supports"
