@@ -463,3 +463,27 @@ def test_compact_turns_subclasses_into_plain_json_values():
     assert out == {"level": 3, "order": {"a": 1}, "name": "x" * 500 + "…[600 chars]", "flag": True}
     assert type(out["level"]) is int
     assert type(out["order"]) is dict
+
+
+THIRD = "c0ffee00-1234-4abc-8def-0123456789ab"
+
+
+@pytest.mark.parametrize(
+    ("path", "titles", "sandbox", "shown"),
+    [
+        # The sandbox written with a trailing slash is still the sandbox.
+        (f"{SANDBOX}/notes/a.md", TITLES, SANDBOX + "/", "notes/a.md"),
+        # A sandbox whose name ends in a capital letter.
+        ("/tmp/research-X/notes.md", None, "/tmp/research-X", "notes.md"),
+        # A folder whose name starts with a capital X stays whole.
+        (f"{SANDBOX}/XML/schema.md", None, SANDBOX, "XML/schema.md"),
+        # A known content id written in capitals is found after an unknown one.
+        (f"{OTHER}/{CID.upper()}/a.md", TITLES, None, "Auth Guide/a.md"),
+        # Three ids in an absolute path, none known: the innermost is the content folder.
+        (f"/x/{SESSION}/{OTHER}/{THIRD}/a.md", None, None, "c0ffee00…/a.md"),
+        # Two ids in a relative path, none known: the first is.
+        (f"{THIRD}/{OTHER}/a.md", None, None, f"c0ffee00…/{OTHER}/a.md"),
+    ],
+)
+def test_display_path_finds_the_sandbox_and_the_content_folder(path, titles, sandbox, shown):
+    assert display_path(path, titles, sandbox) == shown
