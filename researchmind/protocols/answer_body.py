@@ -119,7 +119,8 @@ def _fence_blocks(text: str) -> list[tuple[str, str]]:
     lines = text.split("\n")
     closers: dict[str, list[int]] = {}
     for number, line in enumerate(lines):
-        bare = line.strip(" \t")
+        # "\r" too: split on "\n" leaves it on every line of a CRLF answer.
+        bare = line.strip(" \t\r")
         if bare[:3] in ("```", "~~~") and bare == bare[0] * len(bare):
             closers.setdefault(bare, []).append(number)
     blocks: list[tuple[str, str]] = []
