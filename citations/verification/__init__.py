@@ -6,6 +6,9 @@ path it refuses, or one in the private ``.researchmind/`` folder, is
 file so each file is read once however many citations point at it, and
 hashed from the bytes read (on a worker thread when a core is free).
 ``verify_citations`` never raises: one ``Verification`` per citation, in order.
+Given the session's private ``state`` folder, files are line-indexed there
+(``lineindex``), so an unchanged file is verified again without being
+read whole, counted or hashed.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from citations.parsing import ParsedCitation
 from citations.parsing.model import UUID_RE, resolve_content_id
 from citations.rendering.sanitize import web_href
 from citations.verification.hashing import Hasher, HashingError
+from citations.verification.lineindex import LineStore, line_store
 from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
 from citations.verification.paths import SandboxFiles, listing
@@ -59,8 +63,10 @@ def verify_citations(
     *,
     url_to_content: Mapping[str, str] = MappingProxyType({}),
     content_ids: Iterable[str] = (),
+    state: str | os.PathLike[str] | None = None,
 ) -> list[Verification]:
-    """One Verification per citation, in the citations' order."""
+    """One Verification per citation, in the citations' order. ``state``:
+    the session's private folder (outside the sandbox) for line indexes."""
     results: list[Verification | None] = [None] * len(citations)
     try:
         known = known_content_ids(root, content_ids)
@@ -90,13 +96,16 @@ def verify_citations(
             for real, job in outcome:
                 by_file.setdefault(real, []).append(job)
     hasher = Hasher()
+    store = line_store(state, root) if by_file else None
     try:
         scans = {
-            real: _scan_or_error(real, [job.request for job in jobs], hasher)
+            real: _scan_or_error(real, [job.request for job in jobs], hasher, store)
             for real, jobs in by_file.items()
         }
     finally:
         _finish(hasher)
+    if store is not None:
+        store.save()
     positions = {id(job): n for jobs in by_file.values() for n, job in enumerate(jobs)}
     for real, jobs in by_file.items():
         for job in jobs:
@@ -109,9 +118,11 @@ def verify_citations(
     return [r or Verification("unverifiable", "The citation could not be checked.") for r in results]
 
 
-def _scan_or_error(real: Path, requests: list[Request], hasher: Hasher) -> FileScan | OSError:
+def _scan_or_error(
+    real: Path, requests: list[Request], hasher: Hasher, store: LineStore | None
+) -> FileScan | OSError:
     try:
-        return scan_file(real, requests, hasher)
+        return scan_file(real, requests, hasher, store)
     except OSError as error:
         return error
 

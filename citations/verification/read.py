@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citations.verification.hashing import Hasher
 from citations.verification.scan import FileScan, Request, scan_whole
 from citations.verification.stream import scan_stream
+
+if TYPE_CHECKING:
+    from citations.verification.lineindex import LineStore
 
 WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
 CHUNK = 4 * 1024 * 1024  # larger ones stream in chunks of this size
@@ -20,10 +24,19 @@ BINARY_PROBE = 8192
 BOM = b"\xef\xbb\xbf"
 
 
-def scan_file(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
+def scan_file(
+    path: Path, requests: list[Request], hasher: Hasher, store: LineStore | None = None
+) -> FileScan:
     """Hash, count lines and look for each request's excerpt; raises OSError.
-    The hash is of the bytes already read for the search: no second read."""
+    The hash is of the bytes already read for the search: no second read.
+    With a ``store``, an unchanged file is answered from its line index,
+    and a file read in full is indexed."""
     with open(path, "rb") as handle:
+        if store is not None:
+            known = store.reuse(path, handle, requests)
+            if known is not None:
+                return known
+            handle.seek(0)
         # Asking for one byte more than the file's size reads it whole into
         # a buffer of the right size (asking for far more costs a big
         # allocation per file) and shows whether it grew meanwhile. A file
@@ -34,5 +47,11 @@ def scan_file(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
         binary = b"\x00" in first[:BINARY_PROBE]
         skip = len(BOM) if first.startswith(BOM) else 0
         if len(first) < want:  # all of it
-            return scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
-        return scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
+            body = first[skip:] if skip else first
+            scan = scan_whole(requests, body, hasher.start(first), binary)
+        else:
+            body = None
+            scan = scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
+        if store is not None:
+            store.record(path, handle, scan, requests, body)
+        return scan

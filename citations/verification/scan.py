@@ -116,9 +116,12 @@ def compare_fuzzily(
             answers[i].fuzzy = Window.from_text(text, first).best_fuzzy(needle)
 
 
-def scan_whole(requests: list[Request], body: bytes, digest: Digest, binary: bool) -> FileScan:
+def scan_whole(
+    requests: list[Request], body: bytes, digest: Digest, binary: bool, index: LineIndex | None = None
+) -> FileScan:
+    """``index``: the body's lines when already known (see ``lineindex``)."""
     answers = [Answer() for _ in requests]
-    index = LineIndex(body)
+    index = LineIndex(body) if index is None else index
     scan = FileScan(digest, index, binary, "utf-8", answers)
     if binary:
         return scan

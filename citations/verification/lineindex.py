@@ -1,0 +1,470 @@
+"""Per-file line indexes in the session's private state, so that verifying
+an unchanged file again neither numbers its lines nor hashes it.
+
+An index records, for one sandbox file: its size, mtime, ctime, inode and
+device, the time its bytes were first read, their SHA-256, the BOM and
+binary flags, and the newlines before every ``BLOCK`` bytes (an
+``array('Q')``, 8 bytes per KiB of file). A cited line is then found by
+reading one block and a few ``find`` steps, and a cited range by reading
+just its bytes; the file is not counted, read whole or hashed again.
+Excerpts that were not in their cited lines were searched through the
+whole file: what that search found (copies, closest text) is kept too,
+keyed by the excerpt, the cited range and a fingerprint of the
+verifier's own source, so a changed verifier never reuses an old answer.
+
+When may an index be trusted? Size and mtime must match, or it is
+discarded. A same-size rewrite with its mtime put back (``os.utime``)
+still changes the ctime, which no unprivileged call can set back, and an
+inode swap changes the inode: either makes the index suspicious. So does
+a file changed within ``RACY_NS`` of the moment its bytes were read (a
+change in the same timestamp tick leaves size and times alike, the racy
+case git knows). A suspicious index is trusted only if the file's SHA-256
+is still the one recorded (then it is stamped afresh); otherwise the file
+is verified from scratch and indexed again.
+
+The folder must be outside the sandbox (``LineStore`` refuses one inside
+it), so no engine can read it; it is removed with the session's state, or
+per content item with ``forget_content``.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import struct
+import time
+from array import array
+from bisect import bisect_left
+from functools import lru_cache
+from pathlib import Path
+
+from citations.verification import read
+from citations.verification.hashing import HashingError
+from citations.verification.lines import LineIndex
+from citations.verification.scan import (
+    Answer,
+    FileScan,
+    Request,
+    cited_windows,
+    in_window,
+    scan_whole,
+    verbatim_in,
+)
+from citations.verification.search import decode
+
+FOLDER = "line-index"  # under the session's state folder
+BLOCK = 1024  # newlines are counted per this many bytes
+_AHEAD = 4 * BLOCK  # read from a cited range's first block: most ranges end in it
+RACY_NS = 2_000_000_000  # a change this close to the read may hide in one timestamp tick
+MAX_COPIES = 1000  # a search answer with more copies is not kept (searched again)
+MAX_ANSWERS = 4096  # search answers kept per file
+_MAGIC = b"RMLIDX1\n"
+# magic, size, mtime_ns, ctime_ns, inode, device, read at (ns), SHA-256,
+# binary, BOM length, the counts' array type, lines, blocks, answers' JSON length
+_HEAD = struct.Struct("<8sQqqQQq32sBBcxxxxxQQQ")
+
+
+@lru_cache(maxsize=1)
+def _source_fingerprint() -> str:
+    from citations.verification import lines, needle, normalize, scan, search, stream, window
+
+    digest = hashlib.sha256()
+    for module in (lines, needle, normalize, read, scan, search, stream, window):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def code_fingerprint() -> str:
+    """The verifier's source and its read sizes: a search answer kept under
+    another fingerprint may differ from what this code would say."""
+    return f"{_source_fingerprint()}:{read.WHOLE}:{read.CHUNK}:{read.OVERLAP}"
+
+
+def answer_key(request: Request) -> str:
+    needle = request.needle
+    text = repr((needle.pieces, needle.raw, needle.raw_length, needle.verbatim, request.cited))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def block_counts(body: bytes, block: int = BLOCK) -> array:
+    """Newlines in ``body[:k * block]`` for every k, and in all of it last."""
+    counts = array("Q", [0])
+    total = 0
+    for start in range(0, len(body), block):
+        total += body.count(b"\n", start, start + block)
+        counts.append(total)
+    return counts
+
+
+class _KnownDigest:
+    """The hash recorded in the index, in the place of one being taken."""
+
+    def __init__(self, hexdigest: str) -> None:
+        self._hex = hexdigest
+
+    def hexdigest(self) -> str:
+        return self._hex
+
+
+class BlockLines(LineIndex):
+    """``LineIndex``'s answers for a body whose newlines per block are
+    known: a bisect and a short walk inside one block, never a count."""
+
+    def __init__(self, data: bytes | None, counts: array, size: int) -> None:
+        self.data, self.counts, self.size, self.nl = data, counts, size, b"\n"
+
+    def _block(self, at: int) -> bytes:
+        return self.data[at * BLOCK : (at + 1) * BLOCK]
+
+    @property
+    def newlines(self) -> int:
+        return self.counts[-1]
+
+    def newlines_before(self, offset: int) -> int:
+        at = min(offset // BLOCK, len(self.counts) - 1)
+        return self.counts[at] + self._block(at).count(b"\n", 0, offset - at * BLOCK)
+
+    def line_of(self, offset: int) -> int:
+        return self.newlines_before(offset) + 1
+
+    def nth_newline(self, need: int) -> int:
+        """Offset of the ``need``-th newline (from 1), or the size if there is none."""
+        if need > self.counts[-1]:
+            return self.size
+        at = bisect_left(self.counts, need) - 1
+        block, pos = self._block(at), -1
+        for _ in range(need - self.counts[at]):
+            pos = block.find(b"\n", pos + 1)
+        return at * BLOCK + pos
+
+    def start_of(self, line: int) -> int:
+        return 0 if line <= 1 else min(self.size, self.nth_newline(line - 1) + 1)
+
+    def end_of(self, line: int) -> int:
+        return self.nth_newline(max(1, line))
+
+    def end_after(self, start: int, lines: int) -> int:
+        return self.end_of(self.line_of(start) + lines)
+
+
+class _FileLines(BlockLines):
+    """The same, reading each block it needs from the open file."""
+
+    def __init__(self, fd: int, entry: Entry) -> None:
+        super().__init__(None, entry.counts, entry.size - entry.skip)
+        self.fd, self.skip = fd, entry.skip
+
+    def _block(self, at: int) -> bytes:
+        return os.pread(self.fd, BLOCK, self.skip + at * BLOCK)
+
+    def window(self, lo: int, hi: int) -> bytes | None:
+        """The bytes of lines ``lo``..``hi`` (``scan_whole``'s window), or
+        ``None`` when line ``lo`` is past the end. Usually one read: the
+        block where line ``lo`` starts and what follows it."""
+        counts, need = self.counts, lo - 1
+        if need > counts[-1]:
+            return None
+        at = bisect_left(counts, need) - 1 if need > 0 else 0
+        buffer = os.pread(self.fd, _AHEAD, self.skip + at * BLOCK)
+        pos = -1
+        for _ in range(need - counts[at]):
+            pos = buffer.find(b"\n", pos + 1)
+        start = pos + 1
+        if at * BLOCK + start >= self.size:
+            return None
+        end = start - 1
+        for _ in range(max(1, hi - lo + 1)):
+            end = buffer.find(b"\n", end + 1)
+            if end < 0:  # runs on past what was read
+                first = at * BLOCK + start
+                last = self.size if hi > counts[-1] else self.nth_newline(max(1, hi))
+                return os.pread(self.fd, last - first, self.skip + first)
+        return buffer[start:end]
+
+
+class Entry:
+    """One file's index, as loaded or as just taken."""
+
+    __slots__ = ("answers", "binary", "code", "counts", "ctime_ns", "dev", "ino", "mtime_ns")
+    __slots__ += ("n_lines", "sha256", "size", "skip", "taken_ns")
+
+    def __init__(self, stat: os.stat_result, taken_ns: int, skip: int, binary: bool, counts: array) -> None:
+        self.stamp(stat, taken_ns)
+        self.skip, self.binary, self.counts = skip, binary, counts
+        self.sha256 = ""
+        self.n_lines = 0
+        self.code, self.answers = code_fingerprint(), {}
+
+    def stamp(self, stat: os.stat_result, taken_ns: int) -> None:
+        self.size, self.mtime_ns, self.ctime_ns = stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+        self.ino, self.dev, self.taken_ns = stat.st_ino, stat.st_dev, taken_ns
+
+    def same_size_and_mtime(self, stat: os.stat_result) -> bool:
+        return self.size == stat.st_size and self.mtime_ns == stat.st_mtime_ns
+
+    def trusted(self, stat: os.stat_result) -> bool:
+        """Size and mtime match, and nothing says the bytes may differ:
+        same ctime, inode and device, and not changed near the read."""
+        return (
+            self.same_size_and_mtime(stat)
+            and (self.ctime_ns, self.ino, self.dev) == (stat.st_ctime_ns, stat.st_ino, stat.st_dev)
+            and max(self.mtime_ns, self.ctime_ns) < self.taken_ns - RACY_NS
+        )
+
+    def remember(self, requests: list[Request], answers: list[Answer]) -> bool:
+        """Keep the answer of every excerpt searched through the file;
+        whether anything new was kept."""
+        if self.code != code_fingerprint():
+            self.code, self.answers = code_fingerprint(), {}
+        added = False
+        for request, answer in zip(requests, answers, strict=True):
+            if request.needle is None or answer.in_place or len(answer.occurrences) > MAX_COPIES:
+                continue
+            key = answer_key(request)
+            if key not in self.answers and len(self.answers) < MAX_ANSWERS:
+                self.answers[key] = [sorted(answer.occurrences), answer.fuzzy]
+                added = True
+        return added
+
+    def recalled(self, request: Request) -> Answer | None:
+        if self.code != code_fingerprint():
+            return None
+        kept = self.answers.get(answer_key(request))
+        if kept is None:
+            return None
+        fuzzy = None if kept[1] is None else (kept[1][0], kept[1][1], kept[1][2])
+        return Answer(False, {(s, e) for s, e in kept[0]}, fuzzy)
+
+    def to_bytes(self) -> bytes:
+        # 4 bytes a count when they fit (always, but for 4-billion-line files)
+        typecode = "I" if array("I").itemsize == 4 and self.counts[-1] < 2**32 else "Q"
+        memo = json.dumps({"code": self.code, "answers": self.answers}, separators=(",", ":")).encode()
+        head = _HEAD.pack(
+            _MAGIC,
+            self.size,
+            self.mtime_ns,
+            self.ctime_ns,
+            self.ino,
+            self.dev,
+            self.taken_ns,
+            bytes.fromhex(self.sha256),
+            self.binary,
+            self.skip,
+            typecode.encode(),
+            self.n_lines,
+            len(self.counts),
+            len(memo),
+        )
+        return head + array(typecode, self.counts).tobytes() + memo
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Entry | None:
+        """``None`` for anything but a whole, well-formed index."""
+        if len(data) < _HEAD.size or not data.startswith(_MAGIC):
+            return None
+        fields = _HEAD.unpack_from(data)
+        typecode, n_counts, memo_length = fields[10].decode("latin-1"), fields[12], fields[13]
+        if typecode not in ("I", "Q"):
+            return None
+        end = _HEAD.size + array(typecode).itemsize * n_counts
+        if n_counts < 1 or len(data) != end + memo_length:
+            return None
+        entry = cls.__new__(cls)
+        entry.size, entry.mtime_ns, entry.ctime_ns, entry.ino, entry.dev, entry.taken_ns = fields[1:7]
+        entry.sha256, entry.binary, entry.skip, entry.n_lines = (
+            fields[7].hex(),
+            bool(fields[8]),
+            fields[9],
+            fields[11],
+        )
+        entry.counts = array(typecode)
+        entry.counts.frombytes(data[_HEAD.size : end])
+        try:
+            memo = json.loads(data[end:])
+            entry.code, entry.answers = memo["code"], memo["answers"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        return entry
+
+
+def _sha256_of(handle) -> str:
+    handle.seek(0)
+    digest = hashlib.sha256()
+    while block := handle.read(1024 * 1024):
+        digest.update(block)
+    return digest.hexdigest()
+
+
+def _counted(handle, skip: int) -> tuple[array, int, bytes]:
+    """Block counts of a file too big to hold, read again a chunk at a
+    time: (counts, body size, last byte)."""
+    handle.seek(skip)
+    counts, total, size, last = array("Q", [0]), 0, 0, b""
+    while chunk := handle.read(read.CHUNK - read.CHUNK % BLOCK or BLOCK):
+        for start in range(0, len(chunk), BLOCK):
+            total += chunk.count(b"\n", start, start + BLOCK)
+            counts.append(total)
+        size, last = size + len(chunk), chunk[-1:]
+    return counts, size, last
+
+
+class LineStore:
+    """The line indexes of one sandbox's files, in a folder outside it.
+    ``reuse`` answers from an index when the file is unchanged; after a
+    full read, ``record`` takes one; ``save`` writes them once the hashes
+    are known. Any trouble with an index only costs a full read."""
+
+    def __init__(self, folder: str | os.PathLike[str], root: str | os.PathLike[str]) -> None:
+        self.root = os.path.realpath(root)
+        real = os.path.realpath(folder)
+        if os.path.commonpath([self.root, real]) == self.root:
+            raise ValueError("The line index must be kept outside the sandbox.")
+        self.folder = real
+        self._stats: dict[Path, tuple[os.stat_result, int]] = {}
+        self._new: dict[Path, tuple[Entry, FileScan]] = {}
+        self._changed: dict[Path, Entry] = {}
+
+    def path_of(self, real: Path) -> str:
+        """``<folder>/<content id>/<hash of the path>.idx`` (``_`` for files
+        at the sandbox's top), so a content item's indexes go with it."""
+        text = str(real)
+        rel = (
+            text[len(self.root) + 1 :]
+            if text.startswith(self.root + os.sep)
+            else os.path.relpath(text, self.root)
+        )
+        head, sep, _ = rel.partition(os.sep)
+        name = hashlib.blake2b(os.fsencode(rel), digest_size=16).hexdigest()
+        return os.path.join(self.folder, head if sep else "_", name + ".idx")
+
+    def load(self, real: Path) -> Entry | None:
+        try:
+            with open(self.path_of(real), "rb") as handle:
+                return Entry.from_bytes(handle.read())
+        except (OSError, ValueError, struct.error):
+            return None
+
+    def reuse(self, real: Path, handle, requests: list[Request]) -> FileScan | None:
+        """The scan of an unchanged file from its index, or ``None``."""
+        taken = time.time_ns()
+        stat = os.fstat(handle.fileno())
+        self._stats[real] = (stat, taken)
+        try:
+            entry = self.load(real)
+            if entry is None or not entry.same_size_and_mtime(stat):
+                return None
+            if not entry.trusted(stat):
+                if _sha256_of(handle) != entry.sha256:
+                    return None
+                entry.stamp(stat, taken)
+                self._changed[real] = entry
+            return self._answer(real, entry, handle, requests)
+        except Exception:  # a damaged index costs a full read, never an answer
+            return None
+
+    def _answer(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
+        digest = _KnownDigest(entry.sha256)
+        answers = [Answer() for _ in requests]
+        if entry.binary:
+            return FileScan(digest, entry.n_lines, True, "utf-8", answers)
+        lines = _FileLines(handle.fileno(), entry)
+        # As ``scan_whole`` does, each cited range read by its offsets.
+        for i, lo, hi in cited_windows(requests):
+            window = lines.window(lo, hi)
+            if window is None:
+                continue
+            needle = requests[i].needle
+            answers[i].in_place = verbatim_in(needle, window) or in_window(needle, decode(window)[0])
+        for i, request in enumerate(requests):
+            if request.needle is not None and not answers[i].in_place:
+                kept = entry.recalled(request)
+                if kept is None:
+                    return self._searched(real, entry, handle, requests)
+                answers[i] = kept
+        return FileScan(digest, entry.n_lines, False, "utf-8", answers)
+
+    def _searched(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
+        """An excerpt not searched for before: the file read whole (never
+        hashed or counted) and searched; too big to hold: ``None``."""
+        if entry.size >= read.WHOLE:
+            return None
+        handle.seek(0)
+        data = handle.read(entry.size + 1)
+        if len(data) != entry.size:
+            return None
+        body = data[entry.skip :]
+        lines = BlockLines(body, entry.counts, len(body))
+        scan = scan_whole(requests, body, _KnownDigest(entry.sha256), False, lines)
+        if entry.remember(requests, scan.answers):
+            self._changed[real] = entry
+        return scan
+
+    def record(self, real: Path, handle, scan: FileScan, requests: list[Request], body: bytes | None) -> None:
+        """Index a file just read in full (``body``, or ``None`` when it was
+        streamed), unless it changed while it was read."""
+        if real not in self._stats:
+            return
+        stat, taken = self._stats[real]
+        try:
+            now = os.fstat(handle.fileno())
+            if (now.st_size, now.st_mtime_ns, now.st_ctime_ns) != (
+                stat.st_size,
+                stat.st_mtime_ns,
+                stat.st_ctime_ns,
+            ):
+                return
+            handle.seek(0)
+            skip = len(read.BOM) if handle.read(len(read.BOM)) == read.BOM else 0
+            if body is None:
+                counts, size, last = _counted(handle, skip)
+            else:
+                counts, size, last = block_counts(body), len(body), body[-1:]
+            if skip + size != stat.st_size:
+                return
+        except OSError:
+            return
+        entry = Entry(stat, taken, skip, scan.binary, counts)
+        entry.n_lines = counts[-1] + (1 if last and last != b"\n" else 0)
+        entry.remember(requests, scan.answers)
+        self._new[real] = (entry, scan)
+
+    def save(self) -> None:
+        """Write the indexes taken or updated (hashes now known); never raises."""
+        for real, (entry, scan) in self._new.items():
+            with contextlib.suppress(HashingError):  # not hashed: no index rather than a wrong one
+                entry.sha256 = scan.sha256
+                self._changed[real] = entry
+        for real, entry in self._changed.items():
+            path = Path(self.path_of(real))
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(entry.to_bytes())
+                os.replace(tmp, path)
+            except (OSError, ValueError):
+                tmp.unlink(missing_ok=True)
+        self._new.clear()
+        self._changed.clear()
+
+
+def line_store(state: str | os.PathLike[str] | None, root: str | os.PathLike[str]) -> LineStore | None:
+    """The store under a session's private ``state`` folder; ``None``
+    without one, or when it would be inside the sandbox."""
+    if state is None:
+        return None
+    try:
+        return LineStore(Path(state) / FOLDER, root)
+    except (OSError, ValueError):
+        return None
+
+
+def forget_content(state: str | os.PathLike[str], content_id: str) -> None:
+    """Remove the indexes of one content item's files."""
+    if content_id and "/" not in content_id and content_id not in (".", ".."):
+        shutil.rmtree(Path(state) / FOLDER / content_id, ignore_errors=True)
