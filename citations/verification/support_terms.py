@@ -113,8 +113,19 @@ STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "
                   "ed", "es", "ers", "er", "ly", "s")  # fmt: skip
 
 
+# Irregular verb forms, read as their base ("sent" as "send", "held" as "hold").
+IRREGULAR = dict(
+    pair.split(":")
+    for pair in """sent:send built:build kept:keep held:hold written:write wrote:write ran:run given:give gave:give
+    taken:take took:take found:find made:make bound:bind chosen:choose chose:choose thrown:throw threw:throw
+    shown:show known:know knew:know got:get done:do lost:lose brought:bring caught:catch hidden:hide
+    broken:break broke:break spent:spend meant:mean""".split()
+)
+
+
 def light_stem(word: str) -> str:
     """A light stem: "validates", "validated" and "validating" read "validat"."""
+    word = IRREGULAR.get(word, word)
     for suffix in STEM_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
             word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")

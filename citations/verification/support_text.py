@@ -124,6 +124,7 @@ class Segment(Span):
         self.setting = setting
         self.heading = heading
         self.code = code  # a code line, whose polarity is only its "not" and "no"
+        self.unit = 0  # its place among the statements, for windows
         # With the setting or parameter it is about (not a whole def line, which names them all).
         self.scope = Span(about + "\n" + raw) if about else self
 
@@ -142,13 +143,20 @@ def segments(cited: str) -> list[Segment]:
     block: list[str] = []
     prose: list[str] = []
 
-    def flush(heading: str = "") -> None:
-        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(prose)):
+    code_indent = [0]  # indentation of the code line that opened the current code statement
+    units = [0]  # statements a window counts: a sentence, a setting with its comment, a run of code lines
+
+    def add(segment: Segment, new_unit: bool = True) -> None:
+        units[0] += new_unit
+        segment.unit = units[0]
+        found.append(segment)
+
+    def flush(setting: str = "") -> None:
+        for n, sentence in enumerate(re.split(r"(?<=[.!?])\s+", " ".join(prose))):
             if sentence.strip():
                 negated = is_negated(WORD_RE.findall(sentence.lower().replace("\u2019", "'")))
-                found.append(
-                    Segment(sentence, negated, heading=heading or "\n".join(heads), about=heading or heads[1])
-                )
+                segment = Segment(sentence, negated, heading="\n".join(heads), about=setting or heads[1])
+                add(segment, new_unit=not setting or n == 0)
         prose.clear()
 
     for i, line in enumerate(cited.splitlines()):
@@ -169,14 +177,22 @@ def segments(cited: str) -> list[Segment]:
             boolean = re.search(r"=\s*(True|False|None)\s*(?:#.*)?$", line)
             if not boolean:
                 prose.extend(c.strip().lstrip("#").strip() for c in block[:-1])
-                flush(heading=line)  # the comment's sentences are about this setting
+                flush(setting=line)  # the comment's sentences are about this setting
             negated = (boolean[1] != "True") if boolean else None
-            found.append(Segment("\n".join(block), negated, setting=True, heading="\n".join(heads)))
+            add(
+                Segment("\n".join(block), negated, setting=True, heading="\n".join(heads)),
+                not block[:-1] or bool(boolean),
+            )
             block = []
         elif CODE_LINE_RE.match(line):
             flush()
             negated = len(re.findall(r"(?<!\w)(?:not|no)(?!\w)", line)) % 2 == 1
-            found.append(Segment(line, negated, heading="\n".join(heads), code=True))
+            # A code line joins the statement above it when indented under it ("if x:" and its body).
+            indent = len(line) - len(line.lstrip())
+            joins = bool(found) and found[-1].code and indent > code_indent[0]
+            if not joins:
+                code_indent[0] = indent
+            add(Segment(line, negated, heading="\n".join(heads), code=True), not joins)
         elif re.search(r"\w", line):
             prose.append(line.strip())
     flush()
@@ -202,9 +218,12 @@ class CitedText(Span):
         self.segments = segments(cited)
         self._number_pairs: list[tuple[str, list[str], str]] | None = None
         self.windows = []
-        for i in range(len(self.segments)):
-            first = self.segments[i]  # a window stays under one heading
-            near = [seg for seg in self.segments[i : i + WINDOW] if seg.heading == first.heading]
+        for first in self.segments:  # a window stays under one heading
+            near = [
+                seg
+                for seg in self.segments
+                if first.unit <= seg.unit < first.unit + WINDOW and seg.heading == first.heading
+            ]
             self.windows.append(Span("\n".join([first.heading, *(seg.raw for seg in near)])))
         defined = re.search(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\)?)?", cited, re.M)
         self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None

@@ -189,3 +189,15 @@ def test_opposite_word_matches_by_stem():
     verdict = judge_support("By default, the key_prefix is appended to the key.", cited)
     assert verdict.label == "unsupported" and "prepend" in verdict.reason
     assert judge_support("By default, the key_prefix is prepended to the key.", cited).label == "supports"
+
+
+def test_a_setting_with_its_comment_counts_as_one_statement():
+    """EMAIL_HOST and EMAIL_PORT, each under two comment lines, are neighbours:
+    "localhost on port 25" is stated by them together."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Host for sending email.", 6)
+    assert cited.splitlines()[1] == 'EMAIL_HOST = "localhost"' and cited.endswith("EMAIL_PORT = 25")
+    verdict = judge_support("Email is sent through localhost on port 25 by default.", cited)
+    assert verdict.label == "supports", verdict.reason
+    assert (
+        judge_support("Email is sent through localhost on port 587 by default.", cited).label == "unsupported"
+    )
