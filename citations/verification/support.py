@@ -67,6 +67,8 @@ LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
 SUPPORTS_AT = 0.8  # share of key terms found for "supports"
 PARTIAL_AT = 0.5  # below this share the cited text does not support the sentence
 SIBLING = 0.6  # a code name this similar to the sentence's, in the lines that state its claim, is a sibling
+# "The default value is ``True``", "defaults to None": the text's stated default.
+_DEFAULT_RE = re.compile(r"\bdefaults?(?:\s+value)?\s+(?:is|to)\s+\W{0,3}(True|False|None)\b")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
@@ -178,6 +180,12 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             if not any(text.says_number(v, after) for v, _, after, _, _ in numbers):
                 return CONTRADICTED, f"The cited text sets {name} to {value}.", share
 
+    claimed = _claimed_default(words)
+    stated = {m.lower() != "true" for m in _DEFAULT_RE.findall(text.raw)}  # True: off
+    if claimed is not None and len(stated) == 1 and claimed not in stated:
+        said = "off (False or None)" if stated.pop() else "True"
+        return CONTRADICTED, f"The cited lines give the default as {said}.", share
+
     bound = set()  # numbers the text assigns to a name the sentence uses around them
     for name, value in text.assigned.items():
         parts = {light_stem(p) for p in name.split("_") if len(p) > 1 and p not in STOP}
@@ -205,6 +213,9 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
         return ABSENT, f"The number {value} is not in the cited text.", share
 
     polar = [(score, i) for score, i in scored if text.segments[i].negated is not None]
+    # Prose states polarity; a code line only when no prose shares the claim's terms.
+    prose = [(score, i) for score, i in polar if not text.segments[i].code and score > 0]
+    polar = prose or polar
     # Polarity is read where the claim's subject is stated, when the text has such lines.
     # "ifeq" where the text writes ``ifeq`` (a value such as ``False`` is no subject).
     subjects = names | {w for w in terms if w in text.code_names() and w not in ("true", "false", "none")}
@@ -268,6 +279,17 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     if share >= PARTIAL_AT:
         return WEAK, f"Missing from the cited lines: {listed}.", share
     return ABSENT, f"Most key terms are not in the cited lines (missing: {listed}).", share
+
+
+def _claimed_default(words: list[str]) -> bool | None:
+    """Is the sentence saying something is off (True) or on (False) by default? None when it says neither."""
+    if "default" not in words and "defaults" not in words:
+        return None
+    off = {w for w in words if w in ("false", "none", "off", "disabled")}
+    on = {w for w in words if w in ("true", "on", "enabled")}
+    if bool(off) == bool(on):
+        return None
+    return bool(off) ^ is_negated(words)
 
 
 def _subject(clause: str) -> str | None:

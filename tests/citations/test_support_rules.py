@@ -201,3 +201,25 @@ def test_a_setting_with_its_comment_counts_as_one_statement():
     assert (
         judge_support("Email is sent through localhost on port 587 by default.", cited).label == "unsupported"
     )
+
+
+HYPOTHESIS_SETTINGS = installed_file("hypothesis", "_settings.py").read_text(encoding="utf-8")
+
+
+def test_boolean_default_against_the_stated_default():
+    """report_multiple_bugs: "The default value is ``True``", though "If disabled, ..." is in the lines."""
+    cited = lines_from(HYPOTHESIS_SETTINGS, "def report_multiple_bugs(self)", 10)
+    assert "The default value is ``True``." in cited and "If disabled" in cited
+    verdict = judge_support("report_multiple_bugs is off by default.", cited)
+    assert verdict.label == "unsupported" and "True" in verdict.reason
+    assert judge_support("report_multiple_bugs is True by default.", cited).label == "supports"
+
+
+def test_prose_decides_polarity_over_a_def_line():
+    """ "Remove characters that aren't alphanumerics, underscores, or hyphens" keeps
+    underscores; the def line sharing the claim's words says nothing either way."""
+    slugify = lines_from(
+        installed_file("django", "utils/text.py").read_text(encoding="utf-8"), "def slugify(", 7
+    )
+    assert "Remove characters that aren't alphanumerics,\n    underscores, or hyphens." in slugify
+    assert judge_support("slugify removes every underscore from the value.", slugify).label == "unsupported"
