@@ -66,8 +66,34 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``.
+_SETTING = re.compile(
+    r"\s*[A-Za-z_][\w.]*\s*(?::[^=\n]+)?=\s*(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[\"'][^\"'\n]*[\"'])"
+    r"\s*(?:#.*)?$"
+)
+
+
+def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], language: str) -> list[Passage]:
+    """In a block of several statements, each name set to a literal with the
+    comment lines right above it, as a passage of its own (the block's first
+    comment line, "# Settings for CSRF cookie.", is its context): the one line
+    a question about that setting wants, not the whole block."""
+    found = []
+    first = text[spans[part[0]][0] : spans[part[0]][1]].lstrip()
+    owner = spans[part[0]] if first.startswith("#") else (0, 0)
+    for k, row in enumerate(part):
+        if not _SETTING.match(text, spans[row][0], spans[row][1]):
+            continue
+        top = k
+        while top > 0 and text[spans[part[top - 1]][0] : spans[part[top - 1]][1]].lstrip().startswith("#"):
+            top -= 1
+        found.append(Passage(spans[part[top]][0], spans[row][1], True, language, owner=owner))
+    return found
+
+
 def _code_runs(text: str, spans: list[tuple[int, int]], rows: list[int], language: str) -> list[Passage]:
-    """Consecutive non-blank lines ``rows`` as code passages of at most MAX_CODE_LINES."""
+    """Consecutive non-blank lines ``rows`` as code passages of at most
+    MAX_CODE_LINES; in a source file's longer blocks, also each setting."""
     out: list[Passage] = []
     run: list[int] = []
 
@@ -75,6 +101,8 @@ def _code_runs(text: str, spans: list[tuple[int, int]], rows: list[int], languag
         for i in range(0, len(run), MAX_CODE_LINES):
             part = run[i : i + MAX_CODE_LINES]
             out.append(Passage(spans[part[0]][0], spans[part[-1]][1], True, language))
+            if len(part) > 3 and language == "python":
+                out.extend(_settings_in(text, spans, part, language))
         run.clear()
 
     for row in rows:

@@ -126,13 +126,33 @@ for _word, _related in _RELATED_WORDS.items():
 RELATED = {stem: frozenset(group) for stem, group in RELATED.items()}
 
 
+_IRREGULAR = {
+    "kept": "keep",
+    "ran": "run",
+    "gave": "give",
+    "given": "give",
+    "went": "go",
+    "chose": "choose",
+    "chosen": "choose",
+    "broke": "break",
+    "sent": "send",
+    "built": "build",
+    "wrote": "write",
+    "written": "write",
+    "took": "take",
+    "taken": "take",
+}
+
+
 def inflections(word: str) -> set[str]:
     """``word`` and the forms it may be an inflection of ("retries" → "retry",
     "expiring" → "expire"), never a derivation: "broker" is not "broke"."""
     forms = {word}
+    if word in _IRREGULAR:
+        forms.add(_IRREGULAR[word])
     if len(word) < 4:
         return forms
-    if word.endswith("ies"):
+    if word.endswith(("ies", "ied")):
         forms.add(word[:-3] + "y")
     if word.endswith("es"):
         forms.add(word[:-2])

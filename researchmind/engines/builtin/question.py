@@ -18,7 +18,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from .query import fold, lookup, question_terms, related_words, words
+from .query import fold, inflections, lookup, question_terms, related_words, words
 
 # Words that say what kind of fact is wanted rather than what it is about:
 # they still rank sentences, but a passage need not contain them to answer.
@@ -39,6 +39,7 @@ _SYNONYMS = [
     "enable activate turn-on",
     "remove delete drop strip discard exclude",
     "big large huge",
+    "wide width",
     "ram memory",
     "disk filesystem file-system",
     "usable valid validity",
@@ -152,14 +153,20 @@ def analyze(text: str) -> Question:
     """The kind, terms, key terms and expansions of the question ``text``."""
     folded = words(text)
     terms = question_terms(text)
-    # two-letter words ("py" of redis-py, "dj") say little about what a passage is about
+    # a two-letter part of a hyphenated name ("py" of redis-py, "dj", "re" of re-run) says
+    # little about what a passage is about; a two-letter word of its own ("IP", "DB") does
     kind = kind_of(text)
     generic = GENERIC | HOWTO_VERBS if kind == "howto" else GENERIC
-    key = [t for t in terms if t not in generic and (len(t) > 2 or t.isdigit())] or list(terms)
+    parts = {fold(w) for pair in _HYPHENATED.findall(text) for w in pair if len(w) <= 2}
+    parts |= {fold(w) for w in re.findall(r"\b(\w{1,2})[-_]\w", text)}
+    key = [t for t in terms if t not in generic and (len(t) > 2 or t.isdigit() or t not in parts)] or list(
+        terms
+    )
     expansions: dict[str, frozenset[str]] = {}
     for term in terms:
         # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
-        others = (lookup(SYNONYMS, term) - {term}) | related_words(term)
+        bases = {form for form in inflections(term) if form in SYNONYMS}  # "retried": "retry" too
+        others = ((lookup(SYNONYMS, term) | bases) - {term}) | related_words(term)
         if others:
             expansions[term] = frozenset(w for w in others if " " not in w)
     for first, second in itertools.pairwise(folded):

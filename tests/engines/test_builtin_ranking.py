@@ -1,0 +1,152 @@
+"""The built-in engine leads with the sentence that answers, on real
+third-party documentation and code installed in the virtualenv: the question's
+words looked up by inflection (never by a stem another word shares), chunks
+that hold every key term among the candidates, a default or a setting stated
+outranking a mention, and a how-to sentence quoted with the code it introduces."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import pytest
+
+from researchmind.engines.builtin import run_builtin
+from researchmind.engines.builtin.claims import _excerpt_span
+from researchmind.engines.builtin.question import analyze
+from researchmind.sandbox import write_instructions, write_manifest
+
+SITE = Path(sysconfig.get_paths()["purelib"])
+CID = "3f2a9c1e-1111-2222-3333-444455556666"
+CITATIONS = re.compile(r"<!-- CITATIONS: (.*?) -->", re.DOTALL)
+
+
+def installed(*paths: str) -> list[str]:
+    missing = [p for p in paths if not (SITE / p).exists()]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+    return list(paths)
+
+
+def sandbox(root: Path, paths: list[str]) -> Path:
+    """One content item holding the real files (or folders) ``paths`` of site-packages."""
+    for rel in paths:
+        target = root / CID / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (SITE / rel).is_dir():
+            shutil.copytree(SITE / rel, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(SITE / rel, target)
+    items = {CID: {"title": "Packages", "source_url": "", "kind": "archive", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    return root
+
+
+def ask(root: Path, question: str) -> tuple[str, list[dict]]:
+    """The Quick Answer and the citations."""
+    lines = [json.loads(line) for line in run_builtin(root, question, session_id="s-1")]
+    result = lines[-1]["result"]
+    quick = result.split("## Quick Answer\n")[1].split("\n## ")[0]
+    blocks = CITATIONS.findall(result)
+    return quick, json.loads(blocks[0]) if blocks else []
+
+
+def cited_lines(root: Path, citation: dict) -> str:
+    lines = (root / citation["source_file"]).read_text(encoding="utf-8").split("\n")
+    loc = citation["location"]
+    return "\n".join(lines[loc["line_start"] - 1 : loc["line_end"]])
+
+
+def test_question_words_meet_their_inflections_not_a_shared_stem():
+    """'broker' is not searched as 'broken'/'error' (the stems meet, the words
+    do not); 'retried', 'kept' and 're-run' find the words documents use."""
+    broker = analyze("Which broker transports are feature complete in Celery?")
+    assert "broker" not in broker.expansions
+    retried = analyze("How many times is a task retried before giving up?")
+    assert {"retry", "retries"} <= retried.expansions["retried"]
+    assert "keep" in analyze("How long is the language cookie kept?").expansions["kept"] | {"keep"}
+    rerun = analyze("How many attempts does Celery make to re-run a failing task?")
+    assert "rerun" in rerun.joined and "retries" in rerun.expansions["run"]
+
+
+def test_a_two_letter_word_is_a_key_term_unless_part_of_a_hyphenated_name():
+    """'IP' says what the question is about; the 'py' of redis-py does not."""
+    assert "ip" in analyze("How many connections per IP address does the server allow?").key
+    assert "py" not in analyze("Which port does the redis-py example connect to?").key
+
+
+def test_the_chunk_that_holds_every_key_term_is_found_among_many_that_hold_one(tmp_path):
+    """Celery's README sentence naming the complete broker transports is found
+    although hundreds of kombu transport chunks hold 'broker' or 'transport'."""
+    root = sandbox(tmp_path, installed("celery-5.7.0.dist-info/METADATA", "celery/app", "kombu/transport"))
+    quick, citations = ask(root, "Which broker transports does Celery consider feature complete?")
+    assert quick.startswith("The RabbitMQ, Redis transports are feature complete")
+    assert citations[0]["source_file"].endswith("celery-5.7.0.dist-info/METADATA")
+    assert "The RabbitMQ, Redis transports are feature complete" in cited_lines(root, citations[0])
+
+
+def test_a_question_about_a_default_leads_with_the_sentence_that_states_it(tmp_path):
+    """'Defaults to 80 characters' outranks a comment that mentions the
+    maximum width; '``ASTERISK`` (default)' outranks the sentence that only
+    names the option."""
+    root = sandbox(tmp_path, installed("click/core.py", "click/formatting.py"))
+    quick, citations = ask(root, "What does the max content width of click default to?")
+    assert quick.startswith("This defaults to 80 characters if not overridden. [c1]")
+    assert "This defaults to 80 characters if not overridden." in " ".join(
+        cited_lines(root, citations[0]).split()
+    )
+
+    root = sandbox(
+        tmp_path / "md", installed("markdownify-1.2.3.dist-info/METADATA", "markdownify/__init__.py")
+    )
+    quick, _ = ask(root, "Which symbol does markdownify use for bold text by default?")
+    assert "``ASTERISK`` (default)" in quick.split("\n")[0]
+
+
+def test_a_setting_in_a_block_of_settings_is_quoted_on_its_own_line(tmp_path):
+    """Django's CSRF cookie age sits in a block of CSRF settings: the answer
+    quotes that one line, cited as that one line, not the session cookie's
+    '(default: 2 weeks)' that states a duration about something else."""
+    root = sandbox(tmp_path, installed("django/conf/global_settings.py"))
+    quick, citations = ask(root, "How long does the CSRF cookie last by default?")
+    assert "```python\nCSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52\n```" in quick
+    top = citations[0]
+    assert cited_lines(root, top) == "CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52"
+    assert top["location"]["line_start"] == top["location"]["line_end"]
+
+
+def test_a_how_to_brings_the_code_block_a_sentence_further_on_across_a_chunk_end(tmp_path):
+    """redis-py's README says how to get hiredis in two sentences, then the
+    ``pip install "redis[hiredis]"`` block, which starts the next chunk: the
+    lead quotes the sentences and the block, cited over exactly those lines."""
+    root = sandbox(
+        tmp_path, installed("redis-8.1.0.dist-info/METADATA", "redis/client.py", "redis/connection.py")
+    )
+    quick, citations = ask(root, "How do I get the compiled hiredis response parser for redis-py?")
+    assert '```bash\n$ pip install "redis[hiredis]"\n```' in quick
+    top = citations[0]
+    cited = cited_lines(root, top)
+    assert cited.split("\n")[0].startswith("By default, if hiredis >= 1.0 is available")
+    assert cited.split("\n")[-1] == '$ pip install "redis[hiredis]"'
+    assert top["location"]["line_end"] - top["location"]["line_start"] == 3
+
+
+def test_an_excerpt_cut_never_ends_on_a_lone_list_marker():
+    """Hypothesis' engine source has a ``+`` that starts a continued line; a
+    200-character excerpt cut right after it would end on what a reader (and
+    the citation verifier) takes for a bullet, so the cut stops a line earlier."""
+    source = (SITE / installed("hypothesis/internal/conjecture/engine.py")[0]).read_text(encoding="utf-8")
+    start = source.index("# In a stateful test, surface the steps leading up to the")
+    end = source.index("if self.settings.backend", start)
+    span = _excerpt_span(source, start, end)
+    assert span is not None
+    excerpt = source[span[0] : span[1]]
+    assert excerpt.split("\n")[-1].strip() not in ("+", "-", "*")
+    assert excerpt.endswith('"Steps leading up to this error:\\n"')
