@@ -14,7 +14,8 @@ STOP = frozenset(
     other same own both either if else while because since until unless use used uses using one ones
     their them they we you your our he she his her i me my us let lets like get gets set sets make makes
     way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
-    passed setting turn turns turned happen happens django python urllib3 pytest celery pygments""".split()
+    passed setting turn turns turned happen happens django python urllib3 pytest celery pygments
+    once rather another whether already still""".split()
 )
 # Words that flip a statement. In prose only these count; "False", "None",
 # "off" and "disabled" are values there ("set it to None to retry on any verb"),

@@ -84,6 +84,8 @@ class Span:
 
     def _has(self, alternative: str) -> bool:
         """A paraphrase: a word, or a symbol the text quotes ('\\', `,`) or uses as an operator (a * b, >=3.10)."""
+        if "_" in alternative:  # several words: "file_system" is "file system"
+            return alternative.replace("_", " ") in self.flat
         if alternative[0].isalnum():
             return self._has_word(alternative)
         if alternative in ("[]", "()", "{}", '""', "''"):  # an empty literal, not a call's "()"

@@ -223,3 +223,15 @@ def test_prose_decides_polarity_over_a_def_line():
     )
     assert "Remove characters that aren't alphanumerics,\n    underscores, or hyphens." in slugify
     assert judge_support("slugify removes every underscore from the value.", slugify).label == "unsupported"
+
+
+def test_several_word_paraphrase_and_comparison_words():
+    """ "disk" is the "file system", "larger than" the "Maximum size" of FILE_UPLOAD_MAX_MEMORY_SIZE."""
+    cited = lines_from(
+        GLOBAL_SETTINGS, "# Maximum size, in bytes, of a request before it will be streamed", 3
+    )
+    assert "file system" in cited and cited.endswith("FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440  # i.e. 2.5 MB")
+    assert judge_support("A request larger than 2.5 MB is streamed to disk.", cited).label == "supports"
+    assert (
+        judge_support("A request larger than 2.5 MB is streamed to a socket.", cited).label == "unsupported"
+    )
