@@ -31,7 +31,11 @@ def citations_record(question) -> int:
     by_id, url_to_content = _content_maps(session)
     parsed = parse_citations(question.answer_raw or question.answer or "", content_ids=list(by_id))
     verifications = verify_citations(
-        session.sandbox_path, parsed.citations, url_to_content=url_to_content, content_ids=list(by_id)
+        session.sandbox_path,
+        parsed.citations,
+        url_to_content=url_to_content,
+        content_ids=list(by_id),
+        state=session.state_path,
     )
     claims = claim_sentences(question.answer or "")
     now = timezone.now()
@@ -119,7 +123,11 @@ def citations_reverify(citations) -> int:
             for c in group
         ]
         results = verify_citations(
-            session.sandbox_path, parsed, url_to_content=url_to_content, content_ids=list(by_id)
+            session.sandbox_path,
+            parsed,
+            url_to_content=url_to_content,
+            content_ids=list(by_id),
+            state=session.state_path,  # line indexes: unchanged files are not read again
         )
         now = timezone.now()
         for citation, cited, ver in zip(group, parsed, results, strict=True):

@@ -172,10 +172,12 @@ def content_delete(item: ContentItem) -> None:
     """Remove a content item: its citations first say their source was
     removed (excerpts kept), then its folder and row go."""
     from citations.services import citations_mark_source_removed
+    from citations.verification.lineindex import forget_content
 
     session = item.session
     citations_mark_source_removed(item)
     shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
+    forget_content(session.state_path, str(item.id))  # its files' line indexes
     item.delete()
     sandbox_refresh(session)
     _flag_changed_citations(session)
