@@ -153,4 +153,4 @@ def _check_metrics(line: SummaryLine, type_given: bool) -> None:
     if line.status in ("PARTIAL", "ERROR"):
         absent = [key for key in INCOMPLETE_METRICS if key not in line.metrics]
         if absent:
-            line.problems.append(f"A {line.status} RESULT line should give {' and '.join(absent)}.")
+            line.problems.append(f"The {line.status} RESULT line should give {' and '.join(absent)}.")
