@@ -232,12 +232,13 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
         spans = [*text.segments, *text.windows]
         for word in sorted({w for w in word_list(clause) if light_stem(w) in OPPOSITES}):
-            other, rest = OPPOSITES[light_stem(word)], [t for t in terms if t != word]
-            said_other = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
-            said_word = [_found(s, rest, names) for s in spans if s.has_term(word)]
+            rest = [t for t in terms if t != word]
+            said_word = max((_found(s, rest, names) for s in spans if s.has_term(word)), default=0)
             enough = PARTIAL_AT * (len(rest) + len(names))
-            if said_other and max(said_other) > max(said_word, default=0) and max(said_other) >= enough:
-                return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}.", share
+            for other in OPPOSITES[light_stem(word)]:
+                said = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
+                if said and max(said) > said_word and max(said) >= enough:
+                    return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}.", share
         for name in sorted(n for n in names if text.has_name(n)):
             # The lines that best state the rest of the claim name a sibling, not this name.
             others = names - {name}

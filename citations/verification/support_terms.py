@@ -51,16 +51,16 @@ CLAUSE_RE = re.compile(
     r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
     r"does|do|has|have|[a-z]+s)\b)"
 )
-# Word pairs where one in the sentence and the other in the cited passage
-# contradict, keyed by the stem of the sentence's word ("appended" -> "prepend").
-OPPOSITE_WORDS = dict(
-    pair
-    for a, b in [("always", "only"), ("before", "after"), ("same", "reverse"), ("prepend", "append"),
-                 ("lowercase", "uppercase"), ("longer", "shorter"), ("minimum", "maximum"), ("enabled", "disabled"),
-                 ("immediately", "lazily"), ("first", "last"), ("increase", "decrease"),
-                 ("low", "high")]
-    for pair in ((a, b), (b, a))
-)  # fmt: skip
+# Words that exclude each other: one in the sentence and another of its group
+# in the lines that state its claim contradict ("appended" against "prepend").
+_EXCLUSIVE = [
+    "always only", "always never", "before after", "same reverse", "prepend append", "lowercase uppercase capitalized",
+    "longer shorter", "larger smaller", "minimum maximum", "enabled disabled", "enable disable", "shown hidden",
+    "show hide", "include exclude", "allow deny", "add remove", "open close", "start stop", "sync async",
+    "synchronous asynchronous", "local remote", "absolute relative", "public private", "required optional",
+    "mutable immutable", "ascending descending", "inclusive exclusive", "immediately lazily", "increase decrease",
+    "increment decrement", "low high", "first second third fourth fifth last",
+]  # fmt: skip
 # Ways docs and code say the same thing in other words or symbols, kept
 # small and general: a claim's word is found when another of its group is
 # (a symbol only where the text quotes it or uses it as an operator).
@@ -236,4 +236,9 @@ def _build_paraphrases() -> None:
 
 _build_paraphrases()
 NOT_PARAPHRASES = {light_stem(w): tuple(alts.split()) for w, alts in _NOT_SAME.items()}
-OPPOSITES = {light_stem(word): other for word, other in OPPOSITE_WORDS.items()}
+OPPOSITES: dict[str, tuple[str, ...]] = {}
+for _group in _EXCLUSIVE:
+    for _word in _group.split():
+        OPPOSITES[light_stem(_word)] = OPPOSITES.get(light_stem(_word), ()) + tuple(
+            w for w in _group.split() if w != _word
+        )

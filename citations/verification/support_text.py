@@ -33,6 +33,9 @@ from citations.verification.support_terms import (
 
 WINDOW = 3  # neighbouring segments a claim's terms must share for "supports"
 NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is a near miss
+_OPEN_QUESTION_RE = re.compile(
+    r"\bwhether\b|\b(?:controls?|determines?|decides?|specif(?:y|ies))\s+if\b", re.I
+)
 _SETTING_RE = re.compile(r"\s*[A-Z][A-Z0-9_]*\s*=")
 # Code names a segment is about: UPPER_SNAKE settings, snake_case, dotted and backticked names.
 _CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z_]\w*)+)\b")
@@ -157,6 +160,8 @@ def segments(cited: str) -> list[Segment]:
         for n, sentence in enumerate(re.split(r"(?<=[.!?])\s+", " ".join(prose))):
             if sentence.strip():
                 negated = is_negated(WORD_RE.findall(sentence.lower().replace("\u2019", "'")))
+                if _OPEN_QUESTION_RE.search(sentence):  # "Controls if X should be shown" asserts neither
+                    negated = None
                 segment = Segment(sentence, negated, heading="\n".join(heads), about=setting or heads[1])
                 add(segment, new_unit=not setting or n == 0)
         prose.clear()

@@ -235,3 +235,36 @@ def test_several_word_paraphrase_and_comparison_words():
     assert (
         judge_support("A request larger than 2.5 MB is streamed to a socket.", cited).label == "unsupported"
     )
+
+
+def click_option_doc() -> str:
+    """The start of click's ``Option`` docstring, its ``:param ...:`` list."""
+    core = installed_file("click", "core.py").read_text(encoding="utf-8")
+    return lines_from(core, "class Option(Parameter):", 45)
+
+
+def test_a_sentence_asking_whether_asserts_no_polarity():
+    """ "Controls if an environment variable should be shown" states neither;
+    "Normally, environment variables are not shown" decides."""
+    cited = click_option_doc()
+    assert "Normally, environment variables are not shown." in cited
+    shown = "Environment variables are {}shown on the help page by default."
+    assert judge_support(shown.format("not "), cited).label == "supports"
+    assert judge_support(shown.format(""), cited).label == "unsupported"
+
+
+def test_words_of_an_exclusive_group_contradict():
+    """increment/decrement, capitalized/lowercase, second/third, each said of the same parameter."""
+    cited = click_option_doc()
+    for claim, said in [
+        ("The count flag makes an option decrement an integer.", "increment"),
+        ("If prompt is True, the prompt is the option name in lowercase.", "capitalized"),
+        ("confirmation_prompt prompts a third time to confirm the value.", "second"),
+    ]:
+        verdict = judge_support(claim, cited)
+        assert verdict.label == "unsupported" and said in verdict.reason, claim
+    assert judge_support("The count flag makes an option increment an integer.", cited).label == "supports"
+    assert (
+        judge_support("confirmation_prompt prompts a second time to confirm the value.", cited).label
+        == "supports"
+    )
