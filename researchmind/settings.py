@@ -221,6 +221,12 @@ ANTHROPIC_AUTH_TOKEN = os.environ.get("ANTHROPIC_AUTH_TOKEN", "")
 CLAUDE_MODEL = os.environ.get("CLAUDE_MODEL") or os.environ.get("ANTHROPIC_MODEL") or "sonnet"
 CLAUDE_MPM_MODEL = os.environ.get("CLAUDE_MPM_MODEL", "")
 CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
+# Who judges whether a citation supports its sentence: "lexical" (offline, the
+# default) or "llm" (Claude Code, one extra request per answer, with
+# SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL; the lexical label stays wherever the
+# model gives none).
+SUPPORT_JUDGE = os.environ.get("SUPPORT_JUDGE", "lexical").strip().lower()
+SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")

@@ -164,11 +164,52 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             detail=f"{n_citations} citation{'' if n_citations == 1 else 's'} checked",
             payload={"count": n_citations},
         )
+    if n_citations and settings.SUPPORT_JUDGE == "llm":
+        await judge_support(question_id, recorder)
     end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
     recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
     await recorder.close()
     await sync_to_async(store_run_summary)(question_id)
     return status
+
+
+async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
+    """The model's support labels for the run's found citations (``runs.judge``),
+    shown as two steps of the run; its output goes to the run's raw log."""
+    from researchmind.runs import judge
+
+    question = await Question.objects.aget(pk=question_id)
+    pairs = await sync_to_async(lambda: judge.pairs_of(question.citations.order_by("position")))()
+    if not pairs:
+        return
+    n = len(pairs)
+    recorder.add(
+        "citations",
+        stage="primary",
+        detail=f"Asking the model whether {n} citation{'' if n == 1 else 's'} "
+        + ("supports its sentence" if n == 1 else "support their sentences"),
+        payload={"judge": "llm", "asked": n},
+    )
+    await recorder.flush()
+    judgement = await judge.judge(pairs)
+    for line in judgement.raw_lines:
+        recorder.raw("stdout", line)
+    changed = await sync_to_async(judge.apply_judgement)(question, judgement)
+    detail = f"Support judged by the model: {len(judgement.labels)} of {n}"
+    if judgement.error:
+        detail = judgement.error if not judgement.labels else f"{detail} ({judgement.error})"
+    recorder.add(
+        "citations",
+        stage="primary",
+        detail=detail,
+        payload={
+            "judge": "llm",
+            "asked": n,
+            "judged": len(judgement.labels),
+            "changed": changed,
+            "error": judgement.error,
+        },
+    )
 
 
 def cancel_grace(engine) -> float | None:
