@@ -48,3 +48,20 @@ async def test_a_group_without_members_is_a_no_op():
     layer = BroadcastInMemoryChannelLayer()
     await layer.group_send("nobody", {"type": "progress.events"})
     assert layer.channels == {}
+
+
+async def test_expired_messages_are_still_swept_and_their_channel_leaves_its_groups():
+    """Sweeps are spaced out (a quarter of the expiry, at most 1 s), not dropped."""
+    import asyncio
+
+    layer = BroadcastInMemoryChannelLayer(expiry=0.2)
+    stale, fresh = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("question-1", stale)
+    await layer.group_add("question-2", fresh)
+    await layer.group_send("question-1", {"type": "progress.events", "first": 1, "last": 1})
+    assert not _empty(layer, stale)
+    await asyncio.sleep(0.3)  # past the expiry and past the sweep interval
+    await layer.group_send("question-2", {"type": "progress.events", "first": 1, "last": 1})
+    assert _empty(layer, stale)  # the expired message is gone…
+    assert stale not in layer.groups.get("question-1", {})  # …and its channel left the group
+    assert (await layer.receive(fresh))["last"] == 1  # the fresh one is delivered
