@@ -111,27 +111,37 @@ def split_tags(body: str, problems: list[str]) -> tuple[list[str], list[str], st
     with a problem noted."""
     parts: dict[str, list[str]] = {"thinking": [], "answer": [], "": []}
     stack: list[str] = []
+    # <thinking> opened inside an open <thinking> (or <answer> in <answer>) is content, and so is
+    # the close that pairs with it: the first close must not end the outer block and let the
+    # rest of the reasoning out.
+    nested = 0
     cursor = 0
     for tag in _tags(body):
         closing, name = tag.group(1) == "/", tag.group(2).lower()
         top = stack[-1] if stack else ""
+        if name == top and (not closing or nested):
+            nested += -1 if closing else 1
+            continue
         if not closing and not (name in stack or (name == "answer" and stack)):
             parts[top].append(body[cursor : tag.start()])
             stack.append(name)
+            nested = 0
         elif not closing and name == "answer" and stack == ["thinking"]:
             problems.append("A <thinking> block is not closed before <answer>; it was ended there.")
             parts["thinking"].append(body[cursor : tag.start()])
             stack = ["answer"]
+            nested = 0
         elif closing and name in stack:
             parts[top].append(body[cursor : tag.start()])
             if top != name:
                 problems.append(f"The <{top}> block is not closed before </{name}>; it was ended there.")
             del stack[stack.index(name) :]
+            nested = 0
         elif closing:
             problems.append(f"A </{name}> tag has no opening <{name}>; it was ignored.")
             parts[top].append(body[cursor : tag.start()])
         else:
-            # A nested <thinking> in thinking, or <answer> in answer: content.
+            # <answer> opened inside a thinking block nested in the answer: content.
             continue
         cursor = tag.end()
     top = stack[-1] if stack else ""
