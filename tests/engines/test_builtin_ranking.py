@@ -19,7 +19,9 @@ import pytest
 
 from researchmind.engines.builtin import run_builtin
 from researchmind.engines.builtin.claims import _excerpt_span
+from researchmind.engines.builtin.query import words
 from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.rank import _project_named
 from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -150,3 +152,27 @@ def test_an_excerpt_cut_never_ends_on_a_lone_list_marker():
     excerpt = source[span[0] : span[1]]
     assert excerpt.split("\n")[-1].strip() not in ("+", "-", "*")
     assert excerpt.endswith('"Steps leading up to this error:\\n"')
+
+
+def test_the_project_a_question_names_is_known_by_its_top_folder():
+    """'redis-py' names redis-py's README and its ``redis`` package, not
+    Celery's ``celery/backends/redis.py``; '_pytest' is pytest."""
+    asked = set(words("Why can a redis-py PubSub connection not execute other commands?"))
+    assert _project_named(f"{CID}/redis-8.1.0.dist-info/METADATA", asked)
+    assert _project_named(f"{CID}/redis/client.py", asked)
+    assert not _project_named(f"{CID}/celery/backends/redis.py", asked)
+    assert _project_named(f"{CID}/_pytest/outcomes.py", set(words("What does pytest's importorskip catch?")))
+
+
+def test_a_why_question_leads_with_the_reason_from_the_named_projects_docs(tmp_path):
+    """Among redis-py's README and sources and Celery's Redis backend, the
+    reason a PubSub connection runs no other command is the README's sentence."""
+    root = sandbox(
+        tmp_path,
+        installed(
+            "redis-8.1.0.dist-info/METADATA", "celery/backends", "redis/client.py", "redis/asyncio/client.py"
+        ),
+    )
+    quick, citations = ask(root, "Why can a redis-py PubSub connection not execute other commands?")
+    assert "PubSub is implemented as a separate class as it places the underlying connection" in quick
+    assert citations[0]["source_file"].endswith("redis-8.1.0.dist-info/METADATA")

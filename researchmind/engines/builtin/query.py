@@ -12,6 +12,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -71,6 +72,7 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def light_stem(word: str) -> str:
     """Strip one common suffix, keeping at least three characters."""
     for suffix in _SUFFIXES:
@@ -81,7 +83,10 @@ def light_stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The folded word tokens of ``text`` (underscores split words, as in FTS5)."""
-    return [fold(w) for w in _WORD.findall(text.replace("_", " "))]
+    text = text.replace("_", " ")
+    if text.isascii():  # folding is lower-casing: once for the whole text
+        return _WORD.findall(text.lower())
+    return [fold(w) for w in _WORD.findall(text)]
 
 
 def question_terms(question: str) -> list[str]:

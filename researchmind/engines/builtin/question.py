@@ -52,6 +52,7 @@ _SYNONYMS = [
     "italic emphasis emphasized",
     "break linebreak newline",
     "error exception",
+    "catch catches capture captured intercept",
     "fast faster speed performance",
     "start launch run",
     "lifetime ttl expire expiry expires expiration live lives last lasts age",

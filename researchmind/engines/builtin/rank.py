@@ -73,15 +73,31 @@ _ANAPHORA = re.compile(
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
-def _tokens(text: str) -> set[str]:
+class _Tokens(frozenset):
+    """A passage's stemmed words, and (made when first asked) their 5-letter prefixes."""
+
+    _prefixes: frozenset[str] | None = None
+
+    def prefixes(self) -> frozenset[str]:
+        if self._prefixes is None:
+            self._prefixes = frozenset(t[:5] for t in self if len(t) >= 5)
+        return self._prefixes
+
+
+def _tokens(text: str) -> _Tokens:
     """Stemmed words, link targets left out (a URL is not what a passage says)."""
-    return {light_stem(w) for w in words(_URL.sub(" ", text))}
+    return _Tokens(light_stem(w) for w in words(_URL.sub(" ", text)))
 
 
-def _has(stem: str, tokens: set[str]) -> bool:
+def _has(stem: str, tokens: frozenset[str]) -> bool:
     if stem in tokens:
         return True
-    return len(stem) >= 5 and any(t.startswith(stem[:5]) for t in tokens if len(t) >= 5)
+    if len(stem) < 5:
+        return False
+    # "auth" vs "authentication": a shared 5-letter prefix is the same word family
+    if isinstance(tokens, _Tokens):
+        return stem[:5] in tokens.prefixes()
+    return any(t.startswith(stem[:5]) for t in tokens if len(t) >= 5)
 
 
 def _match(term: str, q: Question, tokens: set[str], joined: set[str]) -> float:
@@ -103,7 +119,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         text = hit.text[:MAX_SCAN_CHARS]
         newlines = [i for i, ch in enumerate(text) if ch == "\n"]
         heading_tokens = _tokens(hit.heading or "")
-        path_tokens = _tokens(hit.path.split("/", 1)[-1]) | heading_tokens
+        path_tokens = _Tokens(_tokens(hit.path.split("/", 1)[-1]) | heading_tokens)
         # a section named for an aspect asked about ("Actions" for "how was it fixed?")
         aspects = frozenset(
             light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
@@ -129,6 +145,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     context |= _tokens(text[p.start : p.end])
                 if before and _ANAPHORA.match(body):
                     antecedent = _tokens(text[before[-1].start : before[-1].end])
+            context = _Tokens(context)
             follow = _code_after(found, n, passage, text, language_of(hit.path) is None)
             raw.append(
                 (
@@ -157,6 +174,10 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     }
     key_total = sum(weight[t] for t in q.key) or 1.0
     best_bm25 = max(h.score for h in hits) or 1.0
+    # "redis-py", "Celery": the project a question names, by the top folder of its files
+    asked = set(words(q.text))
+    named = {h.path for h in hits if _project_named(h.path, asked)}
+    some_named = bool(named)
     claims = []
     for (
         hit,
@@ -200,6 +221,8 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
         if not passage.code and len(body) > LONG_SENTENCE:
             score -= 0.1
+        if some_named:
+            score += 0.08 if hit.path in named else -0.08
         in_docs = language_of(hit.path) is None
         if q.kind == "howto" and in_docs and not passage.code:
             score += 0.1  # usage documentation, not a library's internals
@@ -246,6 +269,19 @@ def _code_after(
             return None
         end = nxt.end
     return None
+
+
+_DIST = re.compile(r"-\d[\w.]*\.(?:dist|egg)-info$")
+
+
+def _project_named(path: str, asked: set[str]) -> bool:
+    """Whether the question names the project ``path`` belongs to: every word
+    of its top folder ("redis-8.1.0.dist-info" → redis, "_pytest" → pytest) is in it."""
+    parts = path.split("/")
+    if len(parts) < 3:
+        return False
+    top = words(_DIST.sub("", parts[1]))
+    return bool(top) and all(w in asked for w in top)
 
 
 def _kind_fit(
