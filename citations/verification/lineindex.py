@@ -87,8 +87,10 @@ def code_fingerprint() -> str:
 
 
 def answer_key(request: Request) -> str:
+    """The excerpt as prepared for matching, and the range cited."""
     needle = request.needle
-    text = repr((needle.pieces, needle.raw, needle.raw_length, needle.verbatim, request.cited))
+    verbatim = "-" if needle.verbatim is None else needle.verbatim.hex()
+    text = "\x00".join([*needle.pieces, needle.raw, str(needle.raw_length), verbatim, str(request.cited)])
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
@@ -233,8 +235,7 @@ class Entry:
         return added
 
     def recalled(self, request: Request) -> Answer | None:
-        if self.code != code_fingerprint():
-            return None
+        """The kept search answer (the caller checked ``code``)."""
         kept = self.answers.get(answer_key(request))
         if kept is None:
             return None
@@ -345,8 +346,11 @@ class LineStore:
 
     def load(self, real: Path) -> Entry | None:
         try:
-            with open(self.path_of(real), "rb") as handle:
-                return Entry.from_bytes(handle.read())
+            fd = os.open(self.path_of(real), os.O_RDONLY)
+            try:
+                return Entry.from_bytes(os.read(fd, os.fstat(fd).st_size + 1))
+            finally:
+                os.close(fd)
         except (OSError, ValueError, struct.error):
             return None
 
@@ -374,16 +378,27 @@ class LineStore:
         if entry.binary:
             return FileScan(digest, entry.n_lines, True, "utf-8", answers)
         lines = _FileLines(handle.fileno(), entry)
-        # As ``scan_whole`` does, each cited range read by its offsets.
+        current = entry.code == code_fingerprint()
+        recalled: dict[int, Answer] = {}
+        # As ``scan_whole`` does, each cited range read by its offsets. An
+        # excerpt whose search answer is kept was not in its cited lines
+        # when this file was read: only its verbatim bytes are looked for.
         for i, lo, hi in cited_windows(requests):
             window = lines.window(lo, hi)
             if window is None:
                 continue
             needle = requests[i].needle
-            answers[i].in_place = verbatim_in(needle, window) or in_window(needle, decode(window)[0])
+            if verbatim_in(needle, window):
+                answers[i].in_place = True
+                continue
+            kept = entry.recalled(requests[i]) if current else None
+            if kept is not None:
+                recalled[i] = kept
+            else:
+                answers[i].in_place = in_window(needle, decode(window)[0])
         for i, request in enumerate(requests):
             if request.needle is not None and not answers[i].in_place:
-                kept = entry.recalled(request)
+                kept = recalled.get(i) or (entry.recalled(request) if current else None)
                 if kept is None:
                     return self._searched(real, entry, handle, requests)
                 answers[i] = kept

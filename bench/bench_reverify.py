@@ -1,0 +1,139 @@
+"""Re-verifying citations of unchanged files from their line index, vs just
+reading the cited files (issue #15: ≤ 2 × reading them).
+
+The sandbox and the 1,000 citations are bench_verify's (~50 MB of Markdown,
+a realistic mix: most in place, some relocated, some without lines, some
+wrong). Timed in this process on warm page cache, in interleaved rounds,
+median round, wall and CPU time (``time.process_time``):
+
+- reading the cited files (bytes), and reading + SHA-256;
+- ``verify_citations`` without an index (what every run cost before);
+- the first run with an index (verifies and indexes: a fresh state folder
+  each round);
+- a re-run after every file was touched (same bytes, new ctime): each index
+  is suspicious, so each file is hashed once and the index kept;
+- re-runs from trusted indexes (same size, mtime and ctime, past the racy
+  margin): the steady state of re-verification;
+- ``rg -F -n`` searching the same excerpts, for the ``≤ 0.5 × rg`` bar of
+  plain verification (skipped when ``rg`` is not installed).
+
+Every run's results are checked identical to the plain run's.
+
+Run: ``.venv/bin/python bench/bench_reverify.py [--mb 50] [--citations 1000] [--rounds 7]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_verify import build, make_citations, read_and_hash, read_cited, ripgrep, timed
+
+from citations.verification import lineindex, verify_citations
+
+
+def touch(root: Path, rels: list[str]) -> None:
+    """Set each file's times to what they are: the bytes and mtime stay,
+    the ctime moves on, so every index becomes suspicious."""
+    for rel in rels:
+        stat = (root / rel).stat()
+        os.utime(root / rel, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mb", type=int, default=50)
+    parser.add_argument("--citations", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root, states = Path(tmp) / "sandbox", Path(tmp) / "state"
+        root.mkdir()
+        files = build(root, args.mb)
+        citations = make_citations(files, args.citations)
+        rels = list(dict.fromkeys(c.source_path for c in citations))
+        # A copy of the sandbox for the touched runs: touching the files of
+        # the trusted runs would make their indexes suspicious too.
+        twin = Path(tmp) / "twin"
+        shutil.copytree(root, twin)
+        size = read_cited(root, citations) + read_cited(twin, citations)  # warms the page cache
+        size //= 2
+        plain = verify_citations(root, citations)
+        steady, touched = states / "steady", states / "touched"
+        verify_citations(root, citations, state=steady)
+        verify_citations(twin, citations, state=touched)
+        # Past the racy margin, then hash-checked once: trusted from now on.
+        time.sleep(lineindex.RACY_NS / 1e9 + 0.2)
+        verify_citations(root, citations, state=steady)
+        fresh = iter(range(10**6))
+        outputs: dict[str, list] = {}
+
+        def run(name: str, **kwargs):
+            return lambda: outputs.setdefault(name, []).append(verify_citations(root, citations, **kwargs))
+
+        def first_run():
+            outputs.setdefault("first run (indexing)", []).append(
+                verify_citations(root, citations, state=states / f"fresh{next(fresh)}")
+            )
+
+        def touched_run():
+            outputs.setdefault("re-run after touch", []).append(
+                verify_citations(twin, citations, state=touched)
+            )
+
+        contenders = {
+            "read cited files (bytes)": lambda: read_cited(root, citations),
+            "read + SHA-256": lambda: read_and_hash(root, citations),
+            "verify, no index": run("verify, no index"),
+            "first run (indexing)": first_run,
+            "re-run after touch": touched_run,
+            "re-run (trusted index)": run("re-run (trusted index)", state=steady),
+        }
+        if shutil.which("rg"):
+            contenders["rg -F -n (same excerpts)"] = lambda: ripgrep(root, citations)
+        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
+        for _ in range(args.rounds):
+            touch(twin, rels)
+            for name, func in contenders.items():
+                samples[name].append(timed(func))
+        index_bytes = sum(p.stat().st_size for p in (steady / lineindex.FOLDER).rglob("*.idx"))
+    identical = all(result == plain for runs in outputs.values() for result in runs)
+    wall = {name: statistics.median(w for w, _ in runs) for name, runs in samples.items()}
+    cpu = {name: statistics.median(c for _, c in runs) for name, runs in samples.items()}
+    print(f"sandbox: {len(files)} files, {size / 1e6:.1f} MB cited, {len(citations)} citations")
+    print("statuses:", dict(Counter(r.status for r in plain)))
+    print(
+        f"index: {index_bytes / 1e6:.2f} MB for {len(rels)} files; every run identical to plain: {identical}"
+    )
+    print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"median of {args.rounds} rounds      wall ms    CPU ms")
+    for name in contenders:
+        print(f"{name:26s} {wall[name] * 1000:9.1f} {cpu[name] * 1000:9.1f}")
+    read = "read cited files (bytes)"
+    for name in ("verify, no index", "first run (indexing)", "re-run after touch", "re-run (trusted index)"):
+        print(
+            f"{name:24s} vs reading: wall {wall[name] / wall[read]:6.2f}x  CPU {cpu[name] / cpu[read]:6.2f}x"
+            f"   vs read + SHA-256: wall {wall[name] / wall['read + SHA-256']:5.2f}x"
+        )
+    ratio = wall["re-run (trusted index)"] / wall[read]
+    print(f"#15 re-verify (<= 2x reading the files, wall): {ratio:.2f}x {'OK' if ratio <= 2 else 'OVER'}")
+    rg = "rg -F -n (same excerpts)"
+    if rg in wall:
+        ratio = wall["verify, no index"] / wall[rg]
+        print(f"#15 verify (<= 0.5x rg -F -n, wall): {ratio:.2f}x {'OK' if ratio <= 0.5 else 'OVER'}")
+        ratio = wall["first run (indexing)"] / wall[rg]
+        print(f"    first run with indexing vs rg -F -n (wall): {ratio:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
