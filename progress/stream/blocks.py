@@ -331,7 +331,8 @@ class BlockAssembler:
                 message_id or self._new_id(), MessageState(id=message_id, parent=None)
             )
             message.closed = True
-        index = len(message.blocks)
+        # The next free index: after lost lines a streamed block can sit at len(blocks).
+        index = max(message.blocks, default=-1) + 1
         message.blocks[index] = BlockState(
             kind="line", index=index, message_id=message.id, parent=None, claimed=True
         )

@@ -736,3 +736,129 @@ def test_blank_errors_in_a_result_are_not_the_reason_shown():
     assert shown(events) == [("result", "primary", "Failed: Reached maximum number of turns (1)")]
     assert events[0].payload["errors"] == ["Reached maximum number of turns (1)"]
     assert interpreter.errors == ["Reached maximum number of turns (1)"]
+
+
+# -- thinking lines, sub-agent thinking, long blocks ----------------------------------------
+
+
+def test_assistant_thinking_text_wins_over_its_deltas():
+    """The assistant line is the whole block: its thinking text is kept, not the streamed pieces."""
+    lines = [
+        *thinking_lines("Draft ", "thought"),
+        assistant("msg_K", {"type": "thinking", "thinking": "Full thought."}),
+    ]
+    interpreter, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Full thought.")]
+    assert interpreter.thinking_text == "Full thought."
+
+
+def test_assistant_thinking_without_text_joins_every_streamed_piece():
+    lines = [*thinking_lines("First, ", "then."), assistant("msg_K", {"type": "thinking", "thinking": ""})]
+    interpreter, _ = run(lines)
+    assert interpreter.thinking_text == "First, then."
+
+
+def test_streamed_signature_marks_an_empty_thinking_line_as_hidden():
+    """A signature seen in the deltas counts even when the assistant line carries none."""
+    lines = [*thinking_lines(), assistant("msg_K", {"type": "thinking", "thinking": ""})]
+    _, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Thinking (content hidden by the engine)")]
+    lines = [*thinking_lines(signed=False), assistant("msg_K", {"type": "thinking", "thinking": ""})]
+    _, events = run(lines)
+    assert events == []
+
+
+def test_thinking_line_before_text_lines_takes_index_zero():
+    """Non-streaming fallback lines of one message: thinking first, then text, numbered 0 and 1."""
+    lines = [assistant("msg_F", {"type": "thinking", "thinking": "Plan.", "signature": "s"})]
+    lines += [assistant("msg_F", text_block("Answer.")), json.dumps({"type": "stream_event", "event": {}})]
+    lines += [text_delta(0, "Next")]
+    interpreter, events = run(lines)
+    assert [(e.kind, e.payload["message_id"], e.payload["index"]) for e in events[:3]] == [
+        ("thinking", "msg_F", 0),
+        ("text_delta", "msg_F", 1),
+        ("text", "msg_F", 1),
+    ]
+    assert interpreter.thinking_text == "Plan."
+    # No made-up id was spent on those lines: deltas without a message start at partial-1.
+    assert events[3].payload["message_id"] == "partial-1"
+
+
+def test_thinking_line_for_a_message_still_streaming_leaves_it_open():
+    """A thinking line with no streamed block does not close its message: its text is still kept."""
+    lines = [start("msg_A"), text_delta(0, "Streamed answer.")]
+    lines += [assistant("msg_A", {"type": "thinking", "thinking": "Plan.", "signature": "s"})]
+    lines += [message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Plan."), ("text", "primary", "Streamed answer.")]
+    assert [e.payload["index"] for e in events if e.kind != "text_delta"] == [1, 0]
+    assert interpreter.answer_raw == "Streamed answer."
+
+
+def test_line_only_block_does_not_take_the_index_of_a_streamed_block():
+    """Blocks 0 lost, block 1 streaming: a thinking line gets a free index, the streamed text stays."""
+    lines = [start("msg_A"), text_delta(1, "Streamed answer.")]
+    lines += [assistant("msg_A", {"type": "thinking", "thinking": "Plan.", "signature": "s"})]
+    lines += [message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Plan."), ("text", "primary", "Streamed answer.")]
+    assert [e.payload["index"] for e in events if e.kind != "text_delta"] == [2, 1]
+    assert interpreter.answer_raw == "Streamed answer."
+
+
+def test_sub_agent_thinking_is_not_the_run_s_thinking():
+    parent = "toolu_Task1"
+    line = assistant("msg_S", {"type": "thinking", "thinking": "Sub plan.", "signature": "s"}, parent=parent)
+    interpreter, events = run([line])
+    assert events[0].payload["parent_tool_use_id"] == parent
+    assert interpreter.thinking_text == ""
+    lines = [*thinking_lines("Sub plan.")]
+    lines = [
+        line.replace('"parent_tool_use_id": null', f'"parent_tool_use_id": "{parent}"') for line in lines
+    ]
+    interpreter, events = run([*lines, message_delta(parent), message_stop(parent)])
+    assert events[0].payload["parent_tool_use_id"] == parent
+    assert interpreter.thinking_text == ""
+
+
+def test_long_thinking_is_cut_in_its_payload():
+    text = "t" * 20_001
+    interpreter, events = run([assistant("msg_K", {"type": "thinking", "thinking": text})])
+    assert len(events[0].payload["text"]) == 20_000
+    assert events[0].payload["truncated"] is True
+    assert interpreter.thinking_text == text
+    _, events = run([assistant("msg_K", {"type": "thinking", "thinking": text[1:]})])
+    assert "truncated" not in events[0].payload
+
+
+def test_long_text_block_is_cut_in_its_text_event():
+    text = "a" * (TEXT_PAYLOAD_CHARS + 1)
+    interpreter, events = run([assistant("msg_A", text_block(text))])
+    (text_event,) = [e for e in events if e.kind == "text"]
+    assert len(text_event.payload["text"]) == TEXT_PAYLOAD_CHARS
+    assert text_event.payload["truncated"] is True
+    assert interpreter.answer_raw == text
+    _, events = run([assistant("msg_A", text_block(text[1:]))])
+    assert "truncated" not in next(e for e in events if e.kind == "text").payload
+
+
+# -- tool results ------------------------------------------------------------------------
+
+
+def tool_result(tool_use_id: str, content: object, parent: object = None, **extra) -> str:
+    block = {"tool_use_id": tool_use_id, "type": "tool_result", "content": content, **extra}
+    return json.dumps(
+        {"type": "user", "message": {"role": "user", "content": [block]}, "parent_tool_use_id": parent}
+    )
+
+
+def test_result_of_an_unannounced_tool_reads_as_a_tool_call():
+    _, events = run([tool_result("toolu_unknown", "output")])
+    assert shown(events) == [("tool_end", "primary", "Done: tool call")]
+    _, events = run([tool_result("toolu_unknown", "boom", is_error=True)])
+    assert shown(events) == [("tool_end", "primary", "Failed: tool call")]
+
+
+def test_tool_result_with_a_parent_that_is_not_text_is_top_level():
+    _, events = run([tool_result("toolu_1", "output", parent=7)])
+    assert (events[0].stage, events[0].payload["parent_tool_use_id"]) == ("primary", None)

@@ -487,3 +487,16 @@ THIRD = "c0ffee00-1234-4abc-8def-0123456789ab"
 )
 def test_display_path_finds_the_sandbox_and_the_content_folder(path, titles, sandbox, shown):
     assert display_path(path, titles, sandbox) == shown
+
+
+def test_retry_delay_in_seconds():
+    assert (
+        system_detail({"retry_delay_ms": 100_000}, "api_retry") == "API error (unknown), retry ?/? in 100.0 s"
+    )
+
+
+def test_task_started_and_progress_say_so_whatever_their_status():
+    data = {"description": "Survey", "status": "running"}
+    assert system_detail(data, "task_started") == "Sub-agent started: Survey"
+    assert system_detail(data, "task_progress") == "Sub-agent working: Survey"
+    assert system_detail(data, "task_notification") == "Sub-agent running: Survey"
