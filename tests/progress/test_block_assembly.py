@@ -862,3 +862,57 @@ def test_result_of_an_unannounced_tool_reads_as_a_tool_call():
 def test_tool_result_with_a_parent_that_is_not_text_is_top_level():
     _, events = run([tool_result("toolu_1", "output", parent=7)])
     assert (events[0].stage, events[0].payload["parent_tool_use_id"]) == ("primary", None)
+
+
+# -- user lines ------------------------------------------------------------------------
+
+
+def user_line(content: object, **extra) -> str:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": content}, **extra})
+
+
+def test_user_text_is_kept_as_an_expandable_note():
+    """A user line's text (the prompt, a synthetic notice) is kept with where it came from."""
+    _, events = run([user_line("Summarise the auth guide.")])
+    assert [(e.kind, e.stage, e.detail, e.payload) for e in events] == [
+        (
+            "other",
+            "expandable",
+            "Summarise the auth guide.",
+            {
+                "type": "user",
+                "text": "Summarise the auth guide.",
+                "synthetic": False,
+                "parent_tool_use_id": None,
+            },
+        )
+    ]
+    line = user_line(
+        [{"type": "text", "text": "Continue."}], isSynthetic=True, parent_tool_use_id="toolu_Task1"
+    )
+    _, events = run([line])
+    assert events[0].payload == {
+        "type": "user",
+        "text": "Continue.",
+        "synthetic": True,
+        "parent_tool_use_id": "toolu_Task1",
+    }
+    _, events = run([user_line("x", isSynthetic="yes")])
+    assert events[0].payload["synthetic"] is False
+
+
+def test_user_text_that_is_blank_or_long():
+    _, events = run([user_line("   ")])
+    assert events[0].detail == "User message"
+    _, events = run([user_line("u" * 2001)])
+    assert events[0].payload["text"] == "u" * 2000
+    assert events[0].payload["truncated"] is True
+    _, events = run([user_line("u" * 2000)])
+    assert "truncated" not in events[0].payload
+
+
+def test_user_content_that_is_not_text_or_a_list_shows_nothing():
+    _, events = run(
+        [user_line({"type": "text", "text": "x"}), user_line(None), user_line([{"type": "image"}])]
+    )
+    assert events == []
