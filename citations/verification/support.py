@@ -67,8 +67,11 @@ LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
 SUPPORTS_AT = 0.8  # share of key terms found for "supports"
 PARTIAL_AT = 0.5  # below this share the cited text does not support the sentence
 SIBLING = 0.6  # a code name this similar to the sentence's, in the lines that state its claim, is a sibling
-# "The default value is ``True``", "defaults to None": the text's stated default.
-_DEFAULT_RE = re.compile(r"\bdefaults?(?:\s+value)?\s+(?:is|to)\s+\W{0,3}(True|False|None)\b")
+# "The default value is ``True``", "defaults to None", "is ``True`` (the default)": a stated default.
+_DEFAULT_RE = re.compile(
+    r"\bdefaults?(?:\s+value)?(?:\s+is|\s+to|:)\s*\W{0,3}(True|False|None)\b"
+    r"|\bis\s+\W{0,3}(True|False|None)\W{0,3}\s+\(the default\)"
+)
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
@@ -127,14 +130,15 @@ def _short(segment: Span) -> str:
 
 def _siblings(name: str, segment: Span) -> list[str]:
     """Code names in ``segment`` that are not ``name`` but look like it (KEY_FUNCTION for KEY_PREFIX)."""
+    name = name.rsplit(".", 1)[-1]  # "f.cache_clear" is cache_clear
     head = re.split(r"[._]", name)[0]
-    return sorted(
-        other
-        for other in segment.code_names()
-        if other != name
-        and name not in other
-        and (re.split(r"[._]", other)[0] == head or SequenceMatcher(None, name, other).ratio() >= SIBLING)
-    )
+    found = set()
+    for other in segment.code_names():
+        other = other.rsplit(".", 1)[-1]
+        if other != name and name not in other and other not in name:
+            if re.split(r"[._]", other)[0] == head or SequenceMatcher(None, name, other).ratio() >= SIBLING:
+                found.add(other)
+    return sorted(found)
 
 
 def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
@@ -180,8 +184,18 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             if not any(text.says_number(v, after) for v, _, after, _, _ in numbers):
                 return CONTRADICTED, f"The cited text sets {name} to {value}.", share
 
+    # "ifeq" where the text writes ``ifeq`` (a value such as ``False`` is no subject).
+    subjects = names | {w for w in terms if w in text.code_names() and w not in ("true", "false", "none")}
+    defined = {text.defines[0]} if text.defines else set()  # a docstring is about its def
+
+    def owns(seg: Segment) -> bool:
+        return any(seg.scope.has_name(n) or n.rsplit(".", 1)[-1] in defined for n in subjects)
+
+    owned_lines = [seg for seg in text.segments if owns(seg)]
+
     claimed = _claimed_default(words)
-    stated = {m.lower() != "true" for m in _DEFAULT_RE.findall(text.raw)}  # True: off
+    defaults = [m[0] or m[1] for seg in owned_lines or [text] for m in _DEFAULT_RE.findall(seg.raw)]
+    stated = {value.lower() != "true" for value in defaults}  # True: off
     if claimed is not None and len(stated) == 1 and claimed not in stated:
         said = "off (False or None)" if stated.pop() else "True"
         return CONTRADICTED, f"The cited lines give the default as {said}.", share
@@ -217,8 +231,6 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     prose = [(score, i) for score, i in polar if not text.segments[i].code and score > 0]
     polar = prose or polar
     # Polarity is read where the claim's subject is stated, when the text has such lines.
-    # "ifeq" where the text writes ``ifeq`` (a value such as ``False`` is no subject).
-    subjects = names | {w for w in terms if w in text.code_names() and w not in ("true", "false", "none")}
     owned = [(score, i) for score, i in polar if any(text.segments[i].scope.has_name(n) for n in subjects)]
     polar = owned or polar
     if share >= PARTIAL_AT and polar:
@@ -230,13 +242,16 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
         if not all(seg.code for seg in top) and all(seg.negated != claim_negated(seg) for seg in top):
             said = "negates" if claim_negated(top[0]) else "does not negate"
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
-        spans = [*text.segments, *text.windows]
+        spans = [seg.scope for seg in text.segments]  # each statement with what it is about
         for word in sorted({w for w in word_list(clause) if light_stem(w) in OPPOSITES}):
             rest = [t for t in terms if t != word]
-            said_word = max((_found(s, rest, names) for s in spans if s.has_term(word)), default=0)
+            if word in ("true", "false") and "unless" in words:  # "unless X is true": if X is false
+                word = "false" if word == "true" else "true"
+            # Literal words here: a paraphrase ("smaller" as "<") is too loose to contradict.
+            said_word = max((_found(s, rest, names) for s in spans if s.has_word(word)), default=0)
             enough = PARTIAL_AT * (len(rest) + len(names))
             for other in OPPOSITES[light_stem(word)]:
-                said = [_found(s, rest, names) for s in spans if s.has_term(other) and not s.has_term(word)]
+                said = [_found(s, rest, names) for s in spans if s.has_word(other) and not s.has_word(word)]
                 if said and max(said) > said_word and max(said) >= enough:
                     return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}.", share
         for name in sorted(n for n in names if text.has_name(n)):

@@ -15,7 +15,7 @@ STOP = frozenset(
     their them they we you your our he she his her i me my us let lets like get gets set sets make makes
     way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
     passed setting turn turns turned happen happens django python urllib3 pytest celery pygments
-    once rather another whether already still""".split()
+    once rather another whether already still give gives gave""".split()
 )
 # Words that flip a statement. In prose only these count; "False", "None",
 # "off" and "disabled" are values there ("set it to None to retry on any verb"),
@@ -59,7 +59,7 @@ _EXCLUSIVE = [
     "show hide", "include exclude", "allow deny", "add remove", "open close", "start stop", "sync async",
     "synchronous asynchronous", "local remote", "absolute relative", "public private", "required optional",
     "mutable immutable", "ascending descending", "inclusive exclusive", "immediately lazily", "increase decrease",
-    "increment decrement", "low high", "first second third fourth fifth last",
+    "increment decrement", "low high", "first second third fourth fifth last", "true false",
 ]  # fmt: skip
 # Ways docs and code say the same thing in other words or symbols, kept
 # small and general: a claim's word is found when another of its group is
@@ -106,9 +106,12 @@ _NOT_SAME = {
     "missing": "exist exists",
     "absent": "exist exists present",
 }
+# A line of code: a compound statement ending with its colon, a simple
+# statement, an assignment, a call, a closing bracket; not a line of prose
+# that happens to start with "with", "if" or "return" and ends with a full stop.
 CODE_LINE_RE = re.compile(
-    r"\s*(?:def |class |if |elif |else:|try:|except|return |raise |yield |for |while |with |@|>>>|\.\.\. |"
-    r"[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
+    r"(?!.*[a-z)]\.\s*$)\s*(?:(?:async\s+)?(?:def|class|if|elif|for|while|with|except)\b.*:\s*(?:#.*)?$|else:|try:|"
+    r"return\b|raise\b|yield\b|@|>>>|\.\.\. |[\w.\[\]\"']+\s*[-+*/]?=[^=]|[\w.]+\(|[)\]}],?$)"
 )
 STEM_SUFFIXES = ("ational", "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ied", "ies",
                   "ed", "es", "ers", "er", "ly", "s")  # fmt: skip

@@ -66,7 +66,7 @@ class Span:
     def has_term(self, term: str) -> bool:
         """The word, its stem, a six-letter stem prefix, a paraphrase, or a negated antonym ("not accept")."""
         return (
-            self._has_word(term)
+            self.has_word(term)
             or self.flips(term)
             or any(self._has(alt) for alt in PARAPHRASES.get(light_stem(term), ()))
         )
@@ -74,9 +74,9 @@ class Span:
     def flips(self, term: str) -> bool:
         """Is the term only here as a negated antonym ("rejects" as "does not accept")?"""
         alternatives = NOT_PARAPHRASES.get(light_stem(term), ())
-        return bool(alternatives) and not self._has_word(term) and any(self._has(a) for a in alternatives)
+        return bool(alternatives) and not self.has_word(term) and any(self._has(a) for a in alternatives)
 
-    def _has_word(self, term: str) -> bool:
+    def has_word(self, term: str) -> bool:
         stem = light_stem(term)
         return (
             term in self.word_set
@@ -90,7 +90,7 @@ class Span:
         if "_" in alternative:  # several words: "file_system" is "file system"
             return alternative.replace("_", " ") in self.flat
         if alternative[0].isalnum():
-            return self._has_word(alternative)
+            return self.has_word(alternative)
         if alternative in ("[]", "()", "{}", '""', "''"):  # an empty literal, not a call's "()"
             return bool(re.search(r"(?<![\w\])])" + re.escape(alternative), self.raw))
         quoted = any(q + alternative + q in self.raw for q in "'\"`")

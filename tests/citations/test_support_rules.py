@@ -4,6 +4,7 @@ the virtualenv: what decides a ``supports``, and what takes it away."""
 from __future__ import annotations
 
 from citations.verification.support import judge_support
+from citations.verification.support_text import segments
 from tests.citations.builders import installed_file
 
 RETRY = installed_file("urllib3", "util/retry.py").read_text(encoding="utf-8")
@@ -268,3 +269,38 @@ def test_words_of_an_exclusive_group_contradict():
         judge_support("confirmation_prompt prompts a second time to confirm the value.", cited).label
         == "supports"
     )
+
+
+SQLPARSE_SQL = installed_file("sqlparse", "sql.py").read_text(encoding="utf-8")
+TOKEN_FIRST = lines_from(SQLPARSE_SQL, "def token_first(self, skip_ws=True, skip_cm=False):", 9)
+
+
+def test_true_against_false_in_the_claims_condition():
+    """ "If *skip_ws* is ``True`` (the default), whitespace tokens are ignored": not when it is False;
+    "unless X is false" reads "if X is true"."""
+    assert "If *skip_ws* is ``True`` (the default), whitespace" in TOKEN_FIRST
+    claim = "Whitespace tokens are ignored when skip_ws is {}."
+    assert judge_support(claim.format("True"), TOKEN_FIRST).label == "supports"
+    verdict = judge_support(claim.format("False"), TOKEN_FIRST)
+    assert verdict.label == "unsupported" and "true" in verdict.reason
+    assert (
+        judge_support("Unless skip_ws is False, whitespace tokens are ignored.", TOKEN_FIRST).label
+        == "supports"
+    )
+
+
+def test_default_is_read_for_the_claims_own_parameter():
+    """ "if *skip_cm* is ``True`` (default: ``False``)" and "If *skip_ws* is ``True`` (the default)":
+    each parameter's default is its own."""
+    assert judge_support("skip_cm defaults to True.", TOKEN_FIRST).label == "unsupported"
+    assert judge_support("skip_cm defaults to False.", TOKEN_FIRST).label == "supports"
+    assert judge_support("skip_ws defaults to True.", TOKEN_FIRST).label == "supports"
+    assert judge_support("skip_ws defaults to False.", TOKEN_FIRST).label == "unsupported"
+
+
+def test_prose_line_starting_with_a_keyword_is_not_code():
+    """ "with different plural equations are kept separate." continues a docstring sentence."""
+    trans_real = installed_file("django", "utils/translation/trans_real.py").read_text(encoding="utf-8")
+    cited = lines_from(trans_real, "class TranslationCatalog:", 5)
+    found = [seg for seg in segments(cited) if "plural equations" in seg.raw]
+    assert len(found) == 1 and not found[0].code and found[0].raw.startswith("Simulate a dict")
