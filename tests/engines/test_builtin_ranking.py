@@ -176,3 +176,17 @@ def test_a_why_question_leads_with_the_reason_from_the_named_projects_docs(tmp_p
     quick, citations = ask(root, "Why can a redis-py PubSub connection not execute other commands?")
     assert "PubSub is implemented as a separate class as it places the underlying connection" in quick
     assert citations[0]["source_file"].endswith("redis-8.1.0.dist-info/METADATA")
+
+
+def test_confidence_is_high_for_a_clear_answer_and_low_for_a_weak_one(tmp_path):
+    """On Django's settings, the password reset timeout's own line answers with
+    HIGH and says why; a vague question about click's terminal gets LOW."""
+    root = sandbox(tmp_path, installed("django/conf/global_settings.py"))
+    result = json.loads(
+        list(run_builtin(root, "How long is a password reset link valid?", session_id="s"))[-1]
+    )
+    assert "## Confidence Score: HIGH\n**Reasoning**: The lead holds 100%" in result["result"]
+    assert "no other passage comes close" in result["result"]
+    root = sandbox(tmp_path / "click", installed("click/core.py", "click/formatting.py"))
+    result = json.loads(list(run_builtin(root, "How is the terminal handled?", session_id="s"))[-1])
+    assert "## Confidence Score: LOW\n" in result["result"] and "the evidence is weak" in result["result"]
