@@ -41,6 +41,7 @@ import time
 from array import array
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate, repeat
 from pathlib import Path
 
 from citations.verification import read
@@ -94,14 +95,13 @@ def answer_key(request: Request) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
-def block_counts(body: bytes, block: int = BLOCK) -> array:
-    """Newlines in ``body[:k * block]`` for every k, and in all of it last."""
-    counts = array("Q", [0])
-    total = 0
-    for start in range(0, len(body), block):
-        total += body.count(b"\n", start, start + block)
-        counts.append(total)
-    return counts
+def block_counts(body: bytes, base: int = 0) -> array:
+    """Newlines in ``body[:k * BLOCK]`` for every k, and in all of it last,
+    each plus ``base``. Counted block by block at C speed (``map`` over
+    ``bytes.count``), no Python step per block."""
+    starts = range(0, len(body), BLOCK)
+    per_block = map(body.count, repeat(b"\n"), starts, range(BLOCK, len(body) + BLOCK, BLOCK))
+    return array("Q", accumulate(per_block, initial=base))
 
 
 class _KnownDigest:
@@ -304,13 +304,11 @@ def _sha256_of(handle) -> str:
 
 def _counted(handle, skip: int) -> tuple[array, int, bytes]:
     """Block counts of a file too big to hold, read again a chunk at a
-    time: (counts, body size, last byte)."""
+    time (a whole number of blocks): (counts, body size, last byte)."""
     handle.seek(skip)
-    counts, total, size, last = array("Q", [0]), 0, 0, b""
-    while chunk := handle.read(read.CHUNK - read.CHUNK % BLOCK or BLOCK):
-        for start in range(0, len(chunk), BLOCK):
-            total += chunk.count(b"\n", start, start + BLOCK)
-            counts.append(total)
+    counts, size, last = array("Q", [0]), 0, b""
+    while chunk := handle.read(max(BLOCK, read.CHUNK - read.CHUNK % BLOCK)):
+        counts.extend(block_counts(chunk, counts[-1])[1:])
         size, last = size + len(chunk), chunk[-1:]
     return counts, size, last
 
