@@ -72,6 +72,9 @@ _DEFAULT_RE = re.compile(
     r"\bdefaults?(?:\s+value)?(?:\s+is|\s+to|:)\s*\W{0,3}(True|False|None)\b"
     r"|\bis\s+\W{0,3}(True|False|None)\W{0,3}\s+\(the default\)"
 )
+_INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
+# Where a statement joins two assertions, each with its own polarity.
+_PIECE_RE = re.compile(r";\s+|,?\s+(?:and|but|so|while|whereas)\s+|,\s+which\s+")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
@@ -239,9 +242,33 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
         def claim_negated(seg: Segment) -> bool:  # "rejects" read as "does not accept"
             return is_negated(words, seg.setting) ^ (sum(seg.flips(t) for t in terms) % 2 == 1)
 
-        if not all(seg.code for seg in top) and all(seg.negated != claim_negated(seg) for seg in top):
+        def seg_negated(seg: Segment) -> bool | None:
+            """The polarity of the part of the statement that carries the claim
+            ("the LRU features are disabled and the cache can grow without bound")."""
+            pieces = [] if seg.setting or seg.code else _PIECE_RE.split(seg.raw)
+            if len(pieces) < 2:
+                return seg.negated
+            scored_pieces = sorted(((_found(Span(p), terms, names), p) for p in pieces), reverse=True)
+            best_pieces = [p for sc, p in scored_pieces if sc == scored_pieces[0][0]]
+            polarities = {is_negated(WORD_RE.findall(p.lower().replace("\u2019", "'"))) for p in best_pieces}
+            return polarities.pop() if len(polarities) == 1 else seg.negated
+
+        if not all(seg.code for seg in top) and all(seg_negated(seg) != claim_negated(seg) for seg in top):
             said = "negates" if claim_negated(top[0]) else "does not negate"
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
+        # "skipped instead of raising a TypeError": what comes after "instead of" is what does not happen.
+        claim_main, claim_not = _instead(clause)
+        for seg in top[:1]:
+            main, not_done = _instead(seg.raw)
+            for term in terms:
+                if claim_main.has_term(term) and not_done.has_term(term) and not main.has_term(term):
+                    return (
+                        CONTRADICTED,
+                        f"The cited lines say {term} does not happen (instead of): {_short(seg)}.",
+                        share,
+                    )
+                if claim_not.has_term(term) and main.has_term(term) and not not_done.has_term(term):
+                    return CONTRADICTED, f"The cited lines state {term}, which the sentence rules out.", share
         spans = [seg.scope for seg in text.segments]  # each statement with what it is about
         for word in sorted({w for w in word_list(clause) if light_stem(w) in OPPOSITES}):
             rest = [t for t in terms if t != word]
@@ -295,6 +322,18 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     if share >= PARTIAL_AT:
         return WEAK, f"Missing from the cited lines: {listed}.", share
     return ABSENT, f"Most key terms are not in the cited lines (missing: {listed}).", share
+
+
+def _instead(text: str) -> tuple[Span, Span]:
+    """What ``text`` says happens, and what it says happens instead of ("instead of X", "rather than X")."""
+    first, *rest = _INSTEAD_RE.split(text)
+    main, not_done = [first], []
+    for part in rest:  # each part starts right after "instead of": its phrase runs to the next stop
+        stop = re.search(r"[,.;:)]", part)
+        end = stop.end() if stop else len(part)
+        not_done.append(part[:end])
+        main.append(part[end:])
+    return Span(" ".join(main)), Span(" ".join(not_done))
 
 
 def _claimed_default(words: list[str]) -> bool | None:

@@ -83,6 +83,7 @@ _SAME = [
     "message msg",
     "character characters char chars length len",
     "whole full entire complete",
+    "limit bound",
     "check checked validate validated verify verified",
     "comma ,",
     "colon :",

@@ -304,3 +304,24 @@ def test_prose_line_starting_with_a_keyword_is_not_code():
     cited = lines_from(trans_real, "class TranslationCatalog:", 5)
     found = [seg for seg in segments(cited) if "plural equations" in seg.raw]
     assert len(found) == 1 and not found[0].code and found[0].raw.startswith("Simulate a dict")
+
+
+def test_polarity_is_read_in_the_part_of_the_statement_that_carries_the_claim():
+    """ "This helper predates Python 3 and modern pytest, and is not thread-safe": the "not"
+    belongs to thread safety, not to predating pytest."""
+    testing = installed_file("click", "testing.py").read_text(encoding="utf-8")
+    cited = lines_from(testing, "This helper predates Python 3 and modern pytest, and is not thread-safe", 1)
+    assert judge_support("The helper predates modern pytest.", cited).label == "supports"
+    assert judge_support("The helper does not predate modern pytest.", cited).label == "unsupported"
+    assert judge_support("The helper is thread-safe.", cited).label == "unsupported"
+
+
+def test_what_happens_instead_of_something_rules_that_out():
+    """ "Email backend that writes messages to console instead of sending them." """
+    console = installed_file("django", "core/mail/backends/console.py").read_text(encoding="utf-8")
+    cited = lines_from(console, "Email backend that writes messages to console instead of sending them.", 1)
+    assert (
+        judge_support("The console email backend writes messages to the console.", cited).label == "supports"
+    )
+    verdict = judge_support("The console email backend sends the messages.", cited)
+    assert verdict.label == "unsupported" and "instead of" in verdict.reason
