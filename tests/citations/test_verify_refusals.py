@@ -96,3 +96,71 @@ def test_ambiguous_path_with_seven_candidates_counts_the_rest(sandbox):
     assert v.detail.startswith("The path setup.py names 7 files in the sandbox: ")
     assert v.detail.endswith(f"{CID}/part4/setup.py and 2 more.")
     assert f"{CID}/part5/setup.py" not in v.detail
+
+
+OTHER = "7d4e8f01-aaaa-4bbb-8ccc-000000000001"
+
+
+def test_partial_path_ignores_folders_not_named_as_content_items(sandbox):
+    """Only content-item folders (named by a UUID) are looked through for a bare file name."""
+    (sandbox / CID / "setup.py").write_text("alpha\n")
+    (sandbox / "scratch").mkdir()
+    (sandbox / "scratch" / "setup.py").write_text("alpha\n")
+    v = verify_one(sandbox, file_citation("setup.py", excerpt="alpha"))
+    assert (v.status, v.resolved_path) == ("verified", f"{CID}/setup.py")
+
+
+@pytest.mark.parametrize("path", ["part0//setup.py", "part0/./setup.py"])
+def test_partial_path_with_empty_or_dot_components(sandbox, path):
+    """``a//b`` and ``a/./b`` name the same file as ``a/b``."""
+    _many(sandbox, 1)
+    v = verify_one(sandbox, file_citation(path, excerpt="alpha"))
+    assert (v.status, v.resolved_path) == ("verified", f"{CID}/part0/setup.py")
+
+
+def test_partial_path_inside_a_named_item_skips_other_items(sandbox):
+    """``<id>/setup.py`` looks only inside that item, even when another item's file comes first."""
+    (sandbox / CID / "setup.py").write_text("alpha\n")
+    (sandbox / OTHER / "deep").mkdir(parents=True)
+    (sandbox / OTHER / "deep" / "setup.py").write_text("beta\n")
+    v = verify_one(sandbox, file_citation(f"{OTHER}/setup.py", excerpt="beta"))
+    assert (v.status, v.resolved_path) == ("verified", f"{OTHER}/deep/setup.py")
+
+
+def test_partial_path_skips_a_candidate_leading_outside(sandbox, tmp_path_factory):
+    """A candidate that is a symlink out of the sandbox is passed over; the real file is found."""
+    outside = tmp_path_factory.mktemp("outside") / "setup.py"
+    outside.write_text("alpha\n")
+    (sandbox / CID / "a").mkdir()
+    os.symlink(outside, sandbox / CID / "a" / "setup.py")
+    _many(sandbox, 1)
+    v = verify_one(sandbox, file_citation("setup.py", excerpt="alpha"))
+    assert (v.status, v.resolved_path) == ("verified", f"{CID}/part0/setup.py")
+
+
+def test_partial_path_never_resolves_into_the_private_folder(sandbox):
+    """A candidate that is a symlink to a private file is not a candidate: the path is missing."""
+    (sandbox / CID / "x").mkdir()
+    os.symlink(sandbox / ".researchmind" / "index.txt", sandbox / CID / "x" / "notes.txt")
+    v = verify_one(sandbox, file_citation("notes.txt", excerpt="secret index"))
+    assert v.status == "missing_file"
+    assert v.file_sha256 is None
+
+
+def test_partial_path_skips_a_broken_symlink(sandbox):
+    """A broken symlink of the cited name is not a file: the one real file is found."""
+    (sandbox / CID / "a").mkdir()
+    os.symlink(sandbox / CID / "nowhere.py", sandbox / CID / "a" / "setup.py")
+    _many(sandbox, 1)
+    v = verify_one(sandbox, file_citation("setup.py", excerpt="alpha"))
+    assert (v.status, v.resolved_path) == ("verified", f"{CID}/part0/setup.py")
+
+
+def test_partial_paths_are_looked_for_among_a_bounded_number_of_files(sandbox, monkeypatch):
+    """The sandbox is indexed by name up to ``MAX_FILES`` files (in sorted order), no further."""
+    monkeypatch.setattr("citations.verification.paths.MAX_FILES", 3)
+    for n in range(1, 6):
+        (sandbox / CID / f"f{n}.txt").write_text("alpha\n")
+    (sandbox / CID / "notes.md").unlink()
+    statuses = [verify_one(sandbox, file_citation(f"f{n}.txt", excerpt="alpha")).status for n in range(1, 6)]
+    assert statuses == ["verified", "verified", "verified", "missing_file", "missing_file"]
