@@ -5,6 +5,7 @@ light stem. Pure Python: no Django imports."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 STOP = frozenset(
     """a an the of to in on at by for with from and or but as is are was were be been being it its this
@@ -128,6 +129,7 @@ IRREGULAR = dict(
 )
 
 
+@lru_cache(maxsize=1 << 16)  # texts repeat their words; stemming each once keeps the judge fast
 def light_stem(word: str) -> str:
     """A light stem: "validates", "validated" and "validating" read "validat"."""
     word = IRREGULAR.get(word, word)
@@ -144,13 +146,20 @@ def word_list(text: str) -> list[str]:
     """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
     "HttpOnly" -> "http", "only")."""
     words = []
-    for raw in re.findall(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*", text):
-        low = raw.lower().removesuffix("'s")
-        words.append(low)
-        parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", raw) if p]
-        if len(parts) > 1:
-            words.extend(p.lower() for p in parts)
+    for raw in _RAW_WORD_RE.findall(text):
+        words.extend(_word_forms(raw))
     return words
+
+
+_RAW_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*")
+_PART_RE = re.compile(r"_|(?<=[a-z0-9])(?=[A-Z])")
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_forms(raw: str) -> tuple[str, ...]:
+    low = raw.lower().removesuffix("'s")
+    parts = [p for p in _PART_RE.split(raw) if p]
+    return (low, *(p.lower() for p in parts)) if len(parts) > 1 else (low,)
 
 
 def as_number(text: str) -> str:

@@ -63,6 +63,20 @@ class Span:
         self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
         self._code_names: set[str] | None = None
 
+    @classmethod
+    def joined(cls, parts: list[Span]) -> Span:
+        """One span of several, without reading their text again."""
+        span = cls.__new__(cls)
+        span.raw = "\n".join(p.raw for p in parts)
+        span.low = "\n".join(p.low for p in parts)
+        span.flat = " ".join(p.flat for p in parts)
+        span.words = [w for p in parts for w in p.words]
+        span.word_set = set().union(*(p.word_set for p in parts))
+        span.stems = set().union(*(p.stems for p in parts))
+        span.prefixes = set().union(*(p.prefixes for p in parts))
+        span._code_names = None
+        return span
+
     def has_term(self, term: str) -> bool:
         """The word, its stem, a six-letter stem prefix, a paraphrase, or a negated antonym ("not accept")."""
         return (
@@ -224,14 +238,17 @@ class CitedText(Span):
                 self.assigned.setdefault(m[1].lower(), as_number(value.strip("\"'").lower()))
         self.segments = segments(cited)
         self._number_pairs: list[tuple[str, list[str], str]] | None = None
-        self.windows = []
+        self.windows: list[Span] = []
+        headings: dict[str, Span] = {}
         for first in self.segments:  # a window stays under one heading
             near = [
                 seg
                 for seg in self.segments
                 if first.unit <= seg.unit < first.unit + WINDOW and seg.heading == first.heading
             ]
-            self.windows.append(Span("\n".join([first.heading, *(seg.raw for seg in near)])))
+            if first.heading not in headings:
+                headings[first.heading] = Span(first.heading)
+            self.windows.append(Span.joined([headings[first.heading], *near]))
         defined = re.search(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\)?)?", cited, re.M)
         self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None
 
