@@ -69,8 +69,15 @@ PARTIAL_AT = 0.5  # below this share the cited text does not support the sentenc
 SIBLING = 0.6  # a code name this similar to the sentence's, in the lines that state its claim, is a sibling
 # "The default value is ``True``", "defaults to None", "is ``True`` (the default)": a stated default.
 _DEFAULT_RE = re.compile(
-    r"\bdefaults?(?:\s+value)?(?:\s+is|\s+to|:)\s*\W{0,3}(True|False|None)\b"
+    r"\b[Dd]efaults?(?:\s+value)?(?:\s+is|\s+to|:)\s*[`'\"]{0,3}([\w.*+-]+)"
     r"|\bis\s+\W{0,3}(True|False|None)\W{0,3}\s+\(the default\)"
+    r"|[`'\"]{1,2}([\w.*+-]+)[`'\"]{1,2}\s+\(default\)"
+)
+# The value a sentence gives as a default: "defaults to X", "the default is X", "X by default".
+_CLAIMED_VALUE_RE = re.compile(
+    r"\bdefaults?\s+(?:value\s+)?(?:is|to|:)\s+\W{0,2}([\w.*+-]+)|\bis\s+\W{0,2}([\w.*+-]+)\W{0,2}\s+by\s+default"
+    r"|\bby\s+default,?\s+(?:[\w.`']+\s+){1,4}is\s+\W{0,2}([\w.*+-]+)",
+    re.I,
 )
 _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 # Where a statement joins two assertions, each with its own polarity.
@@ -197,11 +204,19 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     owned_lines = [seg for seg in text.segments if owns(seg)]
 
     claimed = _claimed_default(words)
-    defaults = [m[0] or m[1] for seg in owned_lines or [text] for m in _DEFAULT_RE.findall(seg.raw)]
-    stated = {value.lower() != "true" for value in defaults}  # True: off
+    defaults = [
+        next(v for v in m if v) for seg in owned_lines or [text] for m in _DEFAULT_RE.findall(seg.raw)
+    ]
+    stated = {value.lower() in ("false", "none") for value in defaults if value in ("True", "False", "None")}
     if claimed is not None and len(stated) == 1 and claimed not in stated:
         said = "off (False or None)" if stated.pop() else "True"
         return CONTRADICTED, f"The cited lines give the default as {said}.", share
+    default_agrees = claimed is not None and stated == {claimed}  # the value decides; skip polarity
+    value = _claimed_value(clause)
+    others = {d.strip("'\"").lower() for d in defaults if d not in ("True", "False", "None")} - STOP
+    if value and others and value not in others and not NUMBER_RE.fullmatch(value):
+        return CONTRADICTED, f"The cited lines give the default as {sorted(others)[0]}, not {value}.", share
+    default_agrees = default_agrees or bool(value and value in others)
 
     bound = set()  # numbers the text assigns to a name the sentence uses around them
     for name, value in text.assigned.items():
@@ -253,7 +268,11 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             polarities = {is_negated(WORD_RE.findall(p.lower().replace("\u2019", "'"))) for p in best_pieces}
             return polarities.pop() if len(polarities) == 1 else seg.negated
 
-        if not all(seg.code for seg in top) and all(seg_negated(seg) != claim_negated(seg) for seg in top):
+        if (
+            not default_agrees
+            and not all(seg.code for seg in top)
+            and all(seg_negated(seg) != claim_negated(seg) for seg in top)
+        ):
             said = "negates" if claim_negated(top[0]) else "does not negate"
             return CONTRADICTED, f"The sentence {said} what the cited lines state: {_short(top[0])}.", share
         # "skipped instead of raising a TypeError": what comes after "instead of" is what does not happen.
@@ -334,6 +353,17 @@ def _instead(text: str) -> tuple[Span, Span]:
         not_done.append(part[:end])
         main.append(part[end:])
     return Span(" ".join(main)), Span(" ".join(not_done))
+
+
+def _claimed_value(clause: str) -> str | None:
+    """The literal a sentence gives as a default ("heading_style defaults to ATX" -> "atx");
+    None for a boolean, a number or a phrase ("defaults to an empty string")."""
+    m = _CLAIMED_VALUE_RE.search(clause)
+    value = next((v for v in m.groups() if v), "") if m else ""
+    value = value.strip(".").lower()
+    if not value or value in ("true", "false", "none", "a", "an", "the", "on", "off") or value in STOP:
+        return None
+    return value
 
 
 def _claimed_default(words: list[str]) -> bool | None:

@@ -16,7 +16,7 @@ STOP = frozenset(
     their them they we you your our he she his her i me my us let lets like get gets set sets make makes
     way ways thing things whichever whatever e.g i.e etc given instead otherwise default defaults pass passing
     passed setting turn turns turned happen happens django python urllib3 pytest celery pygments
-    once rather another whether already still give gives gave""".split()
+    once rather another whether already still give gives gave together however""".split()
 )
 # Words that flip a statement. In prose only these count; "False", "None",
 # "off" and "disabled" are values there ("set it to None to retry on any verb"),

@@ -42,10 +42,11 @@ _CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z
 
 
 # What the lines under it are about: a def or class line, a ``:param x:``,
-# ``x (int):`` or ````x```` item heading.
+# ``x (int):`` or ````x```` item heading, the term of a definition list.
 _HEADING_RE = re.compile(
     r"^\s*((?:async\s+)?(?:def|class)\s+\w+\s*(?:\([^)]*\)?)?|:param[^:\n]*:)|^\s*(\w+ \([^)\n]*\)):"
-    r"|^\s*(``\w+``)\s",
+    r"|^\s*(``\w+``)\s"
+    r"|^([ \t]*)([A-Za-z_]\w*(?:,[ \t]*[A-Za-z_]\w*)*)[ \t]*\n(?=\4[ \t]+\S)",  # a definition list's term
     re.M,
 )
 
@@ -155,7 +156,7 @@ def segments(cited: str) -> list[Segment]:
     starts a new statement."""
     starts = {}
     for m in _HEADING_RE.finditer(cited):
-        group = next(g for g in (1, 2, 3) if m[g])
+        group = next(g for g in (1, 2, 3, 5) if m[g])
         starts[cited.count("\n", 0, m.start(group))] = (group == 1 and not m[1].startswith(":"), m[group])
     found: list[Segment] = []
     heads = ["", ""]  # the def or class line, the parameter heading
@@ -181,7 +182,9 @@ def segments(cited: str) -> list[Segment]:
         prose.clear()
 
     for i, line in enumerate(cited.splitlines()):
-        if i in starts:
+        if i in starts and starts[i][1].startswith("``") and prose and not re.search(r"[.:!?]$", prose[-1]):
+            pass  # "... used with the\n``convert`` option." continues a sentence
+        elif i in starts:
             flush()
             is_def, heading = starts[i]
             heads[:] = [heading, ""] if is_def else [heads[0], heading]

@@ -325,3 +325,38 @@ def test_what_happens_instead_of_something_rules_that_out():
     )
     verdict = judge_support("The console email backend sends the messages.", cited)
     assert verdict.label == "unsupported" and "instead of" in verdict.reason
+
+
+def markdownify_options() -> str:
+    """The "Options" definition list of markdownify's README (its METADATA)."""
+    from importlib.metadata import distribution
+
+    readme = distribution("markdownify").read_text("METADATA") or ""
+    start = readme.index("Options\n=======")
+    return readme[start : start + 2200]
+
+
+def test_definition_list_terms_scope_their_defaults():
+    """ "heading_style ... Defaults to ``UNDERLINED``": ATX is one accepted value, not the default."""
+    cited = markdownify_options()
+    assert "Defaults to ``UNDERLINED``." in cited
+    verdict = judge_support("heading_style defaults to ATX.", cited)
+    assert verdict.label == "unsupported" and "underlined" in verdict.reason
+    assert judge_support("heading_style defaults to UNDERLINED.", cited).label == "supports"
+    assert judge_support("By default strong_em_symbol is UNDERSCORE.", cited).label == "unsupported"
+    assert judge_support("By default strong_em_symbol is ASTERISK.", cited).label == "supports"
+
+
+def test_a_stated_boolean_default_decides_over_a_negation_elsewhere_in_the_item():
+    """default_title's item says "if no title is given" and "Defaults to ``False``"."""
+    cited = markdownify_options()
+    assert judge_support("default_title is False by default.", cited).label == "supports"
+    assert judge_support("default_title is True by default.", cited).label == "unsupported"
+
+
+def test_double_backticked_name_inside_a_sentence_is_no_heading():
+    """ "This option can't be used with the\\n``convert`` option." is one sentence under ``strip``."""
+    cited = markdownify_options()
+    found = [seg.raw for seg in segments(cited) if "can't be used with the" in seg.raw]
+    assert found[0] == "This option can't be used with the ``convert`` option."
+    assert judge_support("strip cannot be used together with convert.", cited).label == "supports"
