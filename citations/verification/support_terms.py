@@ -21,7 +21,7 @@ STOP = frozenset(
 # Words that flip a statement. In prose only these count; "False", "None",
 # "off" and "disabled" are values there ("set it to None to retry on any verb"),
 # but against a setting's assignment they state that it is not on.
-NEGATIONS = frozenset("not no never nor neither cannot without nothing nobody nowhere unable".split())
+NEGATIONS = frozenset("not no never nor neither cannot without nothing nobody nowhere unable non".split())
 VALUE_NEGATIONS = frozenset("none false off disable disabled disables".split())
 NUMBER_WORDS = {
     w: str(n)
@@ -66,7 +66,8 @@ _EXCLUSIVE = [
 # small and general: a claim's word is found when another of its group is
 # (a symbol only where the text quotes it or uses it as an operator).
 _SAME = [
-    "larger greater bigger exceed above beyond newer higher > >= max maximum",
+    "larger greater bigger exceed above beyond newer later higher > >= max maximum",
+    "require requires required need needs depend depends",
     "below smaller fewer lower under < <= min minimum",
     "empty [] () {} \"\" ''",
     "list []",

@@ -360,3 +360,16 @@ def test_double_backticked_name_inside_a_sentence_is_no_heading():
     found = [seg.raw for seg in segments(cited) if "can't be used with the" in seg.raw]
     assert found[0] == "This option can't be used with the ``convert`` option."
     assert judge_support("strip cannot be used together with convert.", cited).label == "supports"
+
+
+def test_non_prefix_negates_and_version_bounds_read_as_words():
+    """sqlparse's METADATA: "Summary: A non-validating SQL parser." and "Requires-Python: >=3.10"."""
+    from importlib.metadata import distribution
+
+    cited = "\n".join((distribution("sqlparse").read_text("METADATA") or "").splitlines()[:30])
+    assert "Summary: A non-validating SQL parser." in cited and "Requires-Python: >=3.10" in cited
+    assert judge_support("sqlparse is a non-validating SQL parser.", cited).label == "supports"
+    assert judge_support("sqlparse is a validating SQL parser.", cited).label == "unsupported"
+    assert judge_support("sqlparse requires Python 3.10 or later.", cited).label == "supports"
+    assert judge_support("sqlparse needs Python 3.10 or newer.", cited).label == "supports"
+    assert judge_support("sqlparse requires Python 3.9 or later.", cited).label == "unsupported"
