@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_verify import build, make_citations, read_and_hash, read_cited, ripgrep, timed
 
-from citations.verification import lineindex, verify_citations
+from citations.verification import lineindex, linestore, verify_citations
 
 
 def touch(root: Path, rels: list[str]) -> None:
@@ -113,7 +113,7 @@ def main() -> None:
             touch(twin, rels)
             for name, func in contenders.items():
                 samples[name].append(timed(func))
-        index_bytes = sum(p.stat().st_size for p in (steady / lineindex.FOLDER).rglob("*.idx"))
+        index_bytes = sum(p.stat().st_size for p in (steady / linestore.FOLDER).rglob("*.idx"))
     identical = all(result == plain for runs in outputs.values() for result in runs)
     wall = {name: statistics.median(w for w, _ in runs) for name, runs in samples.items()}
     cpu = {name: statistics.median(c for _, c in runs) for name, runs in samples.items()}

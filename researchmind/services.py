@@ -172,7 +172,7 @@ def content_delete(item: ContentItem) -> None:
     """Remove a content item: its citations first say their source was
     removed (excerpts kept), then its folder and row go."""
     from citations.services import citations_mark_source_removed
-    from citations.verification.lineindex import forget_content
+    from citations.verification.linestore import forget_content
 
     session = item.session
     citations_mark_source_removed(item)

@@ -7,7 +7,7 @@ file so each file is read once however many citations point at it, and
 hashed from the bytes read (on a worker thread when a core is free).
 ``verify_citations`` never raises: one ``Verification`` per citation, in order.
 Given the session's private ``state`` folder, files are line-indexed there
-(``lineindex``), so an unchanged file is verified again without being
+(``linestore``), so an unchanged file is verified again without being
 read whole, counted or hashed.
 """
 
@@ -24,7 +24,7 @@ from citations.parsing import ParsedCitation
 from citations.parsing.model import UUID_RE, resolve_content_id
 from citations.rendering.sanitize import web_href
 from citations.verification.hashing import Hasher, HashingError
-from citations.verification.lineindex import LineStore, line_store
+from citations.verification.linestore import LineStore, line_store
 from citations.verification.needle import make_needle
 from citations.verification.outcome import STATUSES, Job, Verification, judge_file, judge_url
 from citations.verification.paths import SandboxFiles, listing

@@ -1,10 +1,10 @@
-"""Per-file line indexes in the session's private state, so that verifying
-an unchanged file again neither numbers its lines nor hashes it.
+"""Per-file line indexes: what verifying a file once leaves behind so that
+verifying it again, unchanged, neither numbers its lines nor hashes it.
 
 An index records, for one sandbox file: its size, mtime, ctime, inode and
 device, the time its bytes were first read, their SHA-256, the BOM and
-binary flags, and the newlines before every ``BLOCK`` bytes (an
-``array('Q')``, 8 bytes per KiB of file). A cited line is then found by
+binary flags, and the newlines before every ``BLOCK`` bytes (an array of
+4-byte counts: 4 bytes per KiB of file). A cited line is then found by
 reading one block and a few ``find`` steps, and a cited range by reading
 just its bytes; the file is not counted, read whole or hashed again.
 Excerpts that were not in their cited lines were searched through the
@@ -12,32 +12,26 @@ whole file: what that search found (copies, closest text) is kept too,
 keyed by the excerpt, the cited range and a fingerprint of the
 verifier's own source, so a changed verifier never reuses an old answer.
 
-When may an index be trusted? Size and mtime must match, or it is
-discarded. A same-size rewrite with its mtime put back (``os.utime``)
-still changes the ctime, which no unprivileged call can set back, and an
-inode swap changes the inode: either makes the index suspicious. So does
-a file changed within ``RACY_NS`` of the moment its bytes were read (a
-change in the same timestamp tick leaves size and times alike, the racy
-case git knows). A suspicious index is trusted only if the file's SHA-256
-is still the one recorded (then it is stamped afresh); otherwise the file
-is verified from scratch and indexed again.
-
-The folder must be outside the sandbox (``LineStore`` refuses one inside
-it), so no engine can read it; it is removed with the session's state, or
-per content item with ``forget_content``.
+When may an index be trusted (``Entry.trusted``)? Size and mtime must
+match, or it is discarded. A same-size rewrite with its mtime put back
+(``os.utime``) still changes the ctime, which no unprivileged call can set
+back, and an inode swap changes the inode: either makes the index
+suspicious. So does a file changed within ``RACY_NS`` of the moment its
+bytes were read (a change in the same timestamp tick leaves size and times
+alike, the racy case git knows). A suspicious index is trusted only if the
+file's SHA-256 is still the one recorded (then it is stamped afresh);
+otherwise the file is verified from scratch and indexed again. Where the
+indexes are kept, and how they are used: ``linestore``.
 
 Pure Python: no Django imports.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import shutil
 import struct
-import time
 from array import array
 from bisect import bisect_left
 from functools import lru_cache
@@ -45,20 +39,9 @@ from itertools import accumulate, repeat
 from pathlib import Path
 
 from citations.verification import read
-from citations.verification.hashing import HashingError
 from citations.verification.lines import LineIndex
-from citations.verification.scan import (
-    Answer,
-    FileScan,
-    Request,
-    cited_windows,
-    in_window,
-    scan_whole,
-    verbatim_in,
-)
-from citations.verification.search import decode
+from citations.verification.scan import Answer, Request
 
-FOLDER = "line-index"  # under the session's state folder
 BLOCK = 1024  # newlines are counted per this many bytes
 _AHEAD = 4 * BLOCK  # read from a cited range's first block: most ranges end in it
 RACY_NS = 2_000_000_000  # a change this close to the read may hide in one timestamp tick
@@ -72,12 +55,10 @@ _HEAD = struct.Struct("<8sQqqQQq32sBBcxxxxxQQQ")
 
 @lru_cache(maxsize=1)
 def _source_fingerprint() -> str:
-    from citations.verification import lines, needle, normalize, scan, search, stream, window
-
+    """Every module of the verification package, this one included."""
     digest = hashlib.sha256()
-    for module in (lines, needle, normalize, read, scan, search, stream, window):
-        digest.update(Path(module.__file__).read_bytes())
-    digest.update(Path(__file__).read_bytes())
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes())
     return digest.hexdigest()[:32]
 
 
@@ -102,16 +83,6 @@ def block_counts(body: bytes, base: int = 0) -> array:
     starts = range(0, len(body), BLOCK)
     per_block = map(body.count, repeat(b"\n"), starts, range(BLOCK, len(body) + BLOCK, BLOCK))
     return array("Q", accumulate(per_block, initial=base))
-
-
-class _KnownDigest:
-    """The hash recorded in the index, in the place of one being taken."""
-
-    def __init__(self, hexdigest: str) -> None:
-        self._hex = hexdigest
-
-    def hexdigest(self) -> str:
-        return self._hex
 
 
 class BlockLines(LineIndex):
@@ -155,7 +126,7 @@ class BlockLines(LineIndex):
         return self.end_of(self.line_of(start) + lines)
 
 
-class _FileLines(BlockLines):
+class FileLines(BlockLines):
     """The same, reading each block it needs from the open file."""
 
     def __init__(self, fd: int, entry: Entry) -> None:
@@ -292,192 +263,3 @@ class Entry:
         except (ValueError, KeyError, TypeError):
             return None
         return entry
-
-
-def _sha256_of(handle) -> str:
-    handle.seek(0)
-    digest = hashlib.sha256()
-    while block := handle.read(1024 * 1024):
-        digest.update(block)
-    return digest.hexdigest()
-
-
-def _counted(handle, skip: int) -> tuple[array, int, bytes]:
-    """Block counts of a file too big to hold, read again a chunk at a
-    time (a whole number of blocks): (counts, body size, last byte)."""
-    handle.seek(skip)
-    counts, size, last = array("Q", [0]), 0, b""
-    while chunk := handle.read(max(BLOCK, read.CHUNK - read.CHUNK % BLOCK)):
-        counts.extend(block_counts(chunk, counts[-1])[1:])
-        size, last = size + len(chunk), chunk[-1:]
-    return counts, size, last
-
-
-class LineStore:
-    """The line indexes of one sandbox's files, in a folder outside it.
-    ``reuse`` answers from an index when the file is unchanged; after a
-    full read, ``record`` takes one; ``save`` writes them once the hashes
-    are known. Any trouble with an index only costs a full read."""
-
-    def __init__(self, folder: str | os.PathLike[str], root: str | os.PathLike[str]) -> None:
-        self.root = os.path.realpath(root)
-        real = os.path.realpath(folder)
-        if os.path.commonpath([self.root, real]) == self.root:
-            raise ValueError("The line index must be kept outside the sandbox.")
-        self.folder = real
-        self._stats: dict[Path, tuple[os.stat_result, int]] = {}
-        self._new: dict[Path, tuple[Entry, FileScan]] = {}
-        self._changed: dict[Path, Entry] = {}
-
-    def path_of(self, real: Path) -> str:
-        """``<folder>/<content id>/<hash of the path>.idx`` (``_`` for files
-        at the sandbox's top), so a content item's indexes go with it."""
-        text = str(real)
-        rel = (
-            text[len(self.root) + 1 :]
-            if text.startswith(self.root + os.sep)
-            else os.path.relpath(text, self.root)
-        )
-        head, sep, _ = rel.partition(os.sep)
-        name = hashlib.blake2b(os.fsencode(rel), digest_size=16).hexdigest()
-        return os.path.join(self.folder, head if sep else "_", name + ".idx")
-
-    def load(self, real: Path) -> Entry | None:
-        try:
-            fd = os.open(self.path_of(real), os.O_RDONLY)
-            try:
-                return Entry.from_bytes(os.read(fd, os.fstat(fd).st_size + 1))
-            finally:
-                os.close(fd)
-        except (OSError, ValueError, struct.error):
-            return None
-
-    def reuse(self, real: Path, handle, requests: list[Request]) -> FileScan | None:
-        """The scan of an unchanged file from its index, or ``None``."""
-        taken = time.time_ns()
-        stat = os.fstat(handle.fileno())
-        self._stats[real] = (stat, taken)
-        try:
-            entry = self.load(real)
-            if entry is None or not entry.same_size_and_mtime(stat):
-                return None
-            if not entry.trusted(stat):
-                if _sha256_of(handle) != entry.sha256:
-                    return None
-                entry.stamp(stat, taken)
-                self._changed[real] = entry
-            return self._answer(real, entry, handle, requests)
-        except Exception:  # a damaged index costs a full read, never an answer
-            return None
-
-    def _answer(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
-        digest = _KnownDigest(entry.sha256)
-        answers = [Answer() for _ in requests]
-        if entry.binary:
-            return FileScan(digest, entry.n_lines, True, "utf-8", answers)
-        lines = _FileLines(handle.fileno(), entry)
-        current = entry.code == code_fingerprint()
-        recalled: dict[int, Answer] = {}
-        # As ``scan_whole`` does, each cited range read by its offsets. An
-        # excerpt whose search answer is kept was not in its cited lines
-        # when this file was read: only its verbatim bytes are looked for.
-        for i, lo, hi in cited_windows(requests):
-            window = lines.window(lo, hi)
-            if window is None:
-                continue
-            needle = requests[i].needle
-            if verbatim_in(needle, window):
-                answers[i].in_place = True
-                continue
-            kept = entry.recalled(requests[i]) if current else None
-            if kept is not None:
-                recalled[i] = kept
-            else:
-                answers[i].in_place = in_window(needle, decode(window)[0])
-        for i, request in enumerate(requests):
-            if request.needle is not None and not answers[i].in_place:
-                kept = recalled.get(i) or (entry.recalled(request) if current else None)
-                if kept is None:
-                    return self._searched(real, entry, handle, requests)
-                answers[i] = kept
-        return FileScan(digest, entry.n_lines, False, "utf-8", answers)
-
-    def _searched(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
-        """An excerpt not searched for before: the file read whole (never
-        hashed or counted) and searched; too big to hold: ``None``."""
-        if entry.size >= read.WHOLE:
-            return None
-        handle.seek(0)
-        data = handle.read(entry.size + 1)
-        if len(data) != entry.size:
-            return None
-        body = data[entry.skip :]
-        lines = BlockLines(body, entry.counts, len(body))
-        scan = scan_whole(requests, body, _KnownDigest(entry.sha256), False, lines)
-        if entry.remember(requests, scan.answers):
-            self._changed[real] = entry
-        return scan
-
-    def record(self, real: Path, handle, scan: FileScan, requests: list[Request], body: bytes | None) -> None:
-        """Index a file just read in full (``body``, or ``None`` when it was
-        streamed), unless it changed while it was read."""
-        if real not in self._stats:
-            return
-        stat, taken = self._stats[real]
-        try:
-            now = os.fstat(handle.fileno())
-            if (now.st_size, now.st_mtime_ns, now.st_ctime_ns) != (
-                stat.st_size,
-                stat.st_mtime_ns,
-                stat.st_ctime_ns,
-            ):
-                return
-            handle.seek(0)
-            skip = len(read.BOM) if handle.read(len(read.BOM)) == read.BOM else 0
-            if body is None:
-                counts, size, last = _counted(handle, skip)
-            else:
-                counts, size, last = block_counts(body), len(body), body[-1:]
-            if skip + size != stat.st_size:
-                return
-        except OSError:
-            return
-        entry = Entry(stat, taken, skip, scan.binary, counts)
-        entry.n_lines = counts[-1] + (1 if last and last != b"\n" else 0)
-        entry.remember(requests, scan.answers)
-        self._new[real] = (entry, scan)
-
-    def save(self) -> None:
-        """Write the indexes taken or updated (hashes now known); never raises."""
-        for real, (entry, scan) in self._new.items():
-            with contextlib.suppress(HashingError):  # not hashed: no index rather than a wrong one
-                entry.sha256 = scan.sha256
-                self._changed[real] = entry
-        for real, entry in self._changed.items():
-            path = Path(self.path_of(real))
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp.write_bytes(entry.to_bytes())
-                os.replace(tmp, path)
-            except (OSError, ValueError):
-                tmp.unlink(missing_ok=True)
-        self._new.clear()
-        self._changed.clear()
-
-
-def line_store(state: str | os.PathLike[str] | None, root: str | os.PathLike[str]) -> LineStore | None:
-    """The store under a session's private ``state`` folder; ``None``
-    without one, or when it would be inside the sandbox."""
-    if state is None:
-        return None
-    try:
-        return LineStore(Path(state) / FOLDER, root)
-    except (OSError, ValueError):
-        return None
-
-
-def forget_content(state: str | os.PathLike[str], content_id: str) -> None:
-    """Remove the indexes of one content item's files."""
-    if content_id and "/" not in content_id and content_id not in (".", ".."):
-        shutil.rmtree(Path(state) / FOLDER / content_id, ignore_errors=True)

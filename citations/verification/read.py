@@ -15,7 +15,7 @@ from citations.verification.scan import FileScan, Request, scan_whole
 from citations.verification.stream import scan_stream
 
 if TYPE_CHECKING:
-    from citations.verification.lineindex import LineStore
+    from citations.verification.linestore import LineStore
 
 WHOLE = 16 * 1024 * 1024  # files smaller than this are read in one go
 CHUNK = 4 * 1024 * 1024  # larger ones stream in chunks of this size

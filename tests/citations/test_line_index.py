@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.verification import lineindex, read, verify_citations
+from citations.verification import lineindex, linestore, read, verify_citations
 from citations.verification.hashing import Hasher
-from citations.verification.lineindex import BlockLines, LineStore, block_counts, forget_content
+from citations.verification.lineindex import BlockLines, block_counts
 from citations.verification.lines import LineIndex
+from citations.verification.linestore import LineStore, forget_content
 from citations.verification.needle import make_needle
 from citations.verification.scan import Request
 from researchmind.sandbox import SandboxError, resolve_in_sandbox
@@ -99,7 +100,7 @@ _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(
 
 def _reusable(root: Path, state: Path, citations) -> bool:
     """Whether every cited file would now be answered from its index."""
-    store = LineStore(state / lineindex.FOLDER, root)
+    store = LineStore(state / linestore.FOLDER, root)
     for rel in {c.source_path for c in citations}:
         real = resolve_in_sandbox(root, rel)
         requests = [
@@ -205,7 +206,7 @@ def test_racy_index_is_hash_checked(tmp_path):
     path.write_bytes(old)
     cite = [file_citation(f"{CID}/signing.py", 1, 2, old.decode().splitlines()[0])]
     verify_citations(root, cite, state=state)
-    store = LineStore(state / lineindex.FOLDER, root)
+    store = LineStore(state / linestore.FOLDER, root)
     real = resolve_in_sandbox(root, f"{CID}/signing.py")
     entry = store.load(real)
     path.write_bytes(old.upper())
@@ -230,7 +231,7 @@ def test_unchanged_racy_index_is_kept_after_its_hash_matches(tmp_path):
     shutil.copy(installed_file("django", "core/paginator.py"), root / CID / "p.py")
     cite = [file_citation(f"{CID}/p.py", 1, 1, "import collections.abc")]
     first = verify_citations(root, cite, state=state)
-    store = LineStore(state / lineindex.FOLDER, root)
+    store = LineStore(state / linestore.FOLDER, root)
     real = resolve_in_sandbox(root, f"{CID}/p.py")
     taken = store.load(real).taken_ns
     assert not store.load(real).trusted(os.stat(real))  # racy: the file was just written
@@ -249,7 +250,7 @@ def test_a_changed_verifier_does_not_reuse_kept_search_answers(tmp_path):
     cite = [file_citation(f"{CID}/p.py", at + 30, at + 30, lines[at - 1])]  # relocated
     (first,) = verify_citations(root, cite, state=state)
     assert first.status == "relocated" and first.line_start == at
-    store = LineStore(state / lineindex.FOLDER, root)
+    store = LineStore(state / linestore.FOLDER, root)
     real = resolve_in_sandbox(root, f"{CID}/p.py")
     entry = store.load(real)
     assert len(entry.answers) == 1
@@ -267,7 +268,7 @@ def test_a_damaged_index_is_ignored(tmp_path):
     shutil.copy(installed_file("django", "core/paginator.py"), root / CID / "p.py")
     cite = [file_citation(f"{CID}/p.py", 1, 1, "import collections.abc")]
     first = verify_citations(root, cite, state=state)
-    index = Path(LineStore(state / lineindex.FOLDER, root).path_of(resolve_in_sandbox(root, f"{CID}/p.py")))
+    index = Path(LineStore(state / linestore.FOLDER, root).path_of(resolve_in_sandbox(root, f"{CID}/p.py")))
     for damaged in (b"", index.read_bytes()[:-3], b"RMLIDX1\n" + b"\xff" * 200):
         index.write_bytes(damaged)
         assert verify_citations(root, cite, state=state) == first
@@ -284,20 +285,20 @@ def test_index_is_outside_the_sandbox_and_goes_with_its_content(tmp_path):
         (root / rel).write_bytes(files[rel])
     cites = [file_citation(f"{CID}/paginator.py", 1, 1, "x"), file_citation(f"{OTHER}/django.mo", 1, 1)]
     verify_citations(root, cites, state=state)
-    indexes = sorted((state / lineindex.FOLDER).rglob("*.idx"))
+    indexes = sorted((state / linestore.FOLDER).rglob("*.idx"))
     assert [p.parent.name for p in indexes] == sorted([CID, OTHER])
     for index in indexes:
         assert not index.resolve().is_relative_to(root.resolve())
         with pytest.raises(SandboxError):
             resolve_in_sandbox(root, os.path.relpath(index, root))
     inside = root / CID / "state"
-    assert lineindex.line_store(inside, root) is None
+    assert linestore.line_store(inside, root) is None
     with pytest.raises(ValueError, match="outside the sandbox"):
         LineStore(root / ".hidden", root)
     assert verify_citations(root, cites, state=inside) == verify_citations(root, cites)
-    assert not (inside / lineindex.FOLDER).exists()
+    assert not (inside / linestore.FOLDER).exists()
     forget_content(state, CID)
-    assert [p.parent.name for p in (state / lineindex.FOLDER).rglob("*.idx")] == [OTHER]
+    assert [p.parent.name for p in (state / linestore.FOLDER).rglob("*.idx")] == [OTHER]
 
 
 def test_a_file_growing_while_read_is_not_indexed(tmp_path):
@@ -306,7 +307,7 @@ def test_a_file_growing_while_read_is_not_indexed(tmp_path):
     (root / CID).mkdir(parents=True)
     path = root / CID / "p.py"
     shutil.copy(installed_file("django", "core/paginator.py"), path)
-    store = LineStore(state / lineindex.FOLDER, root)
+    store = LineStore(state / linestore.FOLDER, root)
     requests = [Request(make_needle("import collections.abc"), (1, 1))]
     with open(path, "rb") as handle:
         assert store.reuse(path, handle, requests) is None  # no index yet

@@ -8,7 +8,7 @@ import json
 
 from citations.models import Citation
 from citations.services import citations_record, citations_reverify
-from citations.verification import lineindex
+from citations.verification import linestore
 from researchmind import services
 from researchmind.models import Question
 
@@ -33,9 +33,9 @@ def _answer(session, item, name: str = "notes.md") -> Question:
 def test_recorded_citations_index_their_files_in_the_private_state(research, add_text):
     item = add_text(research, "Notes", "# Notes\n\nAccess tokens expire after 15 minutes.\nRefresh daily.\n")
     question = _answer(research, item)
-    folder = research.state_path / lineindex.FOLDER / str(item.id)
+    folder = research.state_path / linestore.FOLDER / str(item.id)
     assert [p.suffix for p in folder.iterdir()] == [".idx"]
-    assert not (research.sandbox_path / lineindex.FOLDER).exists()
+    assert not (research.sandbox_path / linestore.FOLDER).exists()
     recorded = list(Citation.objects.filter(question=question).values_list("verification", "line_start"))
     assert sorted(recorded) == [("verified", 3), ("verified", 4)]
     citations_reverify(Citation.objects.filter(question=question))
@@ -48,7 +48,7 @@ def test_removing_content_removes_its_line_indexes(research, add_text):
     kept = add_text(research, "Other", "Tokens expire after 15 days.\nRefresh daily.\n")
     _answer(research, item)
     _answer(research, kept, "other.md")
-    base = research.state_path / lineindex.FOLDER
+    base = research.state_path / linestore.FOLDER
     assert (base / str(item.id)).is_dir()
     services.content_delete(item)
     assert not (base / str(item.id)).exists()
