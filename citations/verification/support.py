@@ -163,6 +163,11 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
         if w not in STOP and w not in NUMBER_WORDS and w not in units and w not in NEGATIONS and len(w) > 2 and not NUMBER_RE.fullmatch(w)
         and w.replace("_", "") not in {n.replace("_", "") for n in names} and w not in name_parts
     ]  # fmt: skip
+    # A proper noun owning the sentence's subject ("Hypothesis's default deadline",
+    # "Markdown's ESCAPED_CHARS") names the software; its own text seldom repeats it.
+    opener = re.match(r"\s*(?:By default,?\s+|In\s+)?([A-Z][a-z]+)['\u2019]s\b", clause)
+    if opener and opener[1].lower() in terms and not text.has_term(opener[1].lower()) and len(terms) > 1:
+        terms.remove(opener[1].lower())
     missing = [t for t in terms if not text.has_term(t)]
     for name in sorted(names):
         if not text.has_name(name):

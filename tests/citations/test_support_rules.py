@@ -373,3 +373,12 @@ def test_non_prefix_negates_and_version_bounds_read_as_words():
     assert judge_support("sqlparse requires Python 3.10 or later.", cited).label == "supports"
     assert judge_support("sqlparse needs Python 3.10 or newer.", cited).label == "supports"
     assert judge_support("sqlparse requires Python 3.9 or later.", cited).label == "unsupported"
+
+
+def test_possessive_product_name_opening_the_sentence_is_not_a_missing_term():
+    """ "Hypothesis's default deadline is 200 milliseconds": Hypothesis's own docstring does not say "Hypothesis"."""
+    cited = lines_from(HYPOTHESIS_SETTINGS, "The default deadline is 200 milliseconds", 1)
+    assert "hypothesis" not in cited.lower()
+    claim = "Hypothesis's default deadline is {} milliseconds."
+    assert judge_support(claim.format(200), cited).label == "supports"
+    assert judge_support(claim.format(300), cited).label == "unsupported"
