@@ -11,6 +11,7 @@ import re
 import shutil
 import sys
 import sysconfig
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -18,10 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import pytest
 
 from researchmind.engines.builtin import run_builtin
-from researchmind.engines.builtin.claims import _excerpt_span
+from researchmind.engines.builtin.claims import Claim, _excerpt_span
+from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.query import words
 from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import _project_named
+from researchmind.engines.builtin.rank import _project_named, answers
 from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -190,3 +192,41 @@ def test_confidence_is_high_for_a_clear_answer_and_low_for_a_weak_one(tmp_path):
     root = sandbox(tmp_path / "click", installed("click/core.py", "click/formatting.py"))
     result = json.loads(list(run_builtin(root, "How is the terminal handled?", session_id="s"))[-1])
     assert "## Confidence Score: LOW\n" in result["result"] and "the evidence is weak" in result["result"]
+
+
+def test_a_chunk_that_starts_inside_a_docstring_reads_it_as_prose(tmp_path):
+    """kombu's ``Exchange`` docstring is cut by a chunk boundary: the chunk
+    after it starts inside the docstring, yet its lines are read as prose, and
+    'The default value is 2 (persistent).' is known to be about
+    ``delivery_mode``, the parameter it hangs from in the chunk before."""
+    path = installed("kombu/entity.py")[0]
+    source = (SITE / path).read_text(encoding="utf-8")
+    lines = source.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.strip() == '* 2 or "persistent" (*default*)')
+    chunk = "\n".join(lines[first : first + 20])
+    shown = [(p.code, chunk[p.start : p.end]) for p in passages_of(f"{CID}/{path}", chunk)]
+    assert (False, "The default value is 2 (persistent).") in shown
+    root = sandbox(tmp_path, [path])
+    quick, citations = ask(root, "What is the default delivery mode of kombu messages?")
+    assert quick.startswith("The default value is 2 (persistent). [c1]")
+    assert cited_lines(root, citations[0]).strip() == "The default value is 2 (persistent)."
+
+
+def test_a_lead_from_another_project_than_the_one_named_is_not_an_answer():
+    """The question names its project ('markdownify'); the best passage comes
+    from another one: declined, whatever its words."""
+    q = analyze("What is the default timeout of markdownify's HTTP downloads?")
+    lead = Claim(f"{CID}/redis/http/http_client.py", None, 21, 22, "DEFAULT_TIMEOUT = 30.0", "", 0.9, 1.5)
+    assert answers(q, [lead], [])
+    assert not answers(q, [replace(lead, off_project=True)], [])
+
+
+def test_a_how_many_or_which_year_lead_must_state_a_number():
+    """'In which year…' wants a year, 'how many' a number: a lead without one is no answer."""
+    year = analyze("In which year was the click library first released?")
+    assert (year.kind, year.wants) == ("amount", "year")
+    lead = Claim(
+        f"{CID}/click/core.py", None, 869, 869, "x", "the first argument is a click command.", 0.9, 1.0
+    )
+    assert not answers(year, [replace(lead, answers_kind=False)], [])
+    assert answers(year, [lead], [])

@@ -49,6 +49,7 @@ class Claim:
     language: str = ""  # the code block's language, "" when unknown
     missing: tuple[str, ...] = ()  # key terms of the question it does not hold
     answers_kind: bool = True  # holds what the question's kind asks for (a number, a reason, code)
+    off_project: bool = False  # from a project other than the one(s) the question names
     source: Hit | None = field(default=None, compare=False, repr=False)  # the chunk it was read from
 
 

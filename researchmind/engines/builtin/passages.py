@@ -132,15 +132,44 @@ def _prose(text: str, start: int, end: int, owner: tuple[int, int] = (0, 0)) -> 
     return found
 
 
+def _starts_inside_docstring(text: str, spans: list[tuple[int, int]]) -> str:
+    """The quote of the docstring a chunk of Python starts inside ("" when it
+    starts in code): told by its first triple quote, when that one closes a
+    docstring (after a sentence on its line, or alone after a line of prose)."""
+    previous = ""
+    for a, b in spans:
+        stripped = text[a:b].strip()
+        at = min((i for i in (stripped.find('"""'), stripped.find("'''")) if i >= 0), default=-1)
+        if at < 0:
+            if stripped:
+                previous = stripped
+            continue
+        quote = stripped[at : at + 3]
+        if _TRIPLE.match(stripped):
+            if stripped[_TRIPLE.match(stripped).end() :].strip() or not previous:
+                return ""  # opens with text after it, or nothing before to judge by
+            return "" if previous.endswith((":", ",", "(", "=", "[")) else quote
+        before = stripped[:at].rstrip()
+        if not before or before.endswith(("=", "(", ",", "[", "return")) or before[-1:] in "rRbBuUfF":
+            return ""  # a string in code
+        return quote
+    return ""
+
+
 def source_passages(text: str, language: str) -> list[Passage]:
     """Docstrings as prose, the rest as code runs."""
     spans = _line_spans(text)
     passages: list[Passage] = []
     code_rows: list[int] = []
     doc_start: int | None = None
+    body_start = 0
     quote = ""
     owner = (0, 0)
     last_code: tuple[int, int] = (0, 0)
+    if language == "python":
+        quote = _starts_inside_docstring(text, spans)
+        if quote:  # the chunk begins in the middle of a docstring
+            doc_start, body_start = 0, 0
     for row, (a, b) in enumerate(spans):
         line = text[a:b]
         stripped = line.strip()
@@ -155,16 +184,15 @@ def source_passages(text: str, language: str) -> list[Passage]:
                     passages += _prose(text, inner, inner + rest.index(quote), owner)
                 else:
                     doc_start = row
+                    body_start = a + line.index(quote) + 3
                 continue
             code_rows.append(row)
             if stripped:
                 last_code = (a, b)
         elif quote in stripped:
-            body_start = spans[doc_start][0] + text[spans[doc_start][0] :].index(quote) + 3
             passages += _prose(text, body_start, a + line.index(quote), owner)
             doc_start = None
     if doc_start is not None:
-        body_start = spans[doc_start][0] + text[spans[doc_start][0] :].index(quote) + 3
         passages += _prose(text, body_start, len(text), owner)
     passages += _code_runs(text, spans, code_rows, language)
     return passages

@@ -95,7 +95,7 @@ _HOWTO = re.compile(
 _WHY = re.compile(r"^\s*(why|what is the reason|for what reason)\b", re.I)
 _AMOUNT = re.compile(
     r"\b(how (many|much|long|far|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
-    r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit)|default|defaults to"
+    r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit|year)|default|defaults to"
     r"|at most|at least|limit)\b|^\s*when\b",
     re.I,
 )
@@ -109,6 +109,7 @@ _COUNT = re.compile(
     r"largest|smallest|most|least)\b",
     re.I,
 )
+_YEAR_ASKED = re.compile(r"\b(which|what) year\b|\bwhen was\b", re.I)
 _DEFAULT = re.compile(r"\bdefault(s|ed)?\b", re.I)
 # "re-run", "thread-sensitive": a hyphenated word is also searched written as one
 _HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
@@ -122,15 +123,17 @@ class Question:
     key: list[str]  # the terms a passage must be about (GENERIC words aside)
     expansions: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> other words for it
     joined: list[str] = field(default_factory=list)  # adjacent terms as one identifier
-    wants: str = ""  # for an amount: "duration", "count" or "name"
+    wants: str = ""  # for an amount: "duration", "year", "count" or "name"
     default: bool = False  # asks what something is by default
 
 
 def wants_of(text: str, kind: str) -> str:
     """What an amount question's answer must hold: a duration (a number with
-    a unit of time), a count or size (a number), or a name (a value)."""
+    a unit of time), a year, a count or size (a number), or a name (a value)."""
     if kind != "amount":
         return ""
+    if _YEAR_ASKED.search(text):
+        return "year"
     if _DURATION.search(text):
         return "duration"
     if _COUNT.search(text):

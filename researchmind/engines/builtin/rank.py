@@ -37,6 +37,7 @@ _DIGITS = re.compile(
     r"infinite|never|forever)\b",
     re.I,
 )
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _TIME_UNIT = re.compile(
     r"\d\s*(?:ms|s|sec|secs|m|h|d)\b|\b(?:milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
     r"timedelta|never|forever)\b",
@@ -145,6 +146,10 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     context |= _tokens(text[p.start : p.end])
                 if before and _ANAPHORA.match(body):
                     antecedent = _tokens(text[before[-1].start : before[-1].end])
+                header = _header_of(text, passage.start, hit.before)
+                if header:
+                    # "delivery_mode (enum): …" above its indented "The default value is 2."
+                    antecedent = _Tokens(antecedent | _tokens(header))
             context = _Tokens(context)
             follow = _code_after(found, n, passage, text, language_of(hit.path) is None)
             raw.append(
@@ -175,8 +180,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     key_total = sum(weight[t] for t in q.key) or 1.0
     best_bm25 = max(h.score for h in hits) or 1.0
     # "redis-py", "Celery": the project a question names, by the top folder of its files
-    asked = set(words(q.text))
-    named = {h.path for h in hits if _project_named(h.path, asked)}
+    named = _named(q.text, hits)
     some_named = bool(named)
     claims = []
     for (
@@ -246,9 +250,31 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             missing,
             kind_ok,
         )
-        claims.append(replace(claim, aspects=aspects) if aspects else claim)
+        if aspects:
+            claim = replace(claim, aspects=aspects)
+        if some_named and hit.path not in named:
+            claim = replace(claim, off_project=True)
+        claims.append(claim)
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start))
     return claims
+
+
+def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:
+    """The line an indented paragraph hangs from — a parameter's name in a
+    docstring, a term in a definition list — or "" when it is not indented.
+    ``before``: the text before ``text`` (the previous chunk's end), read too."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    line = text[line_start:pos]
+    indent = len(line) - len(line.lstrip(" "))
+    if indent == 0 or line.strip():
+        return ""
+    above_lines = text[: max(0, line_start - 1)].split("\n")[-lines:] if line_start else []
+    if len(above_lines) < lines and before:
+        above_lines = before.split("\n") + above_lines
+    for above in reversed(above_lines[-lines:]):
+        if above.strip() and len(above) - len(above.lstrip(" ")) < indent:
+            return above
+    return ""
 
 
 def _code_after(
@@ -269,6 +295,21 @@ def _code_after(
             return None
         end = nxt.end
     return None
+
+
+_POSSESSIVE = re.compile(r"([\w-]+)['’]s\b")
+
+
+def _named(text: str, hits: list[Hit]) -> set[str]:
+    """The paths of ``hits`` in the project(s) the question names; "Hypothesis's
+    Redis database" names Hypothesis (the owner), not Redis."""
+    asked = set(words(text))
+    owners = {w for m in _POSSESSIVE.finditer(text) for w in words(m.group(1))}
+    if owners:
+        named = {h.path for h in hits if _project_named(h.path, owners)}
+        if named:
+            return named
+    return {h.path for h in hits if _project_named(h.path, asked)}
 
 
 _DIST = re.compile(r"-\d[\w.]*\.(?:dist|egg)-info$")
@@ -292,6 +333,9 @@ def _kind_fit(
         if q.wants == "name":
             ok = bool(_NAME.search(body) or _NUMBER.search(body))
             bonus = 0.1 if ok else -0.1
+        elif q.wants == "year":
+            ok = bool(_YEAR.search(body))
+            bonus = 0.15 if ok else -0.15
         else:
             ok = bool(_DIGITS.search(body))
             bonus = 0.15 if ok else -0.15
@@ -407,11 +451,16 @@ def pick(claims: list[Claim]) -> list[Claim]:
 
 def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
     """Whether the lead may be presented as the answer: every key term occurs
-    in the sandbox, and the lead covers enough of them — or, for a question
+    in the sandbox, the lead comes from the project the question names (if it
+    names one), and covers enough of the key terms — or, for a question
     in two parts, the lead and the next passage together cover most of them."""
     if not picked or absent:
         return False
     lead = picked[0]
+    if lead.off_project:
+        return False  # a fact about another project is not the answer about the one asked about
+    if q.wants in ("count", "duration", "year") and not lead.answers_kind:
+        return False  # "how many/how long/which year" and the lead states no number
     if lead.coverage >= DECLINE_BELOW:
         return True
     if len(picked) < 2 or lead.coverage < 0.3 or not q.key:

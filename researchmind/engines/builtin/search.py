@@ -25,6 +25,7 @@ class Hit:
     text: str
     score: float
     total_lines: int
+    before: str = ""  # the end of the chunk before it in its file: context, never quoted
 
     @property
     def content_id(self) -> str:
@@ -172,6 +173,9 @@ def _all_of(groups: list[list[str]]) -> str:
 ALL_TERMS = 16
 ALL_BUT_ONE = 6
 PER_FILE = 5
+# Lines of the chunk before a candidate read as its context: the parameter a
+# docstring line at the chunk's start describes, the sentence it follows.
+BEFORE_LINES = 12
 
 
 def candidates(
@@ -247,6 +251,7 @@ def candidates(
             (match, *wanted),
         ).fetchall()
         after = _next_chunks(conn, rows, follow_lines) if follow_lines else {}
+        before = _previous_chunks(conn, rows, BEFORE_LINES)
     finally:
         conn.close()
     rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
@@ -258,8 +263,26 @@ def candidates(
             # the blank lines between two chunks belong to neither: they are kept as empty lines
             text = text + "\n" * (start - line_end) + more
             line_end = start + more.count("\n")
-        hits.append(Hit(r[0], r[1], line_end, r[3], text, -r[5], r[6]))
+        hits.append(Hit(r[0], r[1], line_end, r[3], text, -r[5], r[6], before.get(r[7], "")))
     return hits
+
+
+def _previous_chunks(conn, rows: list, lines: int) -> dict[int, str]:
+    """For each row's chunk, the last ``lines`` lines of the chunk before it in its file."""
+    wanted = {r[7] - 1: r for r in rows}
+    marks = ",".join("?" * len(wanted))
+    found = {}
+    for chunk_id, file_id, text in conn.execute(
+        f"""
+        SELECT c.id, c.file_id, substr(m.text, c.prefix + 1)
+        FROM chunks c JOIN chunks_fts m ON m.rowid = c.id WHERE c.id IN ({marks})
+        """,  # noqa: S608 - only placeholders
+        list(wanted),
+    ):
+        row = wanted[chunk_id]
+        if file_id == row[8]:
+            found[row[7]] = "\n".join(text[-4000:].split("\n")[-lines:])
+    return found
 
 
 def _next_chunks(conn, rows: list, lines: int) -> dict[int, tuple[int, str]]:
