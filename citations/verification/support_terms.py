@@ -44,7 +44,9 @@ WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
 TOKEN_RE = re.compile(
     r"0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?:[a-z]+)?|[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
 )
-NUMBER_RE = re.compile(r"(?<![\w.])(0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)")
+NUMBER_RE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+){2,}|0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)"
+)
 PRODUCT_RE = re.compile(r"\d+(?:\s*\*\s*\d+)+")
 RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+)\b")
 ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")

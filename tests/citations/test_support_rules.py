@@ -382,3 +382,15 @@ def test_possessive_product_name_opening_the_sentence_is_not_a_missing_term():
     claim = "Hypothesis's default deadline is {} milliseconds."
     assert judge_support(claim.format(200), cited).label == "supports"
     assert judge_support(claim.format(300), cited).label == "unsupported"
+
+
+def test_a_dotted_version_is_one_number():
+    """sqlparse's README: "Version 0.6.1 was its final release." is not 0.7.0."""
+    from importlib.metadata import distribution
+
+    readme = distribution("sqlparse").read_text("METADATA") or ""
+    cited = lines_from(readme, "sqlparse is no longer actively maintained.", 1)
+    assert "Version 0.6.1 was its final release." in cited
+    assert judge_support("Version 0.6.1 is the final release of sqlparse.", cited).label == "supports"
+    verdict = judge_support("Version 0.7.0 is the final release of sqlparse.", cited)
+    assert verdict.label == "unsupported" and "0.7.0" in verdict.reason
