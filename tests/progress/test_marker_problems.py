@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from progress.stream.markers import MarkerProblem, ProgressMarker, parse_progress
+from progress.stream.markers import MarkerProblem, MarkerStripper, ProgressMarker, parse_progress
 from progress.stream.markerscan import salvage_citations_end
 
 
@@ -66,3 +66,97 @@ def test_salvage_finds_the_end_after_closers_inside_an_excerpt():
 
 def test_salvage_without_any_closer():
     assert salvage_citations_end('<!-- CITATIONS: [{"id": "c1"') == -1
+
+
+# -- what is shown at once and what is held back ---------------------------------------------
+
+
+def per_delta(pieces: list[str]) -> tuple[list[str], list, list, MarkerStripper]:
+    """The visible text of each delta as it is fed (the flush last), markers and problems."""
+    stripper = MarkerStripper()
+    shown, markers, problems = [], [], []
+    for piece in [*pieces, None]:
+        visible, more_markers, more_problems = stripper.flush() if piece is None else stripper.feed(piece)
+        shown.append(visible)
+        markers += more_markers
+        problems += more_problems
+    return shown, markers, problems, stripper
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use <b>bold",  # a tag, not a comment
+        "see <!-- X",  # a comment that names something else
+        "<!--\u00a0PROG",  # only blanks, tabs and line breaks may come before the keyword
+        "<!-- PROGRESS\n",  # only blanks and tabs between the keyword and ":"
+        "<!-- PROGRESSX",
+        "<!--" + " " * 21 + "PRO",  # more than 20 blanks: never an opener
+    ],
+)
+def test_text_that_cannot_open_a_marker_is_shown_at_once(text):
+    """Text at the end of a delta is held back only while it can still become a marker opener."""
+    shown, _, _, _ = per_delta([text])
+    assert shown == [text, ""]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<",
+        "<!-",
+        "<!--",
+        "<!-- PROG",
+        "<!--PROG",
+        "<!--" + " " * 20 + "PRO",
+        "<!-- PROGRESS",
+        "<!-- PROGRESS \t",
+        "<!-- CIT",
+    ],
+)
+def test_text_that_may_open_a_marker_is_held_back(text):
+    """A possible opener at the end of a delta waits for the next one; at the end it is shown."""
+    shown, _, _, _ = per_delta([f"Answer {text}"])
+    assert shown == ["Answer ", text]
+
+
+@pytest.mark.parametrize(
+    "opener", ["<!--PROG", "<!-- PROGRESS ", "<!-- PROGRESS", "<!--" + " " * 20 + "PRO", "<!-"]
+)
+def test_marker_whose_opener_is_cut_at_the_end_of_a_delta(opener):
+    """However the opener is cut, the marker is recognised once the rest arrives."""
+    rest = {
+        "<!--PROG": 'RESS: {"phase": "searching"} -->',
+        "<!-- PROGRESS ": ': {"phase": "searching"} -->',
+        "<!-- PROGRESS": ' : {"phase": "searching"} -->',
+        "<!--" + " " * 20 + "PRO": 'GRESS: {"phase": "searching"} -->',
+        "<!-": '- PROGRESS: {"phase": "searching"} -->',
+    }[opener]
+    shown, markers, problems, _ = per_delta([f"A {opener}", rest + " B"])
+    assert "".join(shown) == "A  B"
+    assert [m.phase for m in markers] == ["searching"]
+    assert problems == []
+    assert markers[0].raw == opener + rest
+
+
+def test_citations_block_whose_closer_comes_in_the_next_delta():
+    """The JSON body ends exactly at the end of a delta; its "-->" comes with the next one."""
+    shown, markers, problems, stripper = per_delta(['Answer.<!-- CITATIONS: [{"id": "c1"}]', " --> after"])
+    assert shown == ["Answer.", " after", ""]
+    assert stripper.citations == ['[{"id": "c1"}]']
+    assert (markers, problems) == ([], [])
+
+
+def test_progress_marker_ends_at_its_first_closer():
+    """A PROGRESS marker is short JSON without "-->": it ends at the first one, even inside a string."""
+    shown, markers, problems, _ = per_delta(['<!-- PROGRESS: {"phase": "x", "detail": "a --> b"} --> c'])
+    assert "".join(shown) == ' b"} --> c'
+    assert markers == []
+    assert [p.message for p in problems] == ["PROGRESS marker does not contain valid JSON."]
+
+
+def test_citations_body_that_is_not_json_ends_at_its_first_closer():
+    shown, _, problems, stripper = per_delta(['<!-- CITATIONS: X["a --> b"] --> c'])
+    assert "".join(shown) == ' b"] --> c'
+    assert stripper.citations == ['X["a']
+    assert problems == []

@@ -500,3 +500,8 @@ def test_task_started_and_progress_say_so_whatever_their_status():
     assert system_detail(data, "task_started") == "Sub-agent started: Survey"
     assert system_detail(data, "task_progress") == "Sub-agent working: Survey"
     assert system_detail(data, "task_notification") == "Sub-agent running: Survey"
+
+
+def test_result_preview_of_a_long_object_is_cut_at_500():
+    content = {"k": "v" * 600}
+    assert result_preview(content) == (repr(content)[:500], True)
