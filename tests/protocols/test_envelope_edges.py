@@ -104,3 +104,16 @@ def test_thinking_left_open_before_answer_is_reported_exactly():
         "",
         ["A <thinking> block is not closed before <answer>; it was ended there."],
     )
+
+
+def test_code_fences_close_only_on_a_bare_fence_of_their_kind():
+    """A fence closes on a bare line of at least as many of its own characters: not on a line with
+    an info string, not on the other fence character, not on a shorter fence; headings inside are
+    not sections, and a heading after the fence is."""
+    for text in (
+        "```\n## A\n```python\n## B\n```\n## C\n",
+        "```\n## A\n~~~\n## B\n```\n## C\n",
+        "````\n## A\n```\n## B\n````\n## C\n",
+    ):
+        assert parse_answer(text).sections == ["C"]
+    assert parse_answer("```\ncode\n```\n## Heading\nmore\n\nand more\n").sections == ["Heading"]

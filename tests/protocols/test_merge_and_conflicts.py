@@ -28,6 +28,7 @@ def test_dedupe_key_is_normalised_and_the_pair_sorted():
     a pair is keyed the same either way round."""
     assert dedupe_key(finding(location="**A.md** §2.")) == ("a.md §2", "", "contradiction")
     assert dedupe_key(finding(location="b.md", counter_location="A.md")) == ("a.md", "b.md", "contradiction")
+    assert dedupe_key(finding(location="Appendix")) == ("appendix", "", "contradiction")
 
 
 def test_same_issue_threshold_is_three_in_five_shared_words():
@@ -217,3 +218,81 @@ def test_findings_keep_the_label_they_already_have():
     assert report.findings[0].origins == ("pair-7:F1",)
     assert parsed.reason == "none needed"
     assert report.coverage["run"].reason is None
+
+
+TWO_ROWS = "| F1 | major | contradiction | a.md §1 | b.md §2 | X | Y |\n| F2 | major | gap | a.md §3 | b.md §4 | Z | W |\n"
+
+
+def _conflicts(*results: tuple[str, object]) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(c.kind, c.subject, c.assessments) for c in aggregate(list(results)).conflicts]
+
+
+def test_clean_listed_after_the_findings_still_conflicts_naming_every_id():
+    """The CLEAN sub-run may come after the one with findings; all flagged ids are named."""
+    assert _conflicts(
+        ("found", consistency("a.md/b.md", TWO_ROWS)), ("ok", consistency("a.md/b.md", "", status="CLEAN"))
+    ) == [("status", "a.md/b.md", ("ok: CLEAN", "found: FINDINGS (F1, F2)"))]
+
+
+def test_two_clean_runs_do_not_conflict_with_each_other():
+    """A CLEAN sub-run listing findings contradicts itself, not another CLEAN sub-run."""
+    other = consistency("a.md/b.md", TWO_ROWS).replace("RESULT: FINDINGS", "RESULT: CLEAN")
+    assert _conflicts(("ok", consistency("a.md/b.md", "", status="CLEAN")), ("other", other)) == [
+        ("self", "other", ("other: CLEAN", "other: lists findings F1, F2"))
+    ]
+
+
+def test_findings_without_a_table_on_the_same_pair_conflict_as_no_table():
+    """FINDINGS on the same pair without any table still contradicts CLEAN."""
+    assert _conflicts(
+        ("ok", consistency("a.md/b.md", "", status="CLEAN")), ("nf", consistency("a.md/b.md", ""))
+    ) == [("status", "a.md/b.md", ("ok: CLEAN", "nf: FINDINGS (no table)"))]
+
+
+def test_a_sub_run_of_another_type_in_between_is_skipped_not_the_rest():
+    """A sub-run of another type is passed over and the ones after it are still compared."""
+    digest = "RESULT: FINDINGS | Type: digest | Doc: a.md | Sections: 1 | Entities: 1 | Cross-refs: 1\n"
+    assert _conflicts(
+        ("ok", consistency("a.md/b.md", "", status="CLEAN")),
+        ("dig", digest),
+        ("found", consistency("b.md/a.md", TWO_ROWS)),
+    ) == [("status", "a.md/b.md", ("ok: CLEAN", "found: FINDINGS (F1, F2)"))]
+
+
+def test_severity_conflict_names_the_first_spelling_and_unknown_severity():
+    """The conflict's subject is the location as the first finding wrote it; a blank severity is
+    "unknown"."""
+    rows = "| F1 | | gap | a.md §1 | -- | Timeout | Y |\n| F2 | minor | gap | A.md  §1 | -- | Timeout | Y |\n"
+    assert _conflicts(("one", consistency("a.md/b.md", rows))) == [
+        ("severity", "a.md §1 (gap)", ("one:F1: unknown", "one:F2: minor"))
+    ]
+
+
+def test_different_issues_from_one_sub_run_are_not_unsure():
+    """Two issues at one location from the same sub-run are two findings, not a doubtful pair."""
+    rows = (
+        "| F1 | major | gap | a.md §1 | -- | Timeout values | Y |\n"
+        "| F2 | major | gap | a.md §1 | -- | Header names | Y |\n"
+    )
+    report = aggregate([("one", consistency("a.md/b.md", rows))])
+    assert [(f.id, f.origins, f.unsure) for f in report.findings] == [
+        ("G1", ("one:F2",), False),
+        ("G2", ("one:F1",), False),
+    ]
+
+
+def test_unlabelled_inputs_are_named_result_and_keep_their_text():
+    """Inputs without a label are "result", "result #2"; a filed result keeps its raw text."""
+    report = aggregate([("", "RESULT: CLEAN | Type: digest"), ("", "x"), ("a", None)])
+    assert list(report.coverage) == ["result", "result #2", "a"]
+    assert [e.raw for e in report.buckets["CLEAN"]] == ["RESULT: CLEAN | Type: digest"]
+
+
+def test_severity_counts_include_unknown_and_other_words():
+    """A blank severity counts as unknown; another word counts under itself."""
+    rows = (
+        "| F1 | | gap | a.md §1 | -- | A | Y |\n| F2 | urgent | gap | a.md §2 | -- | B | Y |\n"
+        "| F3 | minor | gap | a.md §3 | -- | C | Y |\n"
+    )
+    report = aggregate([("one", consistency("a.md/b.md", rows))])
+    assert report.stats.by_severity == {"critical": 0, "major": 0, "minor": 1, "unknown": 1, "urgent": 1}
