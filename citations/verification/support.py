@@ -81,7 +81,7 @@ _CLAIMED_VALUE_RE = re.compile(
 )
 _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 # Where a statement joins two assertions, each with its own polarity.
-_PIECE_RE = re.compile(r";\s+|,?\s+(?:and|but|so|while|whereas)\s+|,\s+which\s+")
+_PIECE_RE = re.compile(r";\s+|,?\s+(?:and|but|so|while|whereas)\s+|,\s+(?:which|because)\s+")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
@@ -114,13 +114,17 @@ def _clauses(claim: str) -> list[str]:
     """The facts a sentence joins ("X is 4; Y is 8", "X, and Y", "X and returns Y");
     a piece with fewer than two key terms and no number stays with the one before."""
     clauses: list[str] = []
+    lone = ""  # a first piece that is only a subject ("sub_symbol and sup_symbol default to ...")
     for piece in CLAUSE_RE.split(claim):
         terms = [w for w in WORD_RE.findall(piece.lower()) if w not in STOP and len(w) > 2]
         if clauses and len(terms) < 2 and not NUMBER_RE.search(piece):
             clauses[-1] += " " + piece
+        elif not clauses and not lone and len(piece.split()) == 1:
+            lone = piece + " and "
         else:
-            clauses.append(piece)
-    return clauses
+            clauses.append(lone + piece)
+            lone = ""
+    return clauses or [lone.removesuffix(" and ")]
 
 
 def _found(span: Span, terms: list[str], names: set[str]) -> int:
@@ -195,6 +199,8 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     literals = {v for v, *_ in numbers} | {w for w in words if w in ("true", "false", "none")}
     for name in names if re.search(r"\bdefault", clause.lower()) else ():
         value = text.assigned.get(name)
+        if value is not None and value in clause.lower():
+            continue  # "EMAIL_HOST defaults to localhost" against EMAIL_HOST = "localhost"
         if value is not None and literals and value not in literals and as_number(value) not in literals:
             if not any(text.says_number(v, after) for v, _, after, _, _ in numbers):
                 return CONTRADICTED, f"The cited text sets {name} to {value}.", share

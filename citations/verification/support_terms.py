@@ -52,7 +52,7 @@ RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-
 ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")
 CLAUSE_RE = re.compile(
     r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"
-    r"does|do|has|have|[a-z]+s)\b)"
+    r"does|do|has|have|[a-z]+s)\b|`?[A-Za-z]\w*_\w+\b)"  # "... and EMAIL_USE_TLS to True": another setting's fact
 )
 # Words that exclude each other: one in the sentence and another of its group
 # in the lines that state its claim contradict ("appended" against "prepend").

@@ -256,8 +256,13 @@ class CitedText(Span):
         self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None
 
     def near_miss(self, name: str) -> str | None:
-        close = [
-            w for w in self.word_set if len(w) > 3 and SequenceMatcher(None, name, w).ratio() >= NEAR_MISS
+        close = [  # "max_page" for "min_page"; not "middleware" inside "securitymiddleware"
+            w
+            for w in self.word_set
+            if len(w) > 3
+            and w not in name
+            and name not in w
+            and SequenceMatcher(None, name, w).ratio() >= NEAR_MISS
         ]
         return sorted(close)[0] if close else None
 

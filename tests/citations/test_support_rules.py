@@ -394,3 +394,27 @@ def test_a_dotted_version_is_one_number():
     assert judge_support("Version 0.6.1 is the final release of sqlparse.", cited).label == "supports"
     verdict = judge_support("Version 0.7.0 is the final release of sqlparse.", cited)
     assert verdict.label == "unsupported" and "0.7.0" in verdict.reason
+
+
+def test_a_second_setting_after_and_is_a_second_fact():
+    """ "EMAIL_HOST defaults to localhost and EMAIL_USE_TLS to True": the first is stated, the second
+    is not in these lines, so the sentence is partial (and localhost is EMAIL_HOST's own value)."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Host for sending email.", 2)
+    verdict = judge_support("EMAIL_HOST defaults to localhost and EMAIL_USE_TLS to True.", cited)
+    assert verdict.label == "partial" and "email_use_tls" in verdict.reason
+
+
+def test_a_name_inside_a_longer_name_is_no_near_miss():
+    """ "SecurityMiddleware" is not a misspelt "middleware" of MIDDLEWARE's comment: it is simply not there."""
+    cited = lines_from(GLOBAL_SETTINGS, "# List of middleware to use.", 4)
+    claim = "MIDDLEWARE is an empty list by default, and startproject puts SecurityMiddleware first."
+    verdict = judge_support(claim, cited)
+    assert verdict.label == "partial" and "not in the cited lines" in verdict.reason
+
+
+def test_joint_subjects_stay_one_fact_and_because_starts_a_part():
+    """ "sub_symbol and sup_symbol default to an empty string" against "Defaults to an empty string,
+    because this is non-standard behavior": the "non-" belongs to the reason."""
+    cited = markdownify_options()
+    claim = "sub_symbol and sup_symbol default to an empty string."
+    assert judge_support(claim, cited).label == "supports"
