@@ -230,3 +230,23 @@ def test_a_how_many_or_which_year_lead_must_state_a_number():
     )
     assert not answers(year, [replace(lead, answers_kind=False)], [])
     assert answers(year, [lead], [])
+
+
+def test_a_code_example_in_a_docstring_is_code_and_a_how_to_quotes_it(tmp_path):
+    """Hypothesis documents ``suppress_health_check`` in a docstring whose
+    example is an indented block after "For example:": it is read as code (a
+    ``.. seealso::`` paragraph is not), and the how-to answer quotes it as code."""
+    path = installed("hypothesis/_settings.py")[0]
+    source = (SITE / path).read_text(encoding="utf-8")
+    start = source.index("    def suppress_health_check(self)")
+    chunk = source[start : source.index("    def deadline(self)", start)]
+    passages = [(p.code, chunk[p.start : p.end].strip()) for p in passages_of(f"{CID}/{path}", chunk)]
+    assert any(code and text.startswith("# these two are equivalent") for code, text in passages)
+    assert (False, "See also the :doc:`/how-to/suppress-healthchecks` how-to.") in passages
+    root = sandbox(tmp_path, [path])
+    quick, citations = ask(root, "How do I turn off a Hypothesis health check?")
+    assert (
+        "```python\n# these two are equivalent\nsettings(suppress_health_check=[HealthCheck.filter_too_much])"
+        in quick
+    )
+    assert "settings(suppress_health_check=" in cited_lines(root, citations[0])

@@ -190,17 +190,30 @@ def source_passages(text: str, language: str) -> list[Passage]:
             if stripped:
                 last_code = (a, b)
         elif quote in stripped:
-            passages += _prose(text, body_start, a + line.index(quote), owner)
+            passages += doc_passages(text, body_start, a + line.index(quote), owner)
             doc_start = None
     if doc_start is not None:
-        passages += _prose(text, body_start, len(text), owner)
+        passages += doc_passages(text, body_start, len(text), owner)
     passages += _code_runs(text, spans, code_rows, language)
     return passages
 
 
-def doc_passages(text: str) -> list[Passage]:
-    """Fenced, ``::`` and ``>>>`` blocks as code; other paragraphs as prose sentences."""
-    spans = _line_spans(text)
+def doc_passages(
+    text: str, start: int = 0, end: int | None = None, owner: tuple[int, int] = (0, 0)
+) -> list[Passage]:
+    """Fenced, ``::`` and ``>>>`` blocks as code; other paragraphs as prose
+    sentences. ``start``/``end``: a docstring of a source file, whose lines
+    share an indentation (``owner``: its ``def``/``class`` line)."""
+    end = len(text) if end is None else end
+    spans = [(a + start, b + start) for a, b in _line_spans(text[start:end])]
+    indents = [b - a - len(text[a:b].lstrip(" ")) for a, b in spans[1:] if text[a:b].strip()]
+    base = min(indents, default=0) if start else 0
+
+    def view(a: int, b: int) -> str:
+        """The line without the indentation all its docstring's lines share."""
+        line = text[a:b]
+        return line[min(base, len(line) - len(line.lstrip(" "))) :]
+
     passages: list[Passage] = []
     prose_rows: list[int] = []
     row = 0
@@ -208,15 +221,11 @@ def doc_passages(text: str) -> list[Passage]:
     literal_language = ""
     while row < len(spans):
         a, b = spans[row]
-        line = text[a:b]
+        line = view(a, b)
         fence = _FENCE.match(line)
         if fence:
             close_at = next(
-                (
-                    r
-                    for r in range(row + 1, len(spans))
-                    if text[spans[r][0] : spans[r][1]].strip().startswith(fence.group(1))
-                ),
+                (r for r in range(row + 1, len(spans)) if view(*spans[r]).strip().startswith(fence.group(1))),
                 len(spans),
             )
             passages += _code_runs(text, spans, list(range(row + 1, close_at)), fence.group(2).lower())
@@ -227,7 +236,7 @@ def doc_passages(text: str) -> list[Passage]:
         ):
             block = [row]
             while block[-1] + 1 < len(spans):
-                nxt = text[spans[block[-1] + 1][0] : spans[block[-1] + 1][1]]
+                nxt = view(*spans[block[-1] + 1])
                 if not nxt.strip() or not (nxt.startswith((" ", "\t")) or nxt.lstrip().startswith(">>>")):
                     break
                 block.append(block[-1] + 1)
@@ -241,7 +250,9 @@ def doc_passages(text: str) -> list[Passage]:
             row += 1
             continue
         if line.strip():
-            literal_after, literal_language = line.rstrip().endswith("::"), ""
+            # "Example::" introduces a literal block; ".. seealso::" or ".. note::" does not
+            literal_after = line.rstrip().endswith("::") and not line.lstrip().startswith(".. ")
+            literal_language = ""
         prose_rows.append(row)
         row += 1
     # prose: each run of consecutive prose rows, cut into sentences
@@ -252,7 +263,7 @@ def doc_passages(text: str) -> list[Passage]:
         else:
             groups.append([r])
     for group in groups:
-        passages += _prose(text, spans[group[0]][0], spans[group[-1]][1])
+        passages += _prose(text, spans[group[0]][0], spans[group[-1]][1], owner)
     return passages
 
 

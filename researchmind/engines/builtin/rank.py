@@ -151,7 +151,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     # "delivery_mode (enum): …" above its indented "The default value is 2."
                     antecedent = _Tokens(antecedent | _tokens(header))
             context = _Tokens(context)
-            follow = _code_after(found, n, passage, text, language_of(hit.path) is None)
+            follow = _code_after(found, n, passage, text)
             raw.append(
                 (
                     hit,
@@ -277,17 +277,15 @@ def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:
     return ""
 
 
-def _code_after(
-    found: list[Passage], n: int, passage: Passage, text: str, in_docs: bool
-) -> tuple[int, Passage] | None:
-    """The code block a prose passage introduces: the next passage, or in
-    documentation one up to two sentences further on ("Install it with
+def _code_after(found: list[Passage], n: int, passage: Passage, text: str) -> tuple[int, Passage] | None:
+    """The code block a prose passage introduces: the next passage, or one up
+    to two sentences further on ("Install it with
     hiredis support. … ``$ pip install "redis[hiredis]"``"), with where the
     prose to quote before it ends."""
     if passage.code:
         return None
     end = passage.end
-    for m in range(n + 1, min(n + (4 if in_docs else 2), len(found))):
+    for m in range(n + 1, min(n + 4, len(found))):
         nxt = found[m]
         if nxt.code:
             return (end, nxt) if _only_space(text, end, nxt.start) else None
