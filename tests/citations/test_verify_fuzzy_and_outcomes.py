@@ -144,3 +144,12 @@ def test_url_excerpt_in_no_file_is_a_mismatch(tmp_path):
     assert v.detail == (
         "The URL is a content item of this session, but the excerpt is not in any of its files."
     )
+
+
+def test_fuzzy_search_looks_at_the_first_2000_runs_only():
+    """The closest text is looked for among a window's first 2,000 runs of words, which bounds
+    its cost: an exact run starting after them is not seen."""
+    window = Window.from_text(" ".join(["z"] * 2000 + ["alpha", "beta"]), 1)
+    assert window.best_fuzzy(make_needle("alpha beta")) == (0.5, 1, 1)
+    near = Window.from_text(" ".join(["z"] * 1998 + ["alpha", "beta"]), 1)
+    assert near.best_fuzzy(make_needle("alpha beta")) == (1.0, 1, 1)
