@@ -4,7 +4,9 @@ verifying it again, unchanged, neither numbers its lines nor hashes it.
 An index records, for one sandbox file: its size, mtime, ctime, inode and
 device, the time its bytes were first read, their SHA-256, the BOM and
 binary flags, and the newlines before every ``BLOCK`` bytes (an array of
-4-byte counts: 4 bytes per KiB of file). A cited line is then found by
+4-byte counts: 4 bytes per KiB of file; counted when the file is first
+verified again, so that a first verification costs no extra pass over
+it). A cited line is then found by
 reading one block and a few ``find`` steps, and a cited range by reading
 just its bytes; the file is not counted, read whole or hashed again.
 Excerpts that were not in their cited lines were searched through the
@@ -94,6 +96,12 @@ class BlockLines(LineIndex):
 
     def _block(self, at: int) -> bytes:
         return self.data[at * BLOCK : (at + 1) * BLOCK]
+
+    def window(self, lo: int, hi: int) -> bytes | None:
+        """The bytes of lines ``lo``..``hi`` (``scan_whole``'s window), or
+        ``None`` when line ``lo`` is past the end."""
+        start = self.start_of(lo)
+        return None if start >= self.size else self.data[start : self.end_of(hi)]
 
     @property
     def newlines(self) -> int:
@@ -215,7 +223,9 @@ class Entry:
 
     def to_bytes(self) -> bytes:
         # 4 bytes a count when they fit (always, but for 4-billion-line files)
-        typecode = "I" if array("I").itemsize == 4 and self.counts[-1] < 2**32 else "Q"
+        typecode = (
+            "I" if array("I").itemsize == 4 and (self.counts[-1] if self.counts else 0) < 2**32 else "Q"
+        )
         memo = json.dumps({"code": self.code, "answers": self.answers}, separators=(",", ":")).encode()
         head = _HEAD.pack(
             _MAGIC,
@@ -245,7 +255,7 @@ class Entry:
         if typecode not in ("I", "Q"):
             return None
         end = _HEAD.size + array(typecode).itemsize * n_counts
-        if n_counts < 1 or len(data) != end + memo_length:
+        if len(data) != end + memo_length:
             return None
         entry = cls.__new__(cls)
         entry.size, entry.mtime_ns, entry.ctime_ns, entry.ino, entry.dev, entry.taken_ns = fields[1:7]

@@ -136,9 +136,15 @@ class LineStore:
     def _answer(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
         digest = _KnownDigest(entry.sha256)
         answers = [Answer() for _ in requests]
+        body = None
+        if not entry.counts:  # first verified again: its lines are counted now
+            body = self._count(real, entry, handle)
         if entry.binary:
             return FileScan(digest, entry.n_lines, True, "utf-8", answers)
-        lines = FileLines(handle.fileno(), entry)
+        if body is None:
+            lines = FileLines(handle.fileno(), entry)
+        else:
+            lines = BlockLines(body, entry.counts, len(body))
         current = entry.code == code_fingerprint()
         recalled: dict[int, Answer] = {}
         # As ``scan_whole`` does, each cited range read by its offsets. An
@@ -161,29 +167,51 @@ class LineStore:
             if request.needle is not None and not answers[i].in_place:
                 kept = recalled.get(i) or (entry.recalled(request) if current else None)
                 if kept is None:
-                    return self._searched(real, entry, handle, requests)
+                    return self._searched(real, entry, handle, requests, body)
                 answers[i] = kept
         return FileScan(digest, entry.n_lines, False, "utf-8", answers)
 
-    def _searched(self, real: Path, entry: Entry, handle, requests: list[Request]) -> FileScan | None:
-        """An excerpt not searched for before: the file read whole (never
-        hashed or counted) and searched; too big to hold: ``None``."""
+    def _count(self, real: Path, entry: Entry, handle) -> bytes | None:
+        """Count an index's lines (a file too big to hold: a chunk at a
+        time); the body read, if it was read whole."""
+        if entry.size < read.WHOLE:
+            handle.seek(0)
+            data = handle.read(entry.size + 1)
+            body = data[entry.skip :]
+            counts, size, last = block_counts(body), len(body), body[-1:]
+        else:
+            body = None
+            counts, size, last = _counted(handle, entry.skip)
+        if entry.skip + size != entry.size:
+            raise OSError("The file changed while its lines were counted.")
+        entry.counts, entry.n_lines = counts, counts[-1] + (1 if last and last != b"\n" else 0)
+        self._changed[real] = entry
+        return body
+
+    def _searched(
+        self, real: Path, entry: Entry, handle, requests: list[Request], body: bytes | None
+    ) -> FileScan | None:
+        """An excerpt not searched for before: the file (``body`` if already
+        read) searched whole, never hashed or counted; too big to hold: ``None``."""
         if entry.size >= read.WHOLE:
             return None
-        handle.seek(0)
-        data = handle.read(entry.size + 1)
-        if len(data) != entry.size:
-            return None
-        body = data[entry.skip :]
+        if body is None:
+            handle.seek(0)
+            data = handle.read(entry.size + 1)
+            if len(data) != entry.size:
+                return None
+            body = data[entry.skip :]
         lines = BlockLines(body, entry.counts, len(body))
         scan = scan_whole(requests, body, _KnownDigest(entry.sha256), False, lines)
         if entry.remember(requests, scan.answers):
             self._changed[real] = entry
         return scan
 
-    def record(self, real: Path, handle, scan: FileScan, requests: list[Request], body: bytes | None) -> None:
-        """Index a file just read in full (``body``, or ``None`` when it was
-        streamed), unless it changed while it was read."""
+    def record(self, real: Path, handle, scan: FileScan, requests: list[Request]) -> None:
+        """Start the index of a file just read in full, unless it changed
+        while it was read: its stat, hash (once taken) and search answers.
+        Its lines are counted when it is first verified again, so a first
+        verification costs no extra pass over the file."""
         if real not in self._stats:
             return
         stat, taken = self._stats[real]
@@ -197,16 +225,9 @@ class LineStore:
                 return
             handle.seek(0)
             skip = len(read.BOM) if handle.read(len(read.BOM)) == read.BOM else 0
-            if body is None:
-                counts, size, last = _counted(handle, skip)
-            else:
-                counts, size, last = block_counts(body), len(body), body[-1:]
-            if skip + size != stat.st_size:
-                return
         except OSError:
             return
-        entry = Entry(stat, taken, skip, scan.binary, counts)
-        entry.n_lines = counts[-1] + (1 if last and last != b"\n" else 0)
+        entry = Entry(stat, taken, skip, scan.binary, array("Q"))
         entry.remember(requests, scan.answers)
         self._new[real] = (entry, scan)
 

@@ -47,11 +47,9 @@ def scan_file(
         binary = b"\x00" in first[:BINARY_PROBE]
         skip = len(BOM) if first.startswith(BOM) else 0
         if len(first) < want:  # all of it
-            body = first[skip:] if skip else first
-            scan = scan_whole(requests, body, hasher.start(first), binary)
+            scan = scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
         else:
-            body = None
             scan = scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
         if store is not None:
-            store.record(path, handle, scan, requests, body)
+            store.record(path, handle, scan, requests)
         return scan
