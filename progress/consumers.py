@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict
 from urllib.parse import parse_qs
 
@@ -43,6 +44,34 @@ def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
             _renders.popitem(last=False)
     else:
         _renders.move_to_end(key)
+    return future
+
+
+# The final answer message, built once per process for every program watching
+# the run end (200 clients: one query and one encoding, not 200). Kept briefly:
+# a later re-verification changes the answer's citations.
+ANSWER_FRESH_SECONDS = 10.0
+_answers: dict[int, tuple[float, asyncio.Future]] = {}
+
+
+def answer_shared(question_id: int) -> asyncio.Future:
+    """The ``answer`` message of a finished question as frame text, shared by the
+    consumers of this process that ask for it within ``ANSWER_FRESH_SECONDS``."""
+    now = time.monotonic()
+    cached = _answers.get(question_id)
+    if cached is not None:
+        made, future = cached
+        if now - made < ANSWER_FRESH_SECONDS and not (future.done() and future.exception() is not None):
+            return future
+    for key, (made, _) in list(_answers.items()):
+        if now - made >= ANSWER_FRESH_SECONDS:
+            del _answers[key]
+
+    def build() -> str:
+        return json.dumps(selectors.answer_message(question_id))
+
+    future = asyncio.ensure_future(database_sync_to_async(build)())
+    _answers[question_id] = (now, future)
     return future
 
 
@@ -171,6 +200,7 @@ class QuestionConsumer(AsyncWebsocketConsumer):
                 await self._finish_json()
 
     async def _finish_json(self) -> None:
-        answer = await database_sync_to_async(selectors.answer_message)(self.question_id)
-        await self.send(text_data=json.dumps(answer))
+        # shield: one client leaving must not cancel the answer others await.
+        answer = await asyncio.shield(answer_shared(self.question_id))
+        await self.send(text_data=answer)
         await self.close(code=1000)
