@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from progress.stream.markers import MarkerProblem, MarkerStripper, ProgressMarker, parse_progress
 from progress.stream.markerscan import salvage_citations_end
@@ -150,13 +153,75 @@ def test_citations_block_whose_closer_comes_in_the_next_delta():
 def test_progress_marker_ends_at_its_first_closer():
     """A PROGRESS marker is short JSON without "-->": it ends at the first one, even inside a string."""
     shown, markers, problems, _ = per_delta(['<!-- PROGRESS: {"phase": "x", "detail": "a --> b"} --> c'])
-    assert "".join(shown) == ' b"} --> c'
+    assert shown == [' b"} --> c', ""]
     assert markers == []
     assert [p.message for p in problems] == ["PROGRESS marker does not contain valid JSON."]
 
 
 def test_citations_body_that_is_not_json_ends_at_its_first_closer():
     shown, _, problems, stripper = per_delta(['<!-- CITATIONS: X["a --> b"] --> c'])
-    assert "".join(shown) == ' b"] --> c'
+    assert shown == [' b"] --> c', ""]
     assert stripper.citations == ['X["a']
     assert problems == []
+
+
+# -- a CITATIONS block closes as soon as its closer arrives, wherever the deltas are cut -------
+
+CITED = [
+    {"id": "c1", "excerpt": 'He said "]} --> b" [x] {y}', "location": {"line_start": 5, "line_end": 6}},
+    {"id": "c2", "excerpt": "a back\\slash, then ] and }", "confidence": 0.9},
+]
+# Excerpts quoting what could end the block early: brackets and "-->" inside strings, escaped
+# quotes and backslashes (also as the last character of a string), strings with no escape at all.
+MORE_CITED = [
+    [{"id": "c1", "excerpt": "plain ]] --> text"}, {"id": "c2", "excerpt": "}} -->"}],
+    [{"id": "c1", "excerpt": 'ends in a quote: "]]"'}, {"id": "c2", "excerpt": "ends in a backslash \\"}],
+    [{"id": "c1", "excerpt": '\\"]] -->'}, {"excerpt": "[[{{ -->", "id": "c2"}],
+]
+
+
+def citation_text(cited: list) -> str:
+    return f"Answer.<!-- CITATIONS: {json.dumps(cited)} --> after."
+
+
+CIT_BODY = json.dumps(CITED)
+CIT_TEXT = citation_text(CITED)
+
+
+def assert_closed_live(pieces: list[str], cited: list = CITED) -> None:
+    """The text after the block is shown by the feed that brings the closer, not held to the end."""
+    shown, markers, problems, stripper = per_delta(pieces)
+    assert "".join(shown) == "Answer. after."
+    assert shown[-1] == ""  # nothing was left for the end of the text
+    assert stripper.citations == [json.dumps(cited)]
+    assert json.loads(stripper.citations[0]) == cited
+    assert (markers, problems) == ([], [])
+
+
+def test_citations_cut_once_anywhere_close_live():
+    for cut in range(1, len(CIT_TEXT)):
+        assert_closed_live([CIT_TEXT[:cut], CIT_TEXT[cut:]])
+
+
+@pytest.mark.parametrize("cited", MORE_CITED)
+def test_quoted_closers_and_escapes_cut_anywhere_close_live(cited):
+    text = citation_text(cited)
+    for cut in range(1, len(text)):
+        assert_closed_live([text[:cut], text[cut:]], cited)
+    assert_closed_live(list(text), cited)
+
+
+def test_citations_cut_into_single_characters_close_live():
+    assert_closed_live(list(CIT_TEXT))
+
+
+@given(st.lists(st.integers(min_value=1, max_value=len(CIT_TEXT) - 1), max_size=10))
+def test_citations_cut_many_times_close_live(cuts):
+    bounds = [0, *sorted(set(cuts)), len(CIT_TEXT)]
+    assert_closed_live([CIT_TEXT[a:b] for a, b in itertools.pairwise(bounds)])
+
+
+def test_citations_body_that_is_not_json_closes_live():
+    shown, _, _, stripper = per_delta(["A<!-- CITATIONS: none", " found --> B"])
+    assert shown == ["A", " B", ""]
+    assert stripper.citations == ["none found"]
