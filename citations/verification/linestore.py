@@ -228,6 +228,9 @@ class LineStore:
         except OSError:
             return
         entry = Entry(stat, taken, skip, scan.binary, array("Q"))
+        counted = self._changed.get(real)  # counted just before a search fell back here
+        if counted is not None and counted.counts and counted.trusted(stat):
+            entry.counts, entry.n_lines = counted.counts, counted.n_lines
         entry.remember(requests, scan.answers)
         self._new[real] = (entry, scan)
 
