@@ -505,3 +505,58 @@ def test_task_started_and_progress_say_so_whatever_their_status():
 def test_result_preview_of_a_long_object_is_cut_at_500():
     content = {"k": "v" * 600}
     assert result_preview(content) == (repr(content)[:500], True)
+
+
+# -- compact: the bounded copy of a line kept in payloads --------------------------------------
+
+
+def test_compact_cuts_strings_at_their_limit():
+    from progress.stream.events import compact
+
+    assert compact("s" * 500) == "s" * 500
+    assert compact("s" * 501) == "s" * 500 + "…[501 chars]"
+    assert compact("s" * 11, max_str=10) == "s" * 10 + "…[11 chars]"
+    assert compact(["s" * 11], max_str=10) == ["s" * 10 + "…[11 chars]"]
+    assert compact({"k": {"k": "s" * 11}}, max_str=10) == {"k": {"k": "s" * 10 + "…[11 chars]"}}
+    assert compact("a\x00b") == "a\ufffdb"
+
+
+def test_compact_keeps_50_items_and_says_how_many_more():
+    from progress.stream.events import compact
+
+    assert compact(list(range(50))) == list(range(50))
+    assert compact(list(range(51))) == [*range(50), "… 1 more items"]
+    assert compact(tuple(range(3))) == [0, 1, 2]
+    keys = {f"k{i}": i for i in range(50)}
+    assert compact(keys) == keys
+    assert compact({**keys, "k50": 50, "k51": 51}) == {**keys, "…": "2 more keys"}
+
+
+def test_compact_cuts_keys_at_100_characters():
+    from progress.stream.events import compact
+
+    assert compact({"k" * 101: 1, 7: 2}) == {"k" * 100: 1, "7": 2}
+
+
+def test_compact_stops_at_depth_5():
+    from progress.stream.events import compact
+
+    assert compact([[[[["bottom"]]]]]) == [[[[["bottom"]]]]]
+    assert compact([[[[[["bottom"]]]]]]) == [[[[["…"]]]]]
+    assert compact({"a": {"b": {"c": {"d": {"e": {"f": 1}}}}}}) == {"a": {"b": {"c": {"d": {"e": "…"}}}}}
+    # Scalars are kept at any depth; only containers are cut.
+    assert compact([[[[[1, None, True, 2.5]]]]]) == [[[[[1, None, True, 2.5]]]]]
+
+
+def test_compact_values_that_are_not_json():
+    from progress.stream.events import compact
+
+    assert compact(float("inf")) is None
+    assert compact(1.5) == 1.5
+    assert compact(b"raw") == "b'raw'"
+    assert compact(object.__new__(_Long)) == "L" * 499 + "…"
+
+
+class _Long:
+    def __repr__(self) -> str:
+        return "L" * 600
