@@ -916,3 +916,48 @@ def test_user_content_that_is_not_text_or_a_list_shows_nothing():
         [user_line({"type": "text", "text": "x"}), user_line(None), user_line([{"type": "image"}])]
     )
     assert events == []
+
+
+# -- a line that breaks interpretation ----------------------------------------------------
+
+
+def overflowing_retry(pad: int = 0) -> str:
+    """An api_retry line whose delay no float holds: describing it raises inside the interpreter."""
+    return (
+        '{"type":"system","subtype":"api_retry","pad":"'
+        + "p" * pad
+        + '","retry_delay_ms":1'
+        + "0" * 400
+        + "}"
+    )
+
+
+def test_line_that_cannot_be_interpreted_is_kept_raw():
+    """The stream goes on: the line is kept as it was written, with the error that stopped it."""
+    line = overflowing_retry()
+    interpreter = StreamInterpreter()
+    for fed in (line, line.encode()):
+        (event,) = interpreter.feed(fed)
+        assert (event.kind, event.stage, event.detail) == (
+            "raw",
+            "expandable",
+            "An engine line could not be interpreted",
+        )
+        assert event.payload == {
+            "text": line,
+            "truncated": False,
+            "error": "OverflowError: integer division result too large for a float",
+        }
+    assert interpreter.feed(json.dumps({"type": "system", "subtype": "status", "status": "requesting"}))[
+        0
+    ].detail == ("Status: requesting")
+
+
+def test_long_line_that_cannot_be_interpreted_is_cut_to_2000_characters():
+    line = overflowing_retry(pad=3000)
+    (event,) = StreamInterpreter().feed(line)
+    assert event.payload["text"] == line[:2000]
+    assert event.payload["truncated"] is True
+    (event,) = StreamInterpreter().feed(overflowing_retry(pad=2000 - len(overflowing_retry())))
+    assert len(event.payload["text"]) == 2000
+    assert event.payload["truncated"] is False
