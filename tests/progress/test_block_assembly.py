@@ -961,3 +961,29 @@ def test_long_line_that_cannot_be_interpreted_is_cut_to_2000_characters():
     (event,) = StreamInterpreter().feed(overflowing_retry(pad=2000 - len(overflowing_retry())))
     assert len(event.payload["text"]) == 2000
     assert event.payload["truncated"] is False
+
+
+def test_marker_problem_event_keeps_the_text_up_to_2000_characters():
+    """An unclosed CITATIONS block at the end of a killed run is reported with its text, cut."""
+    body = '<!-- CITATIONS: [{"id": "c1", "excerpt": "' + "e" * 3000
+    interpreter, events = run([start("msg_A"), text_delta(0, "Answer. " + body)])
+    problem = next(e for e in events if e.kind == "marker_error")
+    assert (problem.stage, problem.detail) == (
+        "expandable",
+        "CITATIONS marker is not closed with '-->' before the text ended.",
+    )
+    assert problem.payload == {
+        "message": "CITATIONS marker is not closed with '-->' before the text ended.",
+        "text": body[:2000],
+        "parent_tool_use_id": None,
+        "truncated": True,
+    }
+    assert [p.text for p in interpreter.marker_problems] == [body]
+    short = '<!-- PROGRESS: {"phase": "x"'
+    _, events = run([start("msg_S", "toolu_T"), text_delta(0, short, "toolu_T")])
+    problem = next(e for e in events if e.kind == "marker_error")
+    assert problem.payload == {
+        "message": "PROGRESS marker is not closed with '-->' before the text ended.",
+        "text": short,
+        "parent_tool_use_id": "toolu_T",
+    }
