@@ -2,7 +2,7 @@
 
 bench/support_set.jsonl is split into a tuning part and a held-out part; the
 judge's rules were also checked against these claims, written while reading
-other passages (click's ``Option`` docstring, the ``json.dumps``,
+other passages (click's ``Option`` and ``Context`` docstrings, asgiref's ``SyncToAsync``, the ``json.dumps``,
 ``shutil.copytree`` and ``functools.lru_cache`` docstrings of the standard
 library, markdownify's README options, the METADATA of kombu, asgiref and
 sqlparse, sqlparse's README). Each claim is labelled ``supports`` (restated or
@@ -32,6 +32,7 @@ def passages() -> dict[str, str]:
     import shutil
 
     import click
+    from asgiref.sync import SyncToAsync
 
     def metadata(dist: str, lines: int) -> str:
         return "\n".join((distribution(dist).read_text("METADATA") or "").splitlines()[:lines])
@@ -40,6 +41,8 @@ def passages() -> dict[str, str]:
     sqlparse = distribution("sqlparse").read_text("METADATA") or ""
     return {
         "click_option": inspect.getsource(click.core.Option)[:2800],
+        "click_context": (inspect.getdoc(click.core.Context) or "")[:2200],
+        "asgiref_sync_to_async": (inspect.getdoc(SyncToAsync) or "")[:1500],
         "json_dumps": inspect.getdoc(json.dumps) or "",
         "shutil_copytree": inspect.getdoc(shutil.copytree) or "",
         "functools_lru_cache": inspect.getdoc(functools.lru_cache) or "",
@@ -163,6 +166,64 @@ CLAIMS = [
     ("asgiref_metadata", "unsupported", "asgiref needs Python 3.10 or newer."),
     ("sqlparse_metadata", "unsupported", "sqlparse is a validating SQL parser."),
     ("sqlparse_metadata", "unsupported", "sqlparse is licensed under the GPL."),
+    ("click_context", "supports", "A Context calls close() on teardown when used as a context manager."),
+    (
+        "click_context",
+        "supports",
+        "The context is normally invisible to commands unless they opt in to access it.",
+    ),
+    (
+        "click_context",
+        "supports",
+        "Setting auto_envvar_prefix to None disables reading from environment variables.",
+    ),
+    (
+        "click_context",
+        "supports",
+        "Manually set environment variables are always read, whatever auto_envvar_prefix is.",
+    ),
+    ("click_context", "supports", "max_content_width defaults to 80 characters."),
+    (
+        "click_context",
+        "supports",
+        "Click will not format help wider than 80 characters by default, even on a larger terminal.",
+    ),
+    ("click_context", "supports", "By default terminal_width is inherited from the parent context."),
+    ("click_context", "supports", "default_map is a dictionary of default values for parameters."),
+    ("click_context", "supports", "obj holds arbitrary user data."),
+    (
+        "asgiref_sync_to_async",
+        "supports",
+        "SyncToAsync turns a synchronous callable into an awaitable that runs in a thread pool.",
+    ),
+    (
+        "asgiref_sync_to_async",
+        "supports",
+        "With thread_sensitive, the code runs in the same thread as the outer code.",
+    ),
+    (
+        "asgiref_sync_to_async",
+        "supports",
+        "Passing an executor requires thread_sensitive to be False, otherwise a TypeError is raised.",
+    ),
+    (
+        "asgiref_sync_to_async",
+        "supports",
+        "thread_sensitive is needed for code that is not thread-safe, such as code handling SQLite connections.",
+    ),
+    ("click_context", "unsupported", "max_content_width defaults to 100 characters."),
+    (
+        "click_context",
+        "unsupported",
+        "Setting auto_envvar_prefix to None disables manually set environment variables.",
+    ),
+    ("click_context", "unsupported", "By default terminal_width is inherited from the child context."),
+    ("asgiref_sync_to_async", "unsupported", "Passing an executor requires thread_sensitive to be True."),
+    (
+        "asgiref_sync_to_async",
+        "unsupported",
+        "SyncToAsync turns an asynchronous callable into a synchronous one.",
+    ),
     ("markdownify_options", "supports", "The strip option takes a list of tags to strip."),
     ("markdownify_options", "supports", "strip cannot be used together with convert."),
     ("markdownify_options", "supports", "autolinks defaults to True."),

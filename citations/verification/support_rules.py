@@ -185,9 +185,12 @@ def stated_default(claim: Claim) -> Verdict:
         return CONTRADICTED, f"The cited lines give the default as {said}."
     value = _claimed_value(claim.clause)
     others = {d.strip("'\"").lower() for d in defaults if d not in _BOOLEANS} - STOP
-    if value and others and value not in others and not NUMBER_RE.fullmatch(value):
+    stems = {light_stem(o) for o in others}  # "inherited" is the "inherit" of "The default is inherit ..."
+    if value and others and light_stem(value) not in stems and not NUMBER_RE.fullmatch(value):
         return CONTRADICTED, f"The cited lines give the default as {sorted(others)[0]}, not {value}."
-    claim.default_agrees = (claimed is not None and stated == {claimed}) or bool(value and value in others)
+    claim.default_agrees = (claimed is not None and stated == {claimed}) or bool(
+        value and light_stem(value) in stems
+    )
     return None
 
 
@@ -225,9 +228,9 @@ def polarity_tops(claim: Claim) -> list[Segment]:
     segments = claim.text.segments
     polar = [(score, i) for score, i in claim.scored if segments[i].negated is not None]
     polar = [(score, i) for score, i in polar if not segments[i].code and score > 0] or polar
-    polar = [
-        (score, i) for score, i in polar if any(segments[i].scope.has_name(n) for n in claim.subjects)
-    ] or polar
+    owned = [(score, i) for score, i in polar if any(segments[i].scope.has_name(n) for n in claim.subjects)]
+    # Lines about the subject first, unless other lines state the claim with clearly more of its terms.
+    polar = owned if owned and owned[0][0] >= polar[0][0] - 1 else polar
     return [segments[i] for score, i in polar if score == polar[0][0]] if polar else []
 
 
@@ -273,7 +276,7 @@ def exclusive_words(claim: Claim) -> Verdict:
     """A word of the sentence whose exclusive alternative ("before" for "after", "second" for
     "third") the statements about the claim say instead, with more of its other terms."""
     spans = [seg.scope for seg in claim.text.segments]  # each statement with what it is about
-    for word in sorted({w for w in word_list(claim.clause) if light_stem(w) in OPPOSITES}):
+    for word in sorted(_exclusive_candidates(claim)):
         rest = [t for t in claim.terms if t != word]
         if word in ("true", "false") and "unless" in claim.words:  # "unless X is true": if X is false
             word = "false" if word == "true" else "true"
@@ -285,6 +288,18 @@ def exclusive_words(claim: Claim) -> Verdict:
             if said and max(said) > said_word and max(said) >= enough:
                 return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}."
     return None
+
+
+def _exclusive_candidates(claim: Claim) -> set[str]:
+    """The sentence's words that have exclusive alternatives, an identifier's parts
+    included ("show" of show_envvar), unless one identifier holds both ("SyncToAsync")."""
+    candidates = {w for w in claim.words if light_stem(w) in OPPOSITES}
+    for token in claim.clause.split():
+        parts = word_list(token)[1:]
+        stems = {light_stem(p) for p in parts}
+        if not any(light_stem(o) in stems for p in parts for o in OPPOSITES.get(light_stem(p), ())):
+            candidates |= {p for p in parts if light_stem(p) in OPPOSITES}
+    return candidates
 
 
 def sibling_name(claim: Claim) -> Verdict:

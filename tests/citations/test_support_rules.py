@@ -418,3 +418,38 @@ def test_joint_subjects_stay_one_fact_and_because_starts_a_part():
     cited = markdownify_options()
     claim = "sub_symbol and sup_symbol default to an empty string."
     assert judge_support(claim, cited).label == "supports"
+
+
+def click_context_doc() -> str:
+    core = installed_file("click", "core.py").read_text(encoding="utf-8")
+    return lines_from(core, "The context is a special internal object that holds state relevant", 40)
+
+
+def asgiref_sync_to_async_doc() -> str:
+    sync = installed_file("asgiref", "sync.py").read_text(encoding="utf-8")
+    return lines_from(sync, "Utility class which turns a synchronous callable into an awaitable", 22)
+
+
+def test_a_default_matches_by_stem():
+    """ "The default is inherit from parent context": "inherited" is that default."""
+    cited = click_context_doc()
+    assert "The default is\n" in cited or "The default is inherit" in " ".join(cited.split())
+    assert (
+        judge_support("By default terminal_width is inherited from the parent context.", cited).label
+        == "supports"
+    )
+
+
+def test_a_name_holding_both_words_of_an_exclusive_pair_contradicts_nothing():
+    """ "SyncToAsync" holds "sync" and "async"; neither is said by the sentence on its own."""
+    cited = asgiref_sync_to_async_doc()
+    claim = "SyncToAsync turns a synchronous callable into an awaitable that runs in a thread pool."
+    assert judge_support(claim, cited).label == "supports"
+
+
+def test_lines_stating_more_of_the_claim_outvote_lines_merely_naming_its_subject():
+    """ "This is needed for underlying Python code that is not threadsafe" states the claim;
+    "If thread_sensitive is passed, the code will run in the same thread" only names it."""
+    cited = asgiref_sync_to_async_doc()
+    claim = "thread_sensitive is needed for code that is not thread-safe, such as code handling SQLite connections."
+    assert judge_support(claim, cited).label == "supports"
