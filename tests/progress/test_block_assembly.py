@@ -987,3 +987,84 @@ def test_marker_problem_event_keeps_the_text_up_to_2000_characters():
         "text": short,
         "parent_tool_use_id": "toolu_T",
     }
+
+
+# -- the result line ---------------------------------------------------------------------
+
+
+def result_line(**fields) -> str:
+    return json.dumps({"type": "result", **fields})
+
+
+def test_long_result_text_is_cut_in_the_payload_but_not_in_the_answer():
+    text = "r" * 20_001
+    interpreter, events = run([result_line(subtype="success", is_error=False, result=text)])
+    assert events[0].payload["result"] == text[:20_000]
+    assert events[0].payload["result_truncated"] is True
+    assert interpreter.answer_raw == text
+    _, events = run([result_line(subtype="success", is_error=False, result=text[1:])])
+    assert "result_truncated" not in events[0].payload
+    assert events[0].payload["result"] == text[1:]
+
+
+def test_result_payload_fields():
+    """Every field a caller reads from the result event, including odd values made harmless."""
+    line = result_line(
+        subtype="success",
+        is_error=False,
+        result="Done.",
+        errors="not a list",
+        usage={"input_tokens": 3, "note": "n" * 600},
+        total_cost_usd=True,
+        cost_usd=0.25,
+        duration_ms=1500.7,
+        num_turns=True,
+        terminal_reason=7,
+    )
+    interpreter, events = run([line])
+    assert events[0].payload == {
+        "subtype": "success",
+        "is_error": False,
+        "result": "Done.",
+        "errors": [],
+        "usage": {"input_tokens": 3, "note": "n" * 500 + "…[600 chars]"},
+        "total_cost_usd": 0.25,
+        "duration_ms": 1500,
+        "num_turns": None,
+        "terminal_reason": None,
+    }
+    assert events[0].detail == "Completed in 1.5 s · $0.2500"
+    assert (interpreter.duration_ms, interpreter.num_turns, interpreter.cost_usd) == (1500, None, 0.25)
+
+
+def test_result_numbers_that_are_not_numbers():
+    line = result_line(
+        subtype="success", is_error=False, duration_ms=1e18, num_turns="3", total_cost_usd=float("nan")
+    )
+    interpreter, events = run([line])
+    assert (interpreter.duration_ms, interpreter.num_turns, interpreter.cost_usd) == (None, None, None)
+    assert events[0].detail == "Completed"
+    interpreter, _ = run([result_line(duration_ms=1e18 - 1e3, num_turns=2.0)])
+    assert (interpreter.duration_ms, interpreter.num_turns) == (int(1e18 - 1e3), 2)
+
+
+def test_error_result_text_and_errors_are_clipped_to_1000_characters():
+    """What becomes a run error is cut to 1000 characters; the same error is kept once."""
+    long = "x" * 1500
+    line = result_line(
+        subtype="error_during_execution", is_error=True, result=long, errors=[long, 5, "Other"]
+    )
+    interpreter, events = run([line])
+    assert interpreter.errors == ["x" * 999 + "…", "Other"]
+    assert events[0].payload["errors"] == ["x" * 999 + "…", "Other"]
+    assert events[0].detail == "Failed: " + "x" * 91 + "…"
+    interpreter, _ = run([result_line(subtype="success", is_error=False, result="Fine.")])
+    assert interpreter.errors == []
+    interpreter, _ = run([result_line(subtype="error_x", is_error=False, result="Not counted.")])
+    assert (interpreter.is_error, interpreter.errors) == (True, [])
+
+
+def test_result_that_is_not_text():
+    interpreter, events = run([result_line(subtype="success", is_error=False, result=["a"])])
+    assert events[0].payload["result"] is None
+    assert interpreter.answer_raw == ""
