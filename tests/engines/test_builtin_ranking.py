@@ -250,3 +250,13 @@ def test_a_code_example_in_a_docstring_is_code_and_a_how_to_quotes_it(tmp_path):
         in quick
     )
     assert "settings(suppress_health_check=" in cited_lines(root, citations[0])
+
+
+def test_a_default_is_found_in_a_large_package_by_the_word_default(tmp_path):
+    """In all of Hypothesis (hundreds of chunks hold 'examples' and 'test'),
+    the sentence stating the default number of examples is found and leads."""
+    root = sandbox(tmp_path, installed("hypothesis"))
+    quick, citations = ask(root, "What is the default limit on examples Hypothesis tries?")
+    assert quick.startswith("The default max examples is ``100``. [c1]")
+    assert citations[0]["source_file"].endswith("hypothesis/_settings.py")
+    assert cited_lines(root, citations[0]).strip() == "The default max examples is ``100``."

@@ -219,12 +219,16 @@ def candidates(
                 (expression, *scope_params, n),
             ).fetchall()
 
-        if len(groups) >= 2:
-            for rowid, _ in rowids(_all_of(groups), ALL_TERMS):
-                wanted[rowid] = None
+        # A question about a default is answered by text that says "default":
+        # the same searches again with that word required find it among many.
+        extras = [[], [["default", "defaults"]]] if q.default else [[]]
+        for extra in extras:
+            if len(groups) >= 2:
+                for rowid, _ in rowids(_all_of(groups + extra), ALL_TERMS):
+                    wanted[rowid] = None
             if len(groups) >= 3:
                 for i in range(len(groups)):
-                    for rowid, _ in rowids(_all_of(groups[:i] + groups[i + 1 :]), ALL_BUT_ONE):
+                    for rowid, _ in rowids(_all_of(groups[:i] + groups[i + 1 :] + extra), ALL_BUT_ONE):
                         wanted[rowid] = None
         per_file: dict[int, int] = {}
         added = 0
