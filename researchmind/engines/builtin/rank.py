@@ -228,8 +228,9 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         if some_named:
             score += 0.08 if hit.path in named else -0.08
         in_docs = language_of(hit.path) is None
-        if q.kind == "howto" and in_docs and not passage.code:
-            score += 0.1  # usage documentation, not a library's internals
+        if in_docs and not passage.code:
+            # usage documentation, written for the reader, over a library's internals
+            score += 0.1 if q.kind == "howto" else 0.05
         if passage.code:
             if q.kind == "howto":
                 score += 0.1 if in_docs else -0.2
