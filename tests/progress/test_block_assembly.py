@@ -1068,3 +1068,20 @@ def test_result_that_is_not_text():
     interpreter, events = run([result_line(subtype="success", is_error=False, result=["a"])])
     assert events[0].payload["result"] is None
     assert interpreter.answer_raw == ""
+
+
+def test_tool_without_an_id_is_announced_once():
+    """A tool block with no id cannot be matched by id: it is still announced only once."""
+    lines = [start("msg_T"), block_start(0, {"type": "tool_use", "name": "Read"})]
+    lines += [delta(0, type="input_json_delta", partial_json='{"file_path": "a.md"}'), block_stop(0)]
+    interpreter, events = run([*lines, message_delta(), message_stop()])
+    assert shown(events) == [("tool_start", "primary", "Reading a.md")]
+    assert interpreter.tool_steps == ["Reading a.md"]
+
+
+def test_sub_agent_tool_from_deltas_is_expandable():
+    parent = "toolu_Task1"
+    raw = json.dumps({"file_path": "a.md"})
+    _, events = run([*tool_lines([raw], parent=parent), block_stop(1, parent)], finish=False)
+    assert shown(events) == [("tool_start", "expandable", "Reading a.md")]
+    assert events[0].payload["parent_tool_use_id"] == parent
