@@ -232,28 +232,39 @@ def candidates(
                         wanted[rowid] = None
         per_file: dict[int, int] = {}
         added = 0
-        for rowid, file_id in rowids(match, limit * 3):
-            if added >= limit:
-                break
-            if per_file.get(file_id, 0) >= PER_FILE or rowid in wanted:
+        scores: dict[int, float] = {}
+        for rowid, file_id, score in conn.execute(
+            f"""
+            SELECT m.rowid, c.file_id, m.score FROM (SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts
+              WHERE chunks_fts MATCH ?{scope} ORDER BY score LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid
+            """,  # noqa: S608 - only placeholders
+            (match, *scope_params, limit * 3),
+        ):
+            scores[rowid] = score
+            if added >= limit or per_file.get(file_id, 0) >= PER_FILE or rowid in wanted:
                 continue
             per_file[file_id] = per_file.get(file_id, 0) + 1
             wanted[rowid] = None
             added += 1
         if not wanted:
             return []
+        # A chunk found only by the all-terms searches ranks after the OR
+        # ranking's (scoring it again by BM25 would walk every match once more).
+        last = max(scores.values(), default=0.0)
         marks = ",".join("?" * len(wanted))
-        # every chunk scored by the same BM25 (of the OR query), so ranks compare
-        rows = conn.execute(
-            f"""
-            SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
-                   f.line_count, c.id, c.file_id
-            FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
-                  WHERE chunks_fts MATCH ? AND rowid IN ({marks})) AS m
-            JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
-            """,  # noqa: S608 - only placeholders
-            (match, *wanted),
-        ).fetchall()
+        rows = [
+            (*row[:5], scores.get(row[6], last), *row[5:])
+            for row in conn.execute(
+                f"""
+                SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1),
+                       f.line_count, c.id, c.file_id
+                FROM chunks c JOIN chunks_fts m ON m.rowid = c.id JOIN files f ON f.id = c.file_id
+                WHERE c.id IN ({marks})
+                """,  # noqa: S608 - only placeholders
+                list(wanted),
+            )
+        ]
         after = _next_chunks(conn, rows, follow_lines) if follow_lines else {}
         before = _previous_chunks(conn, rows, BEFORE_LINES)
     finally:
