@@ -1085,3 +1085,12 @@ def test_sub_agent_tool_from_deltas_is_expandable():
     _, events = run([*tool_lines([raw], parent=parent), block_stop(1, parent)], finish=False)
     assert shown(events) == [("tool_start", "expandable", "Reading a.md")]
     assert events[0].payload["parent_tool_use_id"] == parent
+
+
+def test_block_start_after_its_deltas_keeps_them():
+    """A content_block_start that comes after deltas of its block continues that block."""
+    lines = [start("msg_A"), text_delta(0, "Hello"), block_start(0, {"type": "text", "text": ""})]
+    lines += [text_delta(0, " world."), message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert [e.payload["text"] for e in events] == ["Hello", " world.", "Hello world."]
+    assert interpreter.answer_raw == "Hello world."
