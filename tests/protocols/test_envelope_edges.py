@@ -117,3 +117,43 @@ def test_code_fences_close_only_on_a_bare_fence_of_their_kind():
     ):
         assert parse_answer(text).sections == ["C"]
     assert parse_answer("```\ncode\n```\n## Heading\nmore\n\nand more\n").sections == ["Heading"]
+
+
+def test_nesting_is_counted_afresh_after_a_block_ends_or_opens():
+    """After a nested block closes, an <answer> inside the answer is content again; after a
+    thinking block is ended by <answer>, a nested <answer> is content; an <answer> inside thinking
+    inside the answer is thinking text and the tags after it still count."""
+    assert _parts("<answer>A<thinking>T</thinking>B<answer>C</answer>D</answer>") == (
+        {},
+        "T",
+        "A\n\nB<answer>C</answer>D",
+        "",
+        [],
+    )
+    assert _parts("<thinking>T<answer>A<answer>B</answer>C</answer>") == (
+        {},
+        "T",
+        "A<answer>B</answer>C",
+        "",
+        ["A <thinking> block is not closed before <answer>; it was ended there."],
+    )
+    assert _parts("<answer>A<thinking>T<answer>U</thinking>B</answer>") == (
+        {},
+        "T<answer>U",
+        "A\n\nB",
+        "",
+        [],
+    )
+
+
+def test_unclosed_frontmatter_after_a_byte_order_mark_is_noted():
+    """A byte-order mark before the opening rule does not hide an unclosed frontmatter."""
+    assert _parts("\ufeff---\nkey: v\n")[4] == [
+        "The text starts with '---' but the frontmatter is never closed."
+    ]
+
+
+def test_heading_titles_keep_their_last_letters():
+    """Only closing hashes and spaces are cut from a title: "Mac OS X" keeps its X, and "## ##"
+    is the title "#"."""
+    assert parse_answer("## Mac OS X\n## ##\n").sections == ["Mac OS X", "#"]

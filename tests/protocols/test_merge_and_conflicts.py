@@ -85,6 +85,8 @@ def test_merged_finding_with_details_keeps_its_own_and_empty_stays_empty():
         ]
     )
     assert [(m.details, m.suggestion) for m in merged] == [("Mine.", "")]
+    merged, _ = merge_findings([finding("Timeout differs a lot here"), finding("Timeout differs", id="F2")])
+    assert [(m.details, m.suggestion) for m in merged] == [("", "")]
 
 
 def test_conflict_subject_names_missing_location_and_type():
@@ -292,7 +294,7 @@ def test_severity_counts_include_unknown_and_other_words():
     """A blank severity counts as unknown; another word counts under itself."""
     rows = (
         "| F1 | | gap | a.md §1 | -- | A | Y |\n| F2 | urgent | gap | a.md §2 | -- | B | Y |\n"
-        "| F3 | minor | gap | a.md §3 | -- | C | Y |\n"
+        "| F3 | minor | gap | a.md §3 | -- | C | Y |\n| F4 | | gap | a.md §4 | -- | D | Y |\n"
     )
     report = aggregate([("one", consistency("a.md/b.md", rows))])
-    assert report.stats.by_severity == {"critical": 0, "major": 0, "minor": 1, "unknown": 1, "urgent": 1}
+    assert report.stats.by_severity == {"critical": 0, "major": 0, "minor": 1, "unknown": 2, "urgent": 1}

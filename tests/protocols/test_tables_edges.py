@@ -135,3 +135,11 @@ def test_split_cells_escaped_pipes_at_the_end():
     assert split_cells("a | b \\|") == ["a", "b |"]
     assert split_cells("| a | b \\|") == ["a", "b |"]
     assert split_cells("a | b \\") == ["a", "b \\"]
+
+
+def test_a_repeated_column_is_kept_under_a_numbered_name():
+    """A second Description column does not overwrite the first: it is kept as description_2."""
+    parsed = parse_tables(
+        "| ID | Severity | Type | Description | Description |\n|---|---|---|---|---|\n| F1 | major | gap | one | two |\n"
+    )
+    assert [(f.description, f.extra) for f in parsed.findings] == [("one", {"description_2": "two"})]
