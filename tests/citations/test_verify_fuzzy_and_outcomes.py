@@ -153,3 +153,11 @@ def test_fuzzy_search_looks_at_the_first_2000_runs_only():
     assert window.best_fuzzy(make_needle("alpha beta")) == (0.5, 1, 1)
     near = Window.from_text(" ".join(["z"] * 1998 + ["alpha", "beta"]), 1)
     assert near.best_fuzzy(make_needle("alpha beta")) == (1.0, 1, 1)
+
+
+def test_fuzzy_run_after_a_repeated_word_is_still_seen():
+    """A word repeated in the first run of words and then left behind still counts once in
+    the runs after it: the exact run "a b" after "a a" is found."""
+    window = Window.from_text("a a b", 1)
+    assert window.best_fuzzy(make_needle("a b")) == (1.0, 1, 1)
+    assert Window.from_text("c a a\nb", 4).best_fuzzy(make_needle("a b")) == (1.0, 4, 5)
