@@ -10,6 +10,7 @@ claim category and the judge's time per pair.
 
     .venv/bin/python bench/eval_support.py                 # both parts
     .venv/bin/python bench/eval_support.py --show tuning   # also list the tuning part's errors
+    .venv/bin/python bench/eval_support.py --set bench/support_set_fresh.jsonl   # the fresh held-out set
 
 Held-out errors are only listed with ``--show held_out``; look at them only
 after tuning is over.
@@ -85,13 +86,13 @@ def report(name: str, records: list[dict], show: bool) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--show", choices=("tuning", "held_out"), help="list this part's errors")
+    parser.add_argument("--show", choices=("tuning", "held_out", "fresh"), help="list this part's errors")
     parser.add_argument("--set", type=Path, default=SET)
     args = parser.parse_args()
     records = load(args.set)
     labels = Counter(r["label"] for r in records)
     print(f"{len(records)} pairs: " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
-    for part in ("tuning", "held_out"):
+    for part in dict.fromkeys(r["split"] for r in records):
         report(part, [r for r in records if r["split"] == part], args.show == part)
 
 
