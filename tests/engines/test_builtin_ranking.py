@@ -97,12 +97,14 @@ def test_the_chunk_that_holds_every_key_term_is_found_among_many_that_hold_one(t
 
 
 def test_a_question_about_a_default_leads_with_the_sentence_that_states_it(tmp_path):
-    """'Defaults to 80 characters' outranks a comment that mentions the
-    maximum width; '``ASTERISK`` (default)' outranks the sentence that only
+    """'This defaults to 80 characters', with the parameter entry it ends,
+    outranks a comment that mentions the maximum width; '``ASTERISK`` (default)' outranks the sentence that only
     names the option."""
     root = sandbox(tmp_path, installed("click/core.py", "click/formatting.py"))
     quick, citations = ask(root, "What does the max content width of click default to?")
-    assert quick.startswith("This defaults to 80 characters if not overridden. [c1]")
+    # the parameter's whole entry: its name, then the sentence stating the default
+    assert quick.startswith(":param max_content_width: the maximum width for content rendered by Click")
+    assert "This defaults to 80 characters if not overridden. [c1]" in quick.split("\n")[0]
     assert "This defaults to 80 characters if not overridden." in " ".join(
         cited_lines(root, citations[0]).split()
     )
@@ -260,3 +262,20 @@ def test_a_default_is_found_in_a_large_package_by_the_word_default(tmp_path):
     assert quick.startswith("The default max examples is ``100``. [c1]")
     assert citations[0]["source_file"].endswith("hypothesis/_settings.py")
     assert cited_lines(root, citations[0]).strip() == "The default max examples is ``100``."
+
+
+def test_each_parameter_of_a_docstring_argument_list_is_its_own_passage():
+    """kombu's ``Producer.publish`` lists its arguments one per line, in lower
+    case after the name: each entry is a passage of its own, not one run-on
+    'sentence' from 'Default is none.' to the next parameters."""
+    path = installed("kombu/messaging.py")[0]
+    source = (SITE / path).read_text(encoding="utf-8")
+    start = source.index('        """Publish message to the specified exchange.')
+    chunk = source[start - 200 : source.index('"""', start + 20) + 3]
+    shown = [
+        " ".join(chunk[p.start : p.end].split()) for p in passages_of(f"{CID}/{path}", chunk) if not p.code
+    ]
+    at = shown.index("compression (str): Compression method to use.")
+    assert shown[at + 1] == "Default is none."
+    assert "headers (Dict): Mapping of arbitrary headers to pass along with the message body." in shown
+    assert not any("Default is none. headers" in text for text in shown)

@@ -36,6 +36,7 @@ LANGUAGES = {
 }
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"\s*\.\. (?:code|code-block|sourcecode)::\s*([\w+-]*)")
+_PARAM_ENTRY = re.compile(r"(?:[\w.*]+ \([^)]*\):|:(?:param|raises|returns?|type)\b|[\w.*]+:\s)")
 _TRIPLE = re.compile(r'[rRbBuU]{0,2}("""|\'\'\')')
 
 
@@ -258,7 +259,9 @@ def doc_passages(
     # prose: each run of consecutive prose rows, cut into sentences
     groups: list[list[int]] = []
     for r in prose_rows:
-        if groups and r == groups[-1][-1] + 1:
+        # in a docstring, "name (type): …" or ":param name:" starts an entry of its own
+        entry = base and _PARAM_ENTRY.match(view(*spans[r]).lstrip())
+        if groups and r == groups[-1][-1] + 1 and not entry:
             groups[-1].append(r)
         else:
             groups.append([r])
