@@ -189,6 +189,30 @@ def numbers_in(text: str) -> set[str]:
     return found | {NUMBER_WORDS[w] for w in WORD_RE.findall(text.lower()) if w in NUMBER_WORDS}
 
 
+def _is_number_token(token: str) -> bool:
+    return bool(
+        NUMBER_RE.fullmatch(token) or re.fullmatch(r"\d+(?:\.\d+)*[a-z]+", token) or token in NUMBER_WORDS
+    )
+
+
+def run_bounds(tokens: list[str], i: int) -> tuple[int, int]:
+    """The first and last token of the list of numbers ``tokens[i]`` is in
+    ("301, 302, 303, 307 or 308", "2, 3 or 4 elements"): its members share
+    the words before the first and after the last."""
+    start = end = i
+    while start > 0 and (
+        _is_number_token(tokens[start - 1])
+        or (start > 1 and tokens[start - 1] in ("or", "and") and _is_number_token(tokens[start - 2]))
+    ):
+        start -= 1 if _is_number_token(tokens[start - 1]) else 2
+    while end + 1 < len(tokens) and (
+        _is_number_token(tokens[end + 1])
+        or (end + 2 < len(tokens) and tokens[end + 1] in ("or", "and") and _is_number_token(tokens[end + 2]))
+    ):
+        end += 1 if _is_number_token(tokens[end + 1]) else 2
+    return start, end
+
+
 def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     """(number, word before, word after, the values it may appear as, the stems
     around it) for each number of a claim; a duration may appear converted to
@@ -199,7 +223,8 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     for i, token in enumerate(tokens):
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
         split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        end = run_bounds(tokens, i)[1]  # a list of numbers: each is said of the word after the list
+        after = tokens[end + 1] if end + 1 < len(tokens) else ""
         if split and not raw and not token.startswith(("0x", "0o")):
             raw, after = split[1], split[2]
         if raw is None:

@@ -28,6 +28,7 @@ from citations.verification.support_terms import (
     is_negated,
     light_stem,
     numbers_in,
+    run_bounds,
     word_list,
 )
 
@@ -299,8 +300,9 @@ class CitedText(Span):
                 if not (NUMBER_RE.fullmatch(token) or split):
                     continue
                 number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
-                unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
-                pairs.append((number, tokens[max(0, i - 3) : i], unit))
+                start, end = run_bounds(tokens, i)  # "301, 302, 303, 307 or 308": the list's words
+                unit = split[2] if split else (tokens[end + 1] if end + 1 < len(tokens) else "")
+                pairs.append((number, tokens[max(0, start - 3) : start], unit))
             self._number_pairs = pairs
         return self._number_pairs
 
@@ -320,6 +322,8 @@ class CitedText(Span):
             if same_word and value not in same_word:
                 return True
         if before and before not in STOP:
+            if any(n == value and (before in b or u == before) for n, b, u in pairs):
+                return False  # "a 2-tuple" states the 2 of "a tuple of 2"
             same_word = [n for n, b, _ in pairs if before in b]
             return bool(same_word) and value not in same_word
         return False

@@ -453,3 +453,14 @@ def test_lines_stating_more_of_the_claim_outvote_lines_merely_naming_its_subject
     cited = asgiref_sync_to_async_doc()
     claim = "thread_sensitive is needed for code that is not thread-safe, such as code handling SQLite connections."
     assert judge_support(claim, cited).label == "supports"
+
+
+def test_a_number_in_a_list_is_bound_to_the_words_around_the_list():
+    """ "301, 302, 303, 307 or 308": 303 is not said of 307; each number of the
+    list is said of "status code", and a number outside the list still contradicts."""
+    cited = lines_from(RETRY, ":param int redirect:", 10)
+    assert "301, 302, 303, 307 or\n        308" in cited
+    claim = "A redirect is a HTTP response with status code {}."
+    verdict = judge_support(claim.format("301, 302, 303, 307 or 308"), cited)
+    assert verdict.label == "supports", verdict.reason
+    assert judge_support(claim.format("301, 302, 304, 307 or 308"), cited).label == "unsupported"
