@@ -25,6 +25,7 @@ from citations.verification.support_terms import (
     is_negated,
     light_stem,
     names_in,
+    polar_words,
     word_list,
 )
 from citations.verification.support_text import CitedText, Segment, Span
@@ -47,7 +48,9 @@ _CLAIMED_VALUE_RE = re.compile(
 )
 _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 # Where a statement joins two assertions, each with its own polarity.
-_PIECE_RE = re.compile(r";\s+|,?\s+(?:and|but|so|while|whereas)\s+|,\s+(?:which|because)\s+")
+_PIECE_RE = re.compile(
+    r";\s+|,?\s+(?:and|but|so|while|whereas|even\s+if|even\s+when)\s+|,\s+(?:which|because)\s+"
+)
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 _BOOLEANS = ("True", "False", "None")
 
@@ -168,7 +171,19 @@ def assigned_default(claim: Claim) -> Verdict:
         if literals and value not in literals and as_number(value) not in literals:
             if not any(text.says_number(v, after) for v, _, after, _, _ in claim.numbers):
                 return CONTRADICTED, f"The cited text sets {name} to {value}."
+        claimed = _claimed_literal(claim.clause)
+        if not literals and claimed and not NUMBER_RE.fullmatch(value):  # a string or None
+            return CONTRADICTED, f"The cited text sets {name} to {value}, not {claimed}."
     return None
+
+
+def _claimed_literal(clause: str) -> str | None:
+    """The literal a sentence gives right after "defaults to" ("/accounts/login/", 'Lax'),
+    lower-cased; None for a phrase ("defaults to an empty list"), a word or a boolean."""
+    m = re.search(r"\bdefaults?\s+(?:value\s+)?(?:is|to|:)\s+(\S+)", clause, re.I)
+    literal = m[1].rstrip(".,;").lower() if m else ""
+    quoted = len(literal) > 2 and literal[0] in "'\"`" and literal[-1] == literal[0]
+    return literal.strip("'\"`") if quoted or re.search(r"[/.:]", literal.strip(".")) else None
 
 
 def stated_default(claim: Claim) -> Verdict:
@@ -238,7 +253,8 @@ def polarity(claim: Claim, top: list[Segment]) -> Verdict:
     """The sentence negates what the lines state, or the reverse ("rejects" read as "does not accept")."""
 
     def claim_negated(seg: Segment) -> bool:
-        return is_negated(claim.words, seg.setting) ^ (sum(seg.flips(t) for t in claim.terms) % 2 == 1)
+        words = polar_words(claim.clause)
+        return is_negated(words, seg.setting) ^ (sum(seg.flips(t) for t in claim.terms) % 2 == 1)
 
     def seg_negated(seg: Segment) -> bool | None:
         """The polarity of the part of the statement that carries the claim
@@ -248,7 +264,7 @@ def polarity(claim: Claim, top: list[Segment]) -> Verdict:
             return seg.negated
         scored = sorted(((found(Span(p), claim.terms, claim.names), p) for p in pieces), reverse=True)
         best = [p for score, p in scored if score == scored[0][0]]
-        polarities = {is_negated(WORD_RE.findall(p.lower().replace("\u2019", "'"))) for p in best}
+        polarities = {is_negated(polar_words(p)) for p in best}
         return polarities.pop() if len(polarities) == 1 else seg.negated
 
     if claim.default_agrees or all(seg.code for seg in top):

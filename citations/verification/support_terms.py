@@ -246,13 +246,27 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
 
 def is_negated(words: list[str], values: bool = False) -> bool:
     """Odd number of negating words: "is not disabled" states the thing
-    ("not only" negates nothing; ``values`` also counts "None", "False", "disabled")."""
-    flips = sum(
-        (w in NEGATIONS or w.endswith("n't") or (values and w in VALUE_NEGATIONS))
-        and not (w == "not" and i + 1 < len(words) and words[i + 1] in ("only", "just"))
-        for i, w in enumerate(words)
-    )
+    ("not only" negates nothing; ``values`` also counts "None", "False", "disabled").
+    One negation repeated over alternatives counts once: "isn't a number or
+    isn't in range", "neither X nor Y"."""
+    flips = 0
+    for i, w in enumerate(words):
+        negating = (w in NEGATIONS or w.endswith("n't") or (values and w in VALUE_NEGATIONS)) and not (
+            w == "not" and i + 1 < len(words) and words[i + 1] in ("only", "just")
+        )
+        repeated = flips and (w == "nor" or (i and words[i - 1] in ("or", "nor")))
+        flips += negating and not repeated
     return flips % 2 == 1
+
+
+# A quoted literal ('That page number is not an integer') or an aside in
+# parentheses ("(so that people can't spoof it)"): their "not" is not the statement's.
+_ASIDE_RE = re.compile(r"(?<![\w'])'[^'\s][^'\n]*?'(?![\w'])|\"[^\"\n]+\"|\([^()]*\)")
+
+
+def polar_words(text: str) -> list[str]:
+    """The words a statement's polarity is read from: quoted literals and asides left out."""
+    return WORD_RE.findall(_ASIDE_RE.sub(" ", text.replace("\u2019", "'")).lower())
 
 
 def names_in(raw: str) -> set[str]:

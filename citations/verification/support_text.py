@@ -28,6 +28,7 @@ from citations.verification.support_terms import (
     is_negated,
     light_stem,
     numbers_in,
+    polar_words,
     run_bounds,
     word_list,
 )
@@ -175,7 +176,7 @@ def segments(cited: str) -> list[Segment]:
     def flush(setting: str = "") -> None:
         for n, sentence in enumerate(re.split(r"(?<=[.!?])\s+", " ".join(prose))):
             if sentence.strip():
-                negated = is_negated(WORD_RE.findall(sentence.lower().replace("\u2019", "'")))
+                negated = is_negated(polar_words(sentence))
                 if _OPEN_QUESTION_RE.search(sentence):  # "Controls if X should be shown" asserts neither
                     negated = None
                 segment = Segment(sentence, negated, heading="\n".join(heads), about=setting or heads[1])
@@ -196,10 +197,11 @@ def segments(cited: str) -> list[Segment]:
         block.append(line)
         if _SETTING_RE.match(line):
             prose.clear()
-            # A True/False/None value answers its comment ("Whether the cookie
+            # A True/False value answers its comment ("Whether the cookie
             # should be secure"): it gives the polarity. Another value's comment
+            # (None included: "set this value to a tuple ..." over ``= None``)
             # states facts of its own, read sentence by sentence.
-            boolean = re.search(r"=\s*(True|False|None)\s*(?:#.*)?$", line)
+            boolean = re.search(r"=\s*(True|False)\s*(?:#.*)?$", line)
             if not boolean:
                 prose.extend(c.strip().lstrip("#").strip() for c in block[:-1])
                 flush(setting=line)  # the comment's sentences are about this setting

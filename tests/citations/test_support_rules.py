@@ -464,3 +464,52 @@ def test_a_number_in_a_list_is_bound_to_the_words_around_the_list():
     verdict = judge_support(claim.format("301, 302, 303, 307 or 308"), cited)
     assert verdict.label == "supports", verdict.reason
     assert judge_support(claim.format("301, 302, 304, 307 or 308"), cited).label == "unsupported"
+
+
+def test_a_none_setting_has_no_polarity_and_its_comment_is_read_sentence_by_sentence():
+    """``SECURE_PROXY_SSL_HEADER = None`` does not say "off": its comment's
+    sentences state what setting it does; and "can't" inside a parenthesis is
+    an aside, not the statement's polarity."""
+    cited = lines_from(GLOBAL_SETTINGS, "# If your Django app is behind a proxy", 8)
+    assert cited.endswith("SECURE_PROXY_SSL_HEADER = None") and "(so that people can't spoof it)" in cited
+    claim = "Only set SECURE_PROXY_SSL_HEADER if the proxy ignores user-submitted headers with the same name."
+    verdict = judge_support(claim, cited)
+    assert verdict.label == "supports", verdict.reason
+    negated = (
+        "SECURE_PROXY_SSL_HEADER should be set even if the proxy does not ignore user-submitted headers."
+    )
+    assert judge_support(negated, cited).label == "unsupported"
+
+
+def test_a_none_setting_beside_others_does_not_decide_their_polarity():
+    """``LOGOUT_REDIRECT_URL = None`` under ``LOGIN_URL``: a claim about
+    LOGIN_URL reads LOGIN_URL's value; a string default is compared as a string."""
+    cited = lines_from(GLOBAL_SETTINGS, "AUTH_USER_MODEL = ", 9)
+    assert cited.endswith("LOGOUT_REDIRECT_URL = None")
+    verdict = judge_support("LOGIN_URL defaults to /accounts/login/.", cited)
+    assert verdict.label == "supports", verdict.reason
+    wrong = judge_support("LOGIN_REDIRECT_URL defaults to /accounts/login/.", cited)
+    assert wrong.label == "unsupported" and "/accounts/profile/" in wrong.reason
+    none = judge_support("LOGOUT_REDIRECT_URL defaults to /accounts/login/.", cited)
+    assert none.label == "unsupported" and "none" in none.reason
+
+
+def test_a_not_inside_a_quoted_message_does_not_flip_the_statement():
+    """The message 'That page number is not an integer' is quoted, in the
+    sentence and in the code: its "not" is part of the literal."""
+    cited = lines_from(PAGINATOR, "default_error_messages = {", 5)
+    assert '"invalid_page": _("That page number is not an integer")' in cited
+    claim = "The 'invalid_page' error message reads 'That page number is not an integer'."
+    verdict = judge_support(claim, cited)
+    assert verdict.label == "supports", verdict.reason
+
+
+def test_one_negation_repeated_over_alternatives_counts_once():
+    """ "isn't a number or isn't in range" is one "not"; what follows "even if"
+    does not negate "Return a valid page"."""
+    cited = lines_from(PAGINATOR, "def get_page(self, number):", 12)
+    assert "isn't a number or isn't\n        in range" in cited
+    verdict = judge_support("get_page returns the first page when the argument is not an integer.", cited)
+    assert verdict.label == "supports", verdict.reason
+    partial = judge_support("get_page always returns a valid page and caches it for later calls.", cited)
+    assert partial.label == "partial", partial.reason
