@@ -124,6 +124,8 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
         verdict = rule(claim)
         if verdict:
             return (*verdict, claim.share)
+    if not claim.count and claim.numbers:  # "and its default is 2 weeks": a number, found where it is bound
+        return STATED, "Its number is in the cited text.", 1.0
     top = polarity_tops(claim)
     if claim.share >= PARTIAL_AT and top:
         verdict = (

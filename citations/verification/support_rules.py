@@ -401,7 +401,7 @@ def _claimed_value(clause: str) -> str | None:
     value = value.strip(".").lower()
     if not value or value in ("true", "false", "none", "a", "an", "the", "on", "off") or value in STOP:
         return None
-    return value
+    return None if value in NUMBER_WORDS or value == "one" else value  # "two weeks": a number
 
 
 def _claimed_default(words: list[str]) -> bool | None:

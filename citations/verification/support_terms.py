@@ -222,6 +222,8 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     found = []
     for i, token in enumerate(tokens):
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
+        if token in ("one",) and i + 1 < len(tokens) and tokens[i + 1] in UNITS:  # "one week" is a count
+            raw = "1"
         split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
         end = run_bounds(tokens, i)[1]  # a list of numbers: each is said of the word after the list
         after = tokens[end + 1] if end + 1 < len(tokens) else ""

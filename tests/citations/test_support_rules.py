@@ -513,3 +513,18 @@ def test_one_negation_repeated_over_alternatives_counts_once():
     assert verdict.label == "supports", verdict.reason
     partial = judge_support("get_page always returns a valid page and caches it for later calls.", cited)
     assert partial.label == "partial", partial.reason
+
+
+def test_a_default_in_words_is_the_same_number_and_one_week_is_a_count():
+    """ "(default: 2 weeks)": "two weeks" is that default, "one week" is not;
+    a part of the sentence holding only a number ("and its default is 2
+    weeks") is stated when its number is."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Age of cookie, in seconds", 2)
+    assert "(default: 2 weeks)" in cited and "= 60 * 60 * 24 * 7 * 2" in cited
+    verdict = judge_support("The session cookie's age defaults to two weeks.", cited)
+    assert verdict.label == "supports", verdict.reason
+    assert judge_support("The default session cookie age is one week.", cited).label == "unsupported"
+    joined = judge_support("SESSION_COOKIE_AGE is given in seconds and its default is 2 weeks.", cited)
+    assert joined.label == "supports", joined.reason
+    wrong = judge_support("SESSION_COOKIE_AGE is given in seconds and its default is 3 weeks.", cited)
+    assert wrong.label != "supports", wrong.reason
