@@ -154,7 +154,7 @@ def quoted_literal(claim: Claim) -> Verdict:
     for literal in _quoted(claim.clause):
         if literal.lower() not in claim.text.low:
             others = [q for q in _quoted(claim.best.raw) if q.lower() != literal.lower()]
-            if others:
+            if others and re.search(r"[A-Za-z]", literal):  # '..' is a symbol the lines may just not mention
                 return CONTRADICTED, f"The sentence quotes '{literal}'; the cited lines have '{others[0]}'."
             return ABSENT, f"'{literal}' is not in the cited text."
     return None
@@ -326,8 +326,13 @@ def sibling_name(claim: Claim) -> Verdict:
         others = claim.names - {name}
         ranked = sorted(((found(s, claim.terms, others), i) for i, s in enumerate(segments)), reverse=True)
         tops = [segments[i] for score, i in ranked if score == ranked[0][0] and score >= 2]
-        if tops and all(_siblings(name, s.scope) and not s.scope.has_name(name) for s in tops):
-            sibling = _siblings(name, tops[0].scope)[0]
+
+        # Another name of the claim is no sibling (PASSWORD_HASHERS for PBKDF2PasswordHasher).
+        def siblings(segment: Span, name: str = name) -> list[str]:
+            return [s for s in _siblings(name, segment) if s not in claim.names]
+
+        if tops and all(siblings(s.scope) and not s.scope.has_name(name) for s in tops):
+            sibling = siblings(tops[0].scope)[0]
             return CONTRADICTED, f"The cited lines say this of {sibling}, not {name}: {short(tops[0])}."
     return None
 

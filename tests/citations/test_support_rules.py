@@ -528,3 +528,27 @@ def test_a_default_in_words_is_the_same_number_and_one_week_is_a_count():
     assert joined.label == "supports", joined.reason
     wrong = judge_support("SESSION_COOKIE_AGE is given in seconds and its default is 3 weeks.", cited)
     assert wrong.label != "supports", wrong.reason
+
+
+def test_another_name_of_the_claim_is_no_sibling():
+    """PASSWORD_HASHERS and PBKDF2PasswordHasher are both the claim's names: the
+    list is not "another name" for the hasher it lists first."""
+    cited = lines_from(GLOBAL_SETTINGS, "# The first hasher in this list", 9)
+    assert '"django.contrib.auth.hashers.PBKDF2PasswordHasher",' in cited
+    verdict = judge_support("PBKDF2PasswordHasher is listed first in the default PASSWORD_HASHERS.", cited)
+    assert verdict.label == "supports", verdict.reason
+
+
+def test_a_quoted_symbol_the_lines_lack_is_unstated_not_contradicted():
+    """'..' is not in get_valid_filename's docstring: the part naming it is
+    unstated (the sentence is partial), not contradicted by the example's literal."""
+    text = installed_file("django", "utils/text.py").read_text(encoding="utf-8")
+    cited = lines_from(text, "def get_valid_filename(name):", 9)
+    assert "'johns_portrait_in_2004.jpg'" in cited and "'..'" not in cited
+    claim = (
+        "get_valid_filename removes leading and trailing spaces and raises SuspiciousFileOperation for '..'."
+    )
+    verdict = judge_support(claim, cited)
+    assert verdict.label == "partial", verdict.reason
+    quoted = judge_support("get_valid_filename turns 'john portrait.jpg' into 'john-portrait.jpg'.", cited)
+    assert quoted.label == "unsupported", quoted.reason
