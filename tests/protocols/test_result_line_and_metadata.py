@@ -176,3 +176,14 @@ def test_table_on_the_first_line_above_a_late_metadata_block_is_read():
     )
     assert [(f.id, f.location) for f in result.findings] == [("F1", "a.md")]
     assert result.metadata.agent == "checker"
+
+
+def test_response_without_result_line_starting_with_a_table_keeps_it():
+    """Without a RESULT line, a table on the very first line above a metadata block is read."""
+    result = parse_result(f"{TABLE}\n**Protocol**: v1\n**Agent**: checker\n")
+    assert [(f.id, f.location) for f in result.findings] == [("F1", "a.md")]
+    assert result.metadata.agent == "checker"
+    assert result.problems == [
+        "The response has no RESULT line; it is treated as PARTIAL.",
+        "The metadata block lacks Assigned, Scope, Coverage, Confidence.",
+    ]

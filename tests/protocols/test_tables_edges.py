@@ -143,3 +143,9 @@ def test_a_repeated_column_is_kept_under_a_numbered_name():
         "| ID | Severity | Type | Description | Description |\n|---|---|---|---|---|\n| F1 | major | gap | one | two |\n"
     )
     assert [(f.description, f.extra) for f in parsed.findings] == [("one", {"description_2": "two"})]
+
+
+def test_short_checklist_row_is_padded_with_empty_cells():
+    """A checklist row that stops early gets empty cells, nothing invented."""
+    parsed = parse_tables("| Item | Status | Notes |\n|---|---|---|\n| S1 | applied |\n")
+    assert parsed.other_tables == [[{"item": "S1", "status": "applied", "notes": ""}]]
