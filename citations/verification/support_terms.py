@@ -48,7 +48,9 @@ NUMBER_RE = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+){2,}|0[xo][0-9a-f]+|\d+(?:\.\d+)?e-?\d+|\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)"
 )
 PRODUCT_RE = re.compile(r"\d+(?:\s*\*\s*\d+)+")
-RAW_NAME_RE = re.compile(r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+)\b")
+RAW_NAME_RE = re.compile(
+    r"`([^`]+)`|\b([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+|[a-z]\w*(?==\w))\b"
+)  # backticked, dotted, camelCase, snake_case, or a keyword given a value ("xx=True")
 ASSIGN_RE = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False|None|\"[^\"]*\"|'[^']*'|[\w.]+)")
 CLAUSE_RE = re.compile(
     r";\s+|,\s+(?:and|but|which|while|so|where)\s+|\s+and\s+(?=(?:also|then|is|are|can|may|must|will|"

@@ -552,3 +552,16 @@ def test_a_quoted_symbol_the_lines_lack_is_unstated_not_contradicted():
     assert verdict.label == "partial", verdict.reason
     quoted = judge_support("get_valid_filename turns 'john portrait.jpg' into 'john-portrait.jpg'.", cited)
     assert quoted.label == "unsupported", quoted.reason
+
+
+def test_a_keyword_given_a_value_is_the_claims_subject():
+    """ "xx=True" names the parameter ``xx``: its polarity is read under ``xx``
+    ("only if it already exists"), not under ``nx`` beside it."""
+    redis_core = installed_file("redis", "commands/core.py").read_text(encoding="utf-8")
+    cited = lines_from(redis_core, "``nx`` if set to True, set the value", 5)
+    assert "``xx`` if set to True" in cited
+    claim = "With {}=True, set() only writes the value if the key does not exist."
+    wrong = judge_support(claim.format("xx"), cited)
+    assert wrong.label == "unsupported" and "``xx``" in wrong.reason
+    verdict = judge_support(claim.format("nx"), cited)
+    assert verdict.label == "supports", verdict.reason
