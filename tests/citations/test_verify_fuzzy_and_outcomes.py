@@ -161,3 +161,8 @@ def test_fuzzy_run_after_a_repeated_word_is_still_seen():
     window = Window.from_text("a a b", 1)
     assert window.best_fuzzy(make_needle("a b")) == (1.0, 1, 1)
     assert Window.from_text("c a a\nb", 4).best_fuzzy(make_needle("a b")) == (1.0, 4, 5)
+
+
+def test_occurrence_ending_with_a_one_letter_word_on_the_next_line():
+    """An excerpt whose last word is one letter at the start of the next line ends on that line."""
+    assert Window.from_text("alpha\nb\nc", 7).occurrences(make_needle("alpha b")) == [(7, 8)]

@@ -111,3 +111,17 @@ def test_django_message_with_typographic_quotes_cited_in_ascii(tmp_path):
     )
     assert (here.status, here.line_start) == ("verified", at)
     assert (off.status, off.line_start, off.original_line_start) == ("relocated", at, at + 3)
+
+
+def test_decomposed_accents_match_composed_ones_when_searched(tmp_path):
+    """A file written with decomposed accents (as macOS writes names: "e" + combining acute)
+    holds an excerpt typed with composed ones: found when searched for, as on its own line."""
+    lines = [f"ligne {n} de remplissage" for n in range(1, 40)]
+    lines[29] = "le cafe\u0301 du coin est ouvert"
+    (tmp_path / "nfd.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    excerpt = "le café du coin est ouvert"
+    here, moved = verify_citations(
+        tmp_path, [file_citation("nfd.md", 30, 30, excerpt), file_citation("nfd.md", 5, 5, excerpt)]
+    )
+    assert (here.status, here.line_start) == ("verified", 30)
+    assert (moved.status, moved.line_start) == ("relocated", 30)

@@ -5,6 +5,7 @@ sandbox, at most ``MAX_CONTENT_FILES`` of them."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -102,3 +103,48 @@ def test_url_item_files_read_up_to_the_limit(sandbox, monkeypatch):
     assert verify_url(sandbox, "quick brown fox").status == "excerpt_mismatch"
     (sandbox / CID / "a.md").unlink()
     assert verify_url(sandbox, "quick brown fox").status == "url_matched"
+
+
+def test_a_malformed_manifest_entry_does_not_hide_the_others(sandbox):
+    """A manifest entry whose source_url is not a string is skipped; the other items' URLs
+    still match."""
+    (sandbox / CID / "page.md").write_text("The quick brown fox.\n")
+    manifest = {"bad": {"source_url": ["https://example.org/list"]}, CID: {"source_url": URL}}
+    (sandbox / "_content_manifest.json").write_text(json.dumps(manifest))
+    (v,) = verify_citations(
+        sandbox, [file_citation(None, excerpt="quick brown fox", source_type="url", url=URL)]
+    )
+    assert (v.status, v.content_id) == ("url_matched", CID)
+
+
+def test_a_url_mapped_to_no_content_id_is_not_a_content_item(sandbox):
+    """An empty content id is no item (it would name the whole sandbox)."""
+    (sandbox / CID / "page.md").write_text("The quick brown fox.\n")
+    v = verify_url(sandbox, "quick brown fox", content_id="")
+    assert (v.status, v.content_id) == ("unverifiable", None)
+
+
+SHORT = "3f2a9c1e"
+ITEM = f"{SHORT}-5b7d-4c21-9e8f-0a1b2c3d4e5f"
+
+
+def test_short_id_counts_content_ids_given_without_a_folder(tmp_path):
+    """The session's content ids count as known even before their folder exists: a short id
+    two of them start with is ambiguous (left unresolved)."""
+    (tmp_path / ITEM).mkdir()
+    (tmp_path / ITEM / "notes.md").write_text("alpha\n")
+    citation = file_citation(f"{SHORT}/notes.md", excerpt="alpha")
+    (alone,) = verify_citations(tmp_path, [citation])
+    (shared,) = verify_citations(tmp_path, [citation], content_ids=[f"{SHORT}-0000-4000-8000-000000000000"])
+    assert (alone.status, alone.content_id) == ("verified", ITEM)
+    assert shared.status == "missing_file"
+    assert "matches 2 content items" in shared.detail
+
+
+def test_only_folders_named_by_a_uuid_are_content_items(tmp_path):
+    """A plain folder whose name looks like a short id is not a content item of its own."""
+    (tmp_path / ITEM).mkdir()
+    (tmp_path / ITEM / "notes.md").write_text("alpha\n")
+    (tmp_path / SHORT).mkdir()
+    (v,) = verify_citations(tmp_path, [file_citation(f"{SHORT}/notes.md", excerpt="alpha")])
+    assert (v.status, v.resolved_path) == ("verified", f"{ITEM}/notes.md")
