@@ -1094,3 +1094,22 @@ def test_block_start_after_its_deltas_keeps_them():
     interpreter, events = run(lines)
     assert [e.payload["text"] for e in events] == ["Hello", " world.", "Hello world."]
     assert interpreter.answer_raw == "Hello world."
+
+
+def test_completed_message_keeps_every_unfinished_block_after_a_finished_one():
+    """Block 0 came with its assistant line; blocks 1 and 2 only as deltas: all are kept."""
+    lines = [start("msg_A"), text_delta(0, "First."), assistant("msg_A", text_block("First."))]
+    lines += [text_delta(1, "Second.")]
+    lines += [block_start(2, {"type": "server_tool_use", "id": "srv_1", "name": "WebSearch"})]
+    lines += [
+        delta(2, type="input_json_delta", partial_json='{"query": "jwt"}'),
+        message_delta(),
+        message_stop(),
+    ]
+    interpreter, events = run(lines)
+    assert shown(events) == [
+        ("text", "primary", "First."),
+        ("text", "primary", "Second."),
+        ("tool_start", "primary", "Searching the web for `jwt`"),
+    ]
+    assert interpreter.answer_raw == "First.\n\nSecond."

@@ -225,3 +225,56 @@ def test_citations_body_that_is_not_json_closes_live():
     shown, _, _, stripper = per_delta(["A<!-- CITATIONS: none", " found --> B"])
     assert shown == ["A", " B", ""]
     assert stripper.citations == ["none found"]
+
+
+# -- the length limits of an open marker ---------------------------------------------------
+
+NOT_CLOSED = "PROGRESS marker is not closed within 2,000 characters; it is shown as text."
+
+
+def progress_marker(length: int) -> str:
+    """A PROGRESS marker of exactly ``length`` characters, closer included."""
+    head, tail = '<!-- PROGRESS: {"phase": "x", "detail": "', '"} -->'
+    return head + "d" * (length - len(head) - len(tail)) + tail
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 100])
+def test_progress_marker_of_2000_characters_closes(size):
+    """Up to 2,000 characters, closer included, a PROGRESS marker is a marker, however it is cut."""
+    text = progress_marker(2000) + " after"
+    pieces = [text[i : i + size] for i in range(0, len(text), size)] if size else [text]
+    shown, markers, problems, _ = per_delta(pieces)
+    assert "".join(shown) == " after"
+    assert [(m.phase, len(m.detail)) for m in markers] == [("x", 100)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("size", [0, 7])
+def test_progress_marker_longer_than_2000_characters_is_shown_as_text(size):
+    """Past 2,000 characters the marker is released as text (a closer split by a delta
+    boundary right at the limit is still seen, so the limit is exact only within a delta)."""
+    text = progress_marker(2001) + " after"
+    pieces = [text[i : i + size] for i in range(0, len(text), size)] if size else [text]
+    shown, markers, problems, _ = per_delta(pieces)
+    assert "".join(shown) == text
+    assert markers == []
+    assert problems == [MarkerProblem(NOT_CLOSED, text[:2000])]
+
+
+def test_open_marker_at_the_limit_is_released_by_the_next_delta():
+    """A delta ending exactly at the limit holds the marker; the next one shows it with itself."""
+    unclosed = progress_marker(2003)[:2000]
+    shown, markers, problems, _ = per_delta([unclosed, "ab"])
+    assert shown == ["", unclosed + "ab", ""]
+    assert markers == []
+    assert problems == [MarkerProblem(NOT_CLOSED, unclosed)]  # what was held, cut to 2,000
+
+
+def test_long_citations_block_is_not_cut_at_the_progress_limit():
+    cited = [{"id": f"c{i}", "excerpt": "e" * 200 + " --> ]"} for i in range(20)]
+    text = f"Answer.<!-- CITATIONS: {json.dumps(cited)} --> after."
+    for pieces in ([text], [text[i : i + 300] for i in range(0, len(text), 300)]):
+        shown, _, problems, stripper = per_delta(pieces)
+        assert "".join(shown) == "Answer. after."
+        assert [json.loads(body) for body in stripper.citations] == [cited]
+        assert problems == []

@@ -560,3 +560,7 @@ def test_compact_values_that_are_not_json():
 class _Long:
     def __repr__(self) -> str:
         return "L" * 600
+
+
+def test_result_duration_in_seconds():
+    assert result_detail(False, 100_000, None, None, [], None, "success") == "Completed in 100.0 s"
