@@ -32,8 +32,10 @@ SOURCES_HEADING_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _HEADING_RE = re.compile(r"^#{1,6}\s", re.MULTILINE)
+# Not from inside a word or path ("-" too: a UUID's tail is no path of its own); an absolute
+# path is kept whole, for file_citation to cut at its content folder.
 _ENTRY_PATH_RE = re.compile(
-    rf"(?<![\w/.:])(?:{_ID}/[^\s`()\[\],;]+|(?:[\w.\-]+/)+[\w.\-]+\.[A-Za-z]\w{{0,9}})"
+    rf"(?<![\w/.:\-])/?(?:{_ID}/[^\s`()\[\],;]+|(?:[\w.\-]+/)+[\w.\-]+\.[A-Za-z]\w{{0,9}})"
 )
 _LINK_RE = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
 INLINE_RE = re.compile(
@@ -129,7 +131,8 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
         )
     without_urls = URL_RE.sub(lambda m: " " * len(m.group(0)), masked)
     for match in _ENTRY_PATH_RE.finditer(without_urls):
-        rest = without_urls[match.end() : match.end() + 60]
+        # The whole rest of the entry: a title is not cut at a fixed width.
+        rest = without_urls[match.end() :]
         lines = _AFTER_RE.match(rest)
         start, end = parse_range(lines.group(1)) if lines else (None, None)
         title = re.split(r"\s[—–-]\s", rest, maxsplit=1)
