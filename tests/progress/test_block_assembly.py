@@ -1113,3 +1113,93 @@ def test_completed_message_keeps_every_unfinished_block_after_a_finished_one():
         ("tool_start", "primary", "Searching the web for `jwt`"),
     ]
     assert interpreter.answer_raw == "First.\n\nSecond."
+
+
+# -- lines out of their usual order or shape ---------------------------------------------
+
+
+def test_stream_events_without_a_message_start_show_nothing_and_do_not_break():
+    for line in [block_stop(0), message_delta(), message_stop(), block_start(0, {"type": "text"})]:
+        _, events = run([line])
+        assert events == []
+    _, events = run([se({"type": "content_block_stop", "index": [0]})])
+    assert events == []
+
+
+def test_block_start_without_a_type_is_a_text_block():
+    lines = [
+        start("msg_A"),
+        block_start(0, {}),
+        text_delta(0, "Typed later."),
+        message_delta(),
+        message_stop(),
+    ]
+    interpreter, events = run(lines)
+    assert [(e.kind, e.payload["text"]) for e in events] == [
+        ("text_delta", "Typed later."),
+        ("text", "Typed later."),
+    ]
+    assert interpreter.answer_raw == "Typed later."
+
+
+def test_delta_with_an_index_that_is_a_list_is_a_new_block():
+    lines = [start("msg_A"), delta([0], type="text_delta", text="Odd."), message_delta(), message_stop()]
+    _, events = run(lines)
+    assert [(e.kind, e.payload["text"]) for e in events] == [("text_delta", "Odd."), ("text", "Odd.")]
+
+
+def test_sub_agent_deltas_without_a_message_start_stay_the_sub_agent_s():
+    parent = "toolu_Task1"
+    lines = [text_delta(0, "Sub text.", parent), message_delta(parent), message_stop(parent)]
+    interpreter, events = run(lines)
+    assert [(e.kind, e.stage, e.payload["parent_tool_use_id"]) for e in events] == [
+        ("text_delta", "expandable", parent),
+        ("text", "expandable", parent),
+    ]
+    assert interpreter.answer_raw == ""
+
+
+def test_blocks_first_seen_in_a_delta_keep_its_index():
+    """Deltas of blocks whose start was lost make blocks at the index the deltas name."""
+    lines = [start("msg_A"), delta(3, type="thinking_delta", thinking="Plan.")]
+    lines += [delta(4, type="signature_delta", signature="s")]
+    lines += [delta(2, type="input_json_delta", partial_json='{"command": "ls"}'), block_stop(2)]
+    _, events = run(lines, finish=False)
+    assert shown(events) == [("tool_start", "primary", "Using a tool")]  # announced at its own stop
+    _, events = run([*lines, message_delta(), message_stop()])
+    thinking = [(e.payload["index"], e.detail) for e in events if e.kind == "thinking"]
+    assert thinking == [(3, "Plan."), (4, "Thinking (content hidden by the engine)")]
+
+
+def test_markers_from_several_deltas_are_not_repeated_by_a_differing_assistant_line():
+    """Markers and problems counted over every delta: a corrected text adds only new ones."""
+    bad = "<!-- PROGRESS: [1] -->"
+    deltas_ = [SEARCHING + "One.", bad + "Two.", WRITING + "Three.", bad]
+    lines = [start("msg_A"), *[text_delta(0, d) for d in deltas_]]
+    lines.append(assistant("msg_A", text_block("".join(deltas_) + " Four.")))
+    interpreter, events = run(lines, finish=False)
+    assert [e.kind for e in events if e.kind in ("phase", "marker_error")] == [
+        "phase",
+        "marker_error",
+        "phase",
+        "marker_error",
+    ]
+    assert len(interpreter.marker_problems) == 2
+
+
+def test_kept_text_from_several_deltas_is_not_replaced_by_the_same_text():
+    lines = [
+        start("msg_A"),
+        text_delta(0, "Part one, "),
+        text_delta(0, "part two."),
+        message_delta(),
+        message_stop(),
+    ]
+    _, events = run([*lines, assistant("msg_A", text_block("Part one, part two."))])
+    assert shown(events) == [("text", "primary", "Part one, part two.")]
+
+
+def test_error_result_without_errors_or_text_names_its_subtype():
+    interpreter, events = run([result_line(subtype="error_during_execution", is_error=True)])
+    assert shown(events) == [("result", "primary", "Failed: error_during_execution")]
+    assert interpreter.errors == []
