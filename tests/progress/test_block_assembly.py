@@ -1203,3 +1203,12 @@ def test_error_result_without_errors_or_text_names_its_subtype():
     interpreter, events = run([result_line(subtype="error_during_execution", is_error=True)])
     assert shown(events) == [("result", "primary", "Failed: error_during_execution")]
     assert interpreter.errors == []
+
+
+def test_block_streamed_at_the_index_of_a_line_only_block_is_a_new_block():
+    """A line-only block's place is finished: a block streamed later at that index is its own."""
+    lines = [start("msg_A"), assistant("msg_A", {"type": "thinking", "thinking": "Plan.", "signature": "s"})]
+    lines += [block_start(0, {"type": "text"}), text_delta(0, "Answer."), message_delta(), message_stop()]
+    interpreter, events = run(lines)
+    assert shown(events) == [("thinking", "expandable", "Plan."), ("text", "primary", "Answer.")]
+    assert interpreter.answer_raw == "Answer."
