@@ -1212,3 +1212,57 @@ def test_block_streamed_at_the_index_of_a_line_only_block_is_a_new_block():
     interpreter, events = run(lines)
     assert shown(events) == [("thinking", "expandable", "Plan."), ("text", "primary", "Answer.")]
     assert interpreter.answer_raw == "Answer."
+
+
+# -- the assistant line of a streamed text block ---------------------------------------------
+
+
+def test_rewritten_text_keeps_its_index_and_streams_nothing_wrong():
+    """A longer text that does not continue what was shown: no piece of it is streamed."""
+    lines = [
+        start("msg_A"),
+        text_delta(0, "First draft"),
+        assistant("msg_A", text_block("Second, longer version.")),
+    ]
+    _, events = run(lines, finish=False)
+    assert [(e.kind, e.payload["text"], e.payload["index"]) for e in events] == [
+        ("text_delta", "First draft", 0),
+        ("text", "Second, longer version.", 0),
+    ]
+
+
+def test_text_continuing_several_deltas_streams_only_the_rest():
+    lines = [start("msg_A"), text_delta(0, "Part one, "), text_delta(0, "part two")]
+    _, events = run([*lines, assistant("msg_A", text_block("Part one, part two, part three."))], finish=False)
+    assert [e.payload["text"] for e in events] == [
+        "Part one, ",
+        "part two",
+        ", part three.",
+        "Part one, part two, part three.",
+    ]
+
+
+def test_text_line_for_a_message_still_streaming_leaves_it_open():
+    """A text line with no streamed block does not close its message: its tool call is still announced."""
+    lines = [start("msg_A"), block_start(0, {"type": "tool_use", "id": "toolu_1", "name": "Read"})]
+    lines += [delta(0, type="input_json_delta", partial_json='{"file_path": "a.md"}')]
+    lines += [assistant("msg_A", text_block("Reading it.")), message_delta(), message_stop()]
+    _, events = run(lines, finish=False)
+    assert shown(events) == [("text", "primary", "Reading it."), ("tool_start", "primary", "Reading a.md")]
+
+
+def test_sub_agent_markers_from_its_assistant_line_stay_the_sub_agent_s():
+    """Markers found when a sub-agent's line completes or corrects its text are expandable, with its id."""
+    parent = "toolu_Task1"
+    lines = [start("msg_S", parent), text_delta(0, "Draft", parent)]
+    lines.append(assistant("msg_S", text_block(SEARCHING + "Final."), parent=parent))
+    interpreter, events = run(lines, finish=False)
+    phase = next(e for e in events if e.kind == "phase")
+    assert (phase.stage, phase.payload["parent_tool_use_id"]) == ("expandable", parent)
+    assert interpreter.phase == ""
+    held = 'Checking <!-- PROGRESS: {"phase": "x"'
+    lines = [start("msg_S", parent), text_delta(0, held, parent)]
+    lines.append(assistant("msg_S", text_block(held), parent=parent))
+    interpreter, events = run(lines, finish=False)
+    problem = next(e for e in events if e.kind == "marker_error")
+    assert (problem.stage, problem.payload["parent_tool_use_id"]) == ("expandable", parent)
