@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import textwrap
 from collections.abc import Iterable
@@ -18,6 +19,7 @@ from citations.parsing.text_forms import FILE_LINE_RE, find_file_lines
 
 _SOURCE_HEADING_RE = re.compile(r"^(#{1,6})\s*Source\s+(\d+)\s*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
 _HEADING_RE = re.compile(r"^(#{1,6})\s", re.MULTILINE)
+_FENCE_LINE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 _FENCE_RE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)\s*$")
 _PROSE_FIELD_RE = re.compile(
     r"^\s*[-*]?\s*\*\*(URL|Type|Date|Version|Authority)\*\*\s*:\s*(.+?)\s*$", re.I | re.M
@@ -80,13 +82,30 @@ def _web_fields(fields: dict[str, str], problems: list[str], label: str) -> dict
     return out
 
 
+def _fence_starts_and_ends(text: str) -> list[int]:
+    """Offsets where closed code fences open and close, in pairs: an offset falls inside a fence
+    when an odd number of them lie at or before it. A fence closes on a run of at least as many of
+    its own character; one left open is not counted."""
+    offsets: list[int] = []
+    opening: re.Match[str] | None = None
+    for match in _FENCE_LINE_RE.finditer(text):
+        if opening is None:
+            opening = match
+        elif match.group(1)[0] == opening.group(1)[0] and len(match.group(1)) >= len(opening.group(1)):
+            offsets += [opening.start(), match.end()]
+            opening = None
+    return offsets
+
+
 def find_source_sections(text: str, problems: list[str]) -> list[Found]:
     found = []
+    fences = _fence_starts_and_ends(text)
     for heading in _SOURCE_HEADING_RE.finditer(text):
         level = len(heading.group(1))
         stop = len(text)
         for nxt in _HEADING_RE.finditer(text, heading.end()):
-            if len(nxt.group(1)) <= level:
+            # A "# comment" line inside the metadata block is YAML, not a heading.
+            if len(nxt.group(1)) <= level and bisect.bisect_right(fences, nxt.start()) % 2 == 0:
                 stop = nxt.start()
                 break
         section = text[heading.end() : stop]

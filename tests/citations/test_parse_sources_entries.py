@@ -113,3 +113,56 @@ def test_nesting_depth_counts_the_path_not_the_siblings():
         read_element("[[[]," + "[" * 99 + "]" * 99 + "]]")
     _value, reader = read_element("[[[]," + "[" * 97 + "]" * 97 + "]]")
     assert reader.truncated is False
+
+
+def test_a_yaml_comment_line_does_not_end_the_source_section():
+    """A full-line "# comment" inside a source's yaml block is YAML, not a heading: the block is
+    read, and the next source section still starts at its own heading."""
+    text = (
+        "## Source 1: Docs\n```yaml\n# where it was found\n\nurl: https://d.example/x\ntype: official_docs\n```\n\n"
+        "## Source 2: B\n```yaml\nurl: https://b.example/\n```\n# Other\n"
+    )
+    assert _found(text) == (
+        [
+            {
+                "cid": "c1",
+                "found_by": "web_source",
+                "source_type": "url",
+                "url": "https://d.example/x",
+                "title": "Docs",
+                "web_type": "official_docs",
+            },
+            {
+                "cid": "c2",
+                "found_by": "web_source",
+                "source_type": "url",
+                "url": "https://b.example/",
+                "title": "B",
+            },
+        ],
+        [],
+    )
+
+
+def test_an_id_written_as_a_list_is_not_an_id():
+    """``"id": [3]`` is no usable id: the entry gets the next free number and the problem says so."""
+    assert _found('<!-- CITATIONS: [{"id": [3], "source_file": "a/b.md"}] -->') == (
+        [{"cid": "c1", "found_by": "citations_block", "source_type": "file", "source_path": "a/b.md"}],
+        ["Citation entry 1 has no usable id ([3]); it was given the next free number."],
+    )
+
+
+def test_exponents_in_either_case_are_floats():
+    """1E5 and 2e-1 are numbers with an exponent."""
+    assert read_element("[1E5, 2e-1]")[0] == [100000.0, 0.2]
+
+
+def test_a_digit_at_the_end_of_an_extension_is_not_a_line():
+    """hash.md5:3 cites line 3, not lines 3 to 5."""
+    assert [
+        (c["source_path"], c["line_start"], c["line_end"])
+        for c in _found("See hash.md5:3 and song.mp3:7-9.")[0]
+    ] == [
+        ("hash.md5", 3, 3),
+        ("song.mp3", 7, 9),
+    ]
