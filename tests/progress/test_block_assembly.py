@@ -1266,3 +1266,41 @@ def test_sub_agent_markers_from_its_assistant_line_stay_the_sub_agent_s():
     interpreter, events = run(lines, finish=False)
     problem = next(e for e in events if e.kind == "marker_error")
     assert (problem.stage, problem.payload["parent_tool_use_id"]) == ("expandable", parent)
+
+
+def test_line_adding_only_a_marker_streams_no_empty_piece():
+    lines = [start("msg_A"), text_delta(0, "Answer."), assistant("msg_A", text_block("Answer." + SEARCHING))]
+    _, events = run(lines, finish=False)
+    assert [(e.kind, e.payload.get("text")) for e in events] == [
+        ("text_delta", "Answer."),
+        ("phase", None),
+        ("text", "Answer."),
+    ]
+
+
+def test_text_line_does_not_claim_a_streamed_thinking_block():
+    """Thinking and text streamed; the text's line comes first: each line finds its own block."""
+    lines = [*thinking_lines("Plan."), text_delta(1, "Answer.")]
+    lines += [
+        assistant("msg_K", text_block("Answer.")),
+        assistant("msg_K", {"type": "thinking", "thinking": "Plan."}),
+    ]
+    interpreter, events = run([*lines, message_delta(), message_stop()])
+    assert [(e.kind, e.payload["index"], e.payload["text"]) for e in events] == [
+        ("text_delta", 1, "Answer."),
+        ("text", 1, "Answer."),
+        ("thinking", 0, "Plan."),
+    ]
+    assert interpreter.thinking_text == "Plan."
+
+
+def test_assistant_line_whose_parent_is_not_an_id_is_top_level():
+    for parent in ("", 7):
+        line = json.loads(assistant("msg_A", text_block("Top.")))
+        line["parent_tool_use_id"] = parent
+        interpreter, events = run([json.dumps(line)])
+        assert [(e.kind, e.stage, e.payload["parent_tool_use_id"]) for e in events] == [
+            ("text_delta", "primary", None),
+            ("text", "primary", None),
+        ]
+        assert interpreter.answer_raw == "Top."
