@@ -1304,3 +1304,16 @@ def test_assistant_line_whose_parent_is_not_an_id_is_top_level():
             ("text", "primary", None),
         ]
         assert interpreter.answer_raw == "Top."
+
+
+def test_sub_agent_deltas_without_a_message_start_are_claimed_by_its_line():
+    parent = "toolu_Task1"
+    lines = [
+        text_delta(0, "Lost start.", parent),
+        assistant("msg_S", text_block("Lost start."), parent=parent),
+    ]
+    _, events = run(lines)
+    assert [(e.kind, e.payload["text"], e.payload["message_id"]) for e in events] == [
+        ("text_delta", "Lost start.", "partial-1"),
+        ("text", "Lost start.", "msg_S"),
+    ]
