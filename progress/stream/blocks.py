@@ -109,7 +109,7 @@ class BlockAssembler:
             block = BlockState(kind=kind, index=index, message_id=message.id, parent=message.parent)
             if kind == "text":
                 block.stripper = MarkerStripper()
-            message.blocks[index] = block
+            message.put(index, block)
         return block
 
     def _delta(self, message: MessageState, event: dict[str, Any]) -> None:
@@ -268,11 +268,18 @@ class BlockAssembler:
         """The first streamed block of this kind that no assistant line has claimed yet."""
         if message is None:
             return None
-        for block in message.blocks.values():
-            if not block.claimed and (
-                block.kind == kind or (kind == "redacted_thinking" and block.kind == "thinking")
-            ):
+        # In the blocks' order, from the first one not yet known to be claimed.
+        order, blocks = message.order, message.blocks
+        for position in range(message.claimed_upto, len(order)):
+            block = blocks[order[position]]
+            if block.claimed:
+                if position == message.claimed_upto:
+                    message.claimed_upto = position + 1
+                continue
+            if block.kind == kind or (kind == "redacted_thinking" and block.kind == "thinking"):
                 block.claimed = True
+                if position == message.claimed_upto:
+                    message.claimed_upto = position + 1
                 return block
         return None
 
@@ -332,9 +339,9 @@ class BlockAssembler:
             )
             message.closed = True
         # The next free index: after lost lines a streamed block can sit at len(blocks).
-        index = max(message.blocks, default=-1) + 1
-        message.blocks[index] = BlockState(
-            kind="line", index=index, message_id=message.id, parent=None, claimed=True
+        index = message.next_free
+        message.put(
+            index, BlockState(kind="line", index=index, message_id=message.id, parent=None, claimed=True)
         )
         message.blocks[index].done = True
         return index

@@ -41,6 +41,21 @@ class MessageState:
     blocks: dict[int, BlockState] = field(default_factory=dict)
     completed: bool = False  # message_delta seen: the API finished this message normally
     closed: bool = False
+    # Bookkeeping that keeps a message with many blocks linear (an engine may
+    # repeat a message id): ``blocks``' keys in insertion order (its iteration
+    # order), how many leading ones are claimed, and the next free index.
+    order: list[int] = field(default_factory=list)
+    claimed_upto: int = 0
+    next_free: int = 0
+
+    def put(self, index: int, block: BlockState) -> None:
+        """Store ``block`` at ``index`` (a new index, or a finished block replaced)."""
+        if index in self.blocks:
+            self.claimed_upto = 0  # a fresh, unclaimed block now sits where a claimed one was
+        else:
+            self.order.append(index)
+            self.next_free = max(self.next_free, index + 1)
+        self.blocks[index] = block
 
 
 def parent_of(data: dict[str, Any]) -> str | None:
