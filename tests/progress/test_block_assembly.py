@@ -1317,3 +1317,32 @@ def test_sub_agent_deltas_without_a_message_start_are_claimed_by_its_line():
         ("text_delta", "Lost start.", "partial-1"),
         ("text", "Lost start.", "msg_S"),
     ]
+
+
+def test_tool_without_an_id_streamed_and_sent_as_a_line_is_announced_once():
+    lines = [start("msg_T"), block_start(0, {"type": "tool_use", "name": "Read"})]
+    lines += [delta(0, type="input_json_delta", partial_json='{"file_path": "a.md"}')]
+    lines += [
+        assistant("msg_T", {"type": "tool_use", "name": "Read", "input": {"file_path": "a.md"}}),
+        block_stop(0),
+    ]
+    interpreter, events = run([*lines, message_delta(), message_stop()])
+    assert shown(events) == [("tool_start", "primary", "Reading a.md")]
+    assert interpreter.tool_steps == ["Reading a.md"]
+
+
+def test_late_sub_agent_line_does_not_touch_the_answer():
+    """A sub-agent's text kept from deltas and then corrected by a late line leaves the answer alone."""
+    parent = "toolu_Task1"
+    lines = [assistant("msg_M", text_block("Top one.")), assistant("msg_M2", text_block("Top two."))]
+    lines += [
+        start("msg_S", parent),
+        text_delta(0, "Sub draft", parent),
+        message_delta(parent),
+        message_stop(parent),
+    ]
+    lines.append(assistant("msg_S", text_block("Sub final."), parent=parent))
+    interpreter, events = run(lines)
+    assert [e.kind for e in events][-1] == "text"
+    assert "raw" not in [e.kind for e in events]
+    assert interpreter.answer_raw == "Top one.\n\nTop two."

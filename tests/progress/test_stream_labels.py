@@ -564,3 +564,15 @@ class _Long:
 
 def test_result_duration_in_seconds():
     assert result_detail(False, 100_000, None, None, [], None, "success") == "Completed in 100.0 s"
+
+
+def test_compact_of_subclasses_keeps_the_limits_it_was_given():
+    from collections import OrderedDict
+
+    from progress.stream.events import compact
+
+    class Name(str):
+        pass
+
+    assert compact([Name("x" * 11)], max_str=10) == ["x" * 10 + "…[11 chars]"]
+    assert compact([[[[OrderedDict(a=[1])]]]]) == [[[[{"a": "…"}]]]]
