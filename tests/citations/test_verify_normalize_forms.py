@@ -11,6 +11,7 @@ import shutil
 import pytest
 
 from citations.verification import verify_citations
+from citations.verification.needle import make_needle
 from citations.verification.normalize import MAX_GAP, fold, matches, normalize_text
 from tests.citations.builders import file_citation, installed_file, line_of
 
@@ -125,3 +126,27 @@ def test_decomposed_accents_match_composed_ones_when_searched(tmp_path):
     )
     assert (here.status, here.line_start) == ("verified", 30)
     assert (moved.status, moved.line_start) == ("relocated", 30)
+
+
+@pytest.mark.parametrize("quoted", ['"alpha beta"', "'alpha beta'"])
+def test_excerpt_wrapped_in_quotes_is_its_text(tmp_path, quoted):
+    """Quotes around the whole excerpt are the agent's, not the file's."""
+    (tmp_path / "q.md").write_text("alpha beta\n")
+    (v,) = verify_citations(tmp_path, [file_citation("q.md", 1, 1, quoted)])
+    assert v.status == "verified"
+    assert make_needle(quoted).pieces == ["alpha beta"]
+
+
+def test_quote_characters_alone():
+    """A lone quote is text; a pair of quotes with nothing between is no excerpt."""
+    assert make_needle('"').pieces == ['"']
+    assert make_needle('""') is None
+    assert make_needle("'a\"").pieces == ["'a\""]
+
+
+def test_excerpt_ending_in_a_line_of_bullet_characters_is_not_taken_verbatim(tmp_path):
+    """The file drops "12. " as a bullet, so an excerpt ending in a line "12" is not in its
+    cited lines, although its bytes are."""
+    (tmp_path / "b.md").write_text("alpha\nbeta\n12. gamma\n")
+    (v,) = verify_citations(tmp_path, [file_citation("b.md", 1, 3, "alpha\nbeta\n12")])
+    assert v.status == "excerpt_mismatch"
