@@ -1346,3 +1346,15 @@ def test_late_sub_agent_line_does_not_touch_the_answer():
     assert [e.kind for e in events][-1] == "text"
     assert "raw" not in [e.kind for e in events]
     assert interpreter.answer_raw == "Top one.\n\nTop two."
+
+
+def test_before_any_line_there_is_no_init_and_no_result():
+    interpreter = StreamInterpreter()
+    assert (interpreter.init, interpreter.result, interpreter.saw_result, interpreter.lines) == (
+        None,
+        None,
+        False,
+        0,
+    )
+    interpreter.feed("plain text")
+    assert (interpreter.init, interpreter.result, interpreter.lines) == (None, None, 1)
