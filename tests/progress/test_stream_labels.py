@@ -576,3 +576,55 @@ def test_compact_of_subclasses_keeps_the_limits_it_was_given():
 
     assert compact([Name("x" * 11)], max_str=10) == ["x" * 10 + "…[11 chars]"]
     assert compact([[[[OrderedDict(a=[1])]]]]) == [[[[{"a": "…"}]]]]
+
+
+# -- parse_line: every field of the parsed line, for each kind of line -------------------------
+
+from progress.stream.lines import ParsedLine, parse_line  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("line", "parsed"),
+    [
+        ("plain text", ParsedLine("", "", None, "plain text")),
+        ("[SandboxDebug] seccomp", ParsedLine("", "", None, "[SandboxDebug] seccomp")),
+        ("[1, 2", ParsedLine("", "", None, "[1, 2")),
+        ('  {"type": "system"}', ParsedLine("system", "", {"type": "system"}, '  {"type": "system"}')),
+        ('\ufeff {"type": "x"}\r', ParsedLine("x", "", {"type": "x"}, ' {"type": "x"}')),
+        ("tail\r", ParsedLine("", "", None, "tail")),
+        ("tail \r\n", ParsedLine("", "", None, "tail ")),
+        (
+            '{"a": 1} x',
+            ParsedLine(
+                "",
+                "",
+                None,
+                '{"a": 1} x',
+                "The line starts with '{' but is not valid JSON (Extra data, character 8).",
+            ),
+        ),
+        ("[1]", ParsedLine("", "", None, "[1]", "The line is JSON but not an object (it is a list).")),
+        (
+            "[" * 100_000,
+            ParsedLine("", "", None, "[" * 100_000, "The line is JSON nested too deeply to parse."),
+        ),
+        (None, ParsedLine("", "", None, "")),
+        (5, ParsedLine("", "", None, "5")),
+        (bytearray(b'{"type": "user"}'), ParsedLine("user", "", {"type": "user"}, '{"type": "user"}')),
+    ],
+)
+def test_parse_line_fields(line, parsed):
+    assert parse_line(line) == parsed
+
+
+def test_parse_line_of_a_number_too_long_to_read():
+    line = '{"n": ' + "9" * 5000 + "}"
+    parsed = parse_line(line)
+    assert (parsed.type, parsed.subtype, parsed.data, parsed.raw) == ("", "", None, line)
+    assert parsed.error.startswith("The line could not be parsed as JSON (Exceeds the limit")
+
+
+def test_parse_line_of_a_value_that_cannot_be_read():
+    assert parse_line(_Unprintable()) == ParsedLine(
+        "", "", None, "", "The line could not be read (RuntimeError)."
+    )
