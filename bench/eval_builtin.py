@@ -3,8 +3,8 @@
 Ingests the READMEs (``METADATA``) and sources of packages installed in
 ``.venv`` into a sandbox the way the app does (one zip content item per
 package, ``ingest_zip``, manifest and CLAUDE.md), runs the engine on the
-questions of ``bench/eval_builtin_set.py`` and prints, for the tuning part and
-the held-out part (every third question) separately:
+questions of ``bench/eval_builtin_set.py`` and prints, for the tuning part,
+the held-out part (every third question) and the second held-out batch separately:
 
 - lead-sentence accuracy: the Quick Answer's first cited claim contains a gold
   key phrase (any one; for a two-file question, of any of its facts);
@@ -24,7 +24,9 @@ the held-out part (every third question) separately:
     .venv/bin/python bench/eval_builtin.py --scale 100    # also index to 100 MB and time again
     .venv/bin/python bench/eval_builtin.py --show tune    # print each tuning question's lead
 
-Held-out questions are only counted unless ``--show held`` is given.
+Held-out questions are only counted unless ``--show held`` is given; the
+second held-out batch (questions 101 on) is reported on its own and printed
+only with ``--show new``.
 """
 
 from __future__ import annotations
@@ -386,7 +388,7 @@ def main() -> int:
     parser.add_argument(
         "--scale", type=int, default=0, help="also fill the sandbox to this many MB and time answers"
     )
-    parser.add_argument("--show", choices=("tune", "held", "all"), help="print each question's lead")
+    parser.add_argument("--show", choices=("tune", "held", "new", "all"), help="print each question's lead")
     parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="eval-builtin-"))
@@ -421,13 +423,17 @@ def main() -> int:
                 stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
                 assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
         outcomes = run_cases(box, cases)
-        tune = [o for o in outcomes if not o.case.held_out]
-        held = [o for o in outcomes if o.case.held_out]
+        tune = [o for o in outcomes if o.case.split == "tune"]
+        held = [o for o in outcomes if o.case.split == "held"]
+        new = [o for o in outcomes if o.case.split == "new"]
         report("tuning part", tune, box)
         report("held-out part", held, box)
+        report("new held-out batch", new, box)
+        report("first set (tuning + held-out)", tune + held, box)
         report("all", outcomes, box)
         if args.show:
-            show(tune if args.show == "tune" else held if args.show == "held" else outcomes, box)
+            parts = {"tune": tune, "held": held, "new": new, "all": outcomes}
+            show(parts[args.show], box)
         print()
         latency("answer latency, eval sandbox", box, cases)
         if args.scale:

@@ -6,6 +6,9 @@ site-packages), the lines that state it, and the key phrase(s) a correct lead
 sentence contains (any one of them, compared case-insensitively with
 whitespace folded). A two-file question has one gold fact per file.
 ``held_out`` questions (every third) are not looked at while tuning the engine.
+Questions numbered from 101 are a second held-out batch (``split == "new"``),
+written from the files after the second tuning pass and committed before the
+engine was run on them; the tuning loop never prints them.
 """
 
 from __future__ import annotations
@@ -28,8 +31,15 @@ class Case:
     gold: tuple[Gold, ...]
 
     @property
+    def split(self) -> str:
+        """The part: tune, held (every third of the first set) or new (the second held-out batch)."""
+        if self.number > 100:
+            return "new"
+        return "held" if self.number % 3 == 0 else "tune"
+
+    @property
     def held_out(self) -> bool:
-        return self.number % 3 == 0
+        return self.split != "tune"
 
     @property
     def answerable(self) -> bool:
@@ -478,4 +488,148 @@ CASES = [
         "How long does Hypothesis's Redis example database keep examples by default?",
         ("hypothesis/extra/redis.py", (40, 40), "timedelta(days=8)"),
     ),
+]
+
+# The second held-out batch: written by reading the files (not by running the
+# engine), over the same installed packages, never printed while tuning.
+CASES += [
+    _case(
+        101,
+        "number",
+        "Which port does Django use to send email by default?",
+        ("django/conf/global_settings.py", (206, 207), "EMAIL_PORT = 25"),
+    ),
+    _case(
+        102,
+        "synonym",
+        "What file permissions does Django give newly uploaded files by default?",
+        ("django/conf/global_settings.py", (337, 340), "FILE_UPLOAD_PERMISSIONS = 0o644"),
+    ),
+    _case(
+        103,
+        "yesno",
+        "Does Django's session cookie expire when the browser is closed by default?",
+        ("django/conf/global_settings.py", (507, 508), "SESSION_EXPIRE_AT_BROWSER_CLOSE = False"),
+    ),
+    _case(
+        104,
+        "number",
+        "Which close code does a websockets server send to its connections when the server is closed?",
+        ("websockets/asyncio/server.py", (576, 577), "code 1001"),
+    ),
+    _case(
+        105,
+        "yesno",
+        "Is permessage-deflate compression enabled by default on a websockets server?",
+        ("websockets/asyncio/server.py", (605, 605), "extension is enabled by default"),
+    ),
+    _case(
+        106,
+        "name",
+        "What message does click's pause function print by default?",
+        ("click/termui.py", (1004, 1005), "Press any key to continue"),
+    ),
+    _case(
+        107,
+        "name",
+        "Which option names show a click command's help page by default?",
+        ("click/core.py", (267, 269), "default is ``['--help']``"),
+    ),
+    _case(
+        108,
+        "howto",
+        "How do I wrap a WSGI application so that it can be served as an ASGI application with asgiref?",
+        ("asgiref-3.13.0.dist-info/METADATA", (187, 187), "WsgiToAsgi(wsgi_application)"),
+    ),
+    _case(
+        109,
+        "synonym",
+        "Does kombu fan out messages on Amazon SQS out of the box?",
+        ("kombu-5.7.0.dist-info/METADATA", (201, 203), "Disabled by default"),
+    ),
+    _case(
+        110,
+        "name",
+        "What do kombu producers send their messages to?",
+        ("kombu-5.7.0.dist-info/METADATA", (318, 318), "Producers sends messages to an exchange"),
+    ),
+    _case(
+        111,
+        "name",
+        "What happens when a task makes a thread-sensitive call after its ThreadSensitiveContext has exited?",
+        ("asgiref-3.13.0.dist-info/METADATA", (142, 143), "raises ``RuntimeError``"),
+    ),
+    _case(
+        112,
+        "number",
+        "How many active connections may a kombu connection pool hold by default?",
+        ("kombu/connection.py", (843, 844), "Default is no limit"),
+    ),
+    _case(
+        113,
+        "twofile",
+        "What is the largest incoming message a websockets server accepts by default, and how much request "
+        "data does Django read before raising RequestDataTooBig?",
+        ("websockets/asyncio/server.py", (517, 517), "= 2**20"),
+        ("django/conf/global_settings.py", (320, 322), "DATA_UPLOAD_MAX_MEMORY_SIZE = 2621440"),
+    ),
+    _case(
+        114,
+        "why",
+        "Why can kombu Exchange and Queue objects be used in configuration files?",
+        ("kombu-5.7.0.dist-info/METADATA", (289, 290), "simply declarations that can be pickled"),
+    ),
+    _case(
+        115,
+        "synonym",
+        "Where does Django keep streamed uploads temporarily when no folder is configured?",
+        ("django/conf/global_settings.py", (332, 334), "operating system's default temporary"),
+    ),
+    _case(
+        116,
+        "number",
+        "How many external plugins does pytest have?",
+        ("pytest-9.2.0.dist-info/METADATA", (157, 157), "1300+"),
+    ),
+    _case(
+        117,
+        "why",
+        "Why can I use plain assert statements in pytest tests?",
+        ("pytest-9.2.0.dist-info/METADATA", (137, 137), "detailed assertion introspection"),
+    ),
+    _case(
+        118,
+        "synonym",
+        "How many spaces does Python-Markdown treat a tab as by default?",
+        ("markdown/core.py", (51, 51), "Default: `4`"),
+    ),
+    _case(
+        119,
+        "howto",
+        "How do I close a websockets server but keep its connections open until clients disconnect?",
+        ("websockets/asyncio/server.py", (579, 579), "close_connections=False"),
+    ),
+    _case(
+        120,
+        "howto",
+        "How do I make click ignore command line options it does not recognise?",
+        ("click/core.py", (264, 266), "ignore_unknown_options"),
+    ),
+    _case(
+        121,
+        "twofile",
+        "Which Python versions do pytest and asgiref require?",
+        ("pytest-9.2.0.dist-info/METADATA", (155, 155), "Python 3.10+"),
+        ("asgiref-3.13.0.dist-info/METADATA", (199, 199), "requires Python 3.11 or higher"),
+    ),
+    _case(
+        122,
+        "number",
+        "How many greetings does the hello command of click's simple example print by default?",
+        ("click-8.5.1.dist-info/METADATA", (47, 47), "default=1"),
+    ),
+    _case(123, "unanswerable", "Which cloud region does dj-database-url connect to by default?"),
+    _case(124, "unanswerable", "How many CPU cores does asgiref's WsgiToAsgi adapter reserve?"),
+    _case(125, "unanswerable", "How long does click keep its shell history file by default?"),
+    _case(126, "unanswerable", "How much memory does django-htmx reserve per request by default?"),
 ]
