@@ -11,6 +11,7 @@ from citations.admin import export_response
 from citations.models import Citation
 from citations.states import COUNTED_AS_VERIFIED
 from progress.models import ProgressEvent
+from researchmind import services
 from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
 
 
@@ -38,6 +39,9 @@ class ContentInline(admin.TabularInline):
     fields = ["title", "kind", "status", "file_count", "byte_size", "source_url", "error"]
     readonly_fields = fields
     show_change_link = True
+    # Removal goes through the item's own page, which runs the content service
+    # (its citations marked "source removed", its folder and line indexes gone).
+    can_delete = False
 
 
 @admin.register(ResearchSession)
@@ -56,6 +60,14 @@ class ResearchSessionAdmin(admin.ModelAdmin):
     search_fields = ["title", "owner__username"]
     inlines = [ContentInline]
     actions = ["export_csv", "export_json"]
+
+    # Deleting here must remove the sandbox and private state folders too, as the app does.
+    def delete_model(self, request, obj):
+        services.session_delete(obj)
+
+    def delete_queryset(self, request, queryset):
+        for session in queryset:
+            services.session_delete(session)
 
     def get_queryset(self, request):
         return (
@@ -118,6 +130,24 @@ class ContentItemAdmin(admin.ModelAdmin):
         "progress_total",
         "progress_message",
     ]
+
+    # Deleting here goes through the same service as the app: the item's
+    # citations become "source removed" (excerpts kept), its folder and line
+    # indexes go, and the confirmation page counts the citations affected.
+    def delete_model(self, request, obj):
+        services.content_delete(obj)
+
+    def delete_queryset(self, request, queryset):
+        for item in queryset.select_related("session"):
+            services.content_delete(item)
+
+    def get_deleted_objects(self, objs, request):
+        deleted, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        items = list(objs)
+        cited = sum(Citation.objects.citing(item).count() for item in items)
+        if cited:
+            model_count["citations marked “source removed” (their excerpts are kept)"] = cited
+        return deleted, model_count, perms_needed, protected
 
 
 class CitationInline(admin.TabularInline):

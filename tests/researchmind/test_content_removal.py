@@ -76,3 +76,70 @@ def test_confirmation_page_is_the_owners_only(client_for, other_user, cited):
     assert client.get(delete_url(cited)).status_code == 404
     assert client.post(delete_url(cited), {"confirm": "yes"}).status_code == 404
     assert ContentItem.objects.filter(pk=cited.pk).exists()
+
+
+@pytest.fixture
+def auditor(client, django_user_model):
+    user = django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-for-tests-1")
+    client.force_login(user)
+    return client
+
+
+def test_admin_delete_confirmation_counts_the_citations_affected(auditor, cited):
+    """The admin's delete page for cited content says how many citations
+    will be marked source removed, and removes nothing yet."""
+    page = auditor.get(reverse("admin:researchmind_contentitem_delete", args=[cited.pk])).content.decode()
+    assert "Citations marked “source removed” (their excerpts are kept): 2" in page
+    assert ContentItem.objects.filter(pk=cited.pk).exists()
+
+
+def test_admin_delete_goes_through_the_content_service(auditor, cited):
+    """Deleting content in the admin marks its citations 'source_removed' with
+    their excerpts kept and removes its folder, as the app's own removal does."""
+    folder = cited.session.sandbox_path / str(cited.pk)
+    assert folder.is_dir()
+    response = auditor.post(
+        reverse("admin:researchmind_contentitem_delete", args=[cited.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not ContentItem.objects.filter(pk=cited.pk).exists()
+    assert not folder.exists()
+    rows = list(Citation.objects.values_list("verification", "excerpt"))
+    assert sorted(rows) == [
+        ("source_removed", "Access tokens expire after 15 minutes."),
+        ("source_removed", "Refresh daily."),
+    ]
+
+
+def test_admin_bulk_delete_goes_through_the_content_service(auditor, cited):
+    """The changelist's "delete selected" action takes the same path."""
+    response = auditor.post(
+        reverse("admin:researchmind_contentitem_changelist"),
+        {"action": "delete_selected", "_selected_action": [str(cited.pk)], "post": "yes"},
+    )
+    assert response.status_code == 302
+    assert not ContentItem.objects.filter(pk=cited.pk).exists()
+    assert set(Citation.objects.values_list("verification", flat=True)) == {"source_removed"}
+
+
+def test_admin_session_delete_removes_its_folders(auditor, cited):
+    """Deleting a research session in the admin removes its sandbox and its
+    private state folder, not only its rows."""
+    session = cited.session
+    session.state_path.mkdir(parents=True, exist_ok=True)
+    folders = [session.sandbox_path, session.state_path]
+    assert all(folder.is_dir() for folder in folders)
+    response = auditor.post(
+        reverse("admin:researchmind_researchsession_delete", args=[session.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not any(folder.exists() for folder in folders)
+
+
+def test_admin_content_inline_cannot_delete(auditor, cited):
+    """The session page's content inline offers no delete box (that would bypass the service)."""
+    page = auditor.get(
+        reverse("admin:researchmind_researchsession_change", args=[cited.session_id])
+    ).content.decode()
+    assert "content_items-0-DELETE" not in page
+    assert str(cited.title) in page
