@@ -11,6 +11,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -60,12 +61,30 @@ def chunk_lines(text: str) -> list[Chunk]:
     20 lines a blank line ends the chunk (a paragraph boundary); 40 lines or
     ~8,000 characters always end it. Each chunk remembers the heading it sits
     under.
+
+    The lines are not visited one by one in Python: the few lines that can
+    change state (fences, headings) are found with ``str.find`` over the whole
+    text, and each chunk's end is computed from them, the line offsets
+    (``bisect``) and at most 20 lines looked at for a blank one, which keeps
+    indexing fast on large sandboxes.
     """
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline does not start another line
-    # lengths[i]: characters before line i, newlines aside (summed in C, not per line in Python)
-    lengths = list(accumulate(map(len, lines), initial=0))
+    n = len(lines)
+    # starts[i]: offset of line i in ``text`` (summed in C, not per line in Python)
+    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    specials: list[tuple[int, str | None]] = []  # (line, heading); heading None: a fence
+    for i in _special_lines(text, starts):
+        if i >= n:
+            continue
+        if lines[i][:1] == "#":
+            title = _heading_of(lines[i])
+            if title is not None:
+                specials.append((i, title))
+        else:
+            specials.append((i, None))
+    specials.append((n, None))  # the end
     chunks: list[Chunk] = []
     heading: str | None = None
     chunk_heading: str | None = None
@@ -75,32 +94,66 @@ def chunk_lines(text: str) -> list[Chunk]:
     def close(end: int) -> None:
         # end is exclusive; drop chunks that hold only blank lines
         body = "\n".join(lines[start:end])
-        if body.strip():
+        if body and not body.isspace():
             chunks.append(Chunk(start + 1, end, chunk_heading, body))
 
-    for i, line in enumerate(lines):
-        first = line[:1]
-        if first and first in "`~ #":  # the rare lines that can be fences or headings
-            if first == "#":
-                new_heading = None if in_fence else _heading_of(line)
-                if new_heading is not None:
-                    if i > start:
-                        close(i)
-                        start = i
-                    heading = chunk_heading = new_heading
-                    continue
-            elif _FENCE.match(line):
-                in_fence = not in_fence
-        size = i - start
-        if size >= MIN_CHUNK_LINES and not in_fence and not line.strip():
-            # a paragraph boundary: the blank line itself belongs to no chunk
-            close(i)
-            start = i + 1
+    def next_end(at: int) -> tuple[int, bool]:
+        """The first line from ``at`` that ends the open chunk, and whether it
+        is a blank line (which then belongs to no chunk)."""
+        by_size = max(
+            at, min(start + MAX_CHUNK_LINES, bisect_left(starts, starts[start] + MAX_CHUNK_CHARS, start + 1))
+        )
+        if not in_fence:
+            # at most MAX_CHUNK_LINES - MIN_CHUNK_LINES lines are looked at
+            for i in range(max(at, start + MIN_CHUNK_LINES), min(by_size + 1, n)):
+                if not lines[i].strip():
+                    return i, True
+        return by_size, False
+
+    at = 0  # the next line not yet looked at
+    for line, title in specials:
+        if title is not None and in_fence:
+            continue  # a "#" line inside a fence is an ordinary line
+        while True:
+            end, blank = next_end(at)
+            if end >= line:
+                break
+            close(end)
+            start = end + 1 if blank else end
             chunk_heading = heading
-        elif size >= MAX_CHUNK_LINES or lengths[i] - lengths[start] + size >= MAX_CHUNK_CHARS:
-            close(i)
-            start = i
-            chunk_heading = heading
-    if start < len(lines):
-        close(len(lines))
+            at = end + 1
+        if line == n:
+            break
+        if title is not None:
+            if line > start:
+                close(line)
+                start = line
+            heading = chunk_heading = title
+        else:
+            in_fence = not in_fence
+            if line - start >= MAX_CHUNK_LINES or starts[line] - starts[start] >= MAX_CHUNK_CHARS:
+                close(line)
+                start = line
+                chunk_heading = heading
+        at = line + 1
+    if start < n:
+        close(n)
     return chunks
+
+
+def _special_lines(text: str, starts: list[int]) -> list[int]:
+    """The lines that may be a heading (they start with "#") or a fence (up
+    to three spaces, then ``````` or ``~~~``), sorted: found with ``str.find``."""
+    offsets = {0} if text.startswith("#") else set()
+    at = text.find("\n#")
+    while at >= 0:
+        offsets.add(at + 1)
+        at = text.find("\n#", at + 1)
+    for marker in ("```", "~~~"):
+        at = text.find(marker)
+        while at >= 0:
+            line_start = text.rfind("\n", 0, at) + 1
+            if at - line_start <= 3 and text.startswith(" " * (at - line_start), line_start):
+                offsets.add(line_start)
+            at = text.find(marker, at + 3)
+    return [bisect_right(starts, offset) - 1 for offset in sorted(offsets)]
