@@ -58,6 +58,7 @@ from citations.verification.support_rules import (
     near_miss_name,
     numbers,
     other_function,
+    other_subject,
     polarity,
     polarity_tops,
     quoted_literal,
@@ -133,6 +134,7 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             or instead_of(claim, top)
             or exclusive_words(claim)
             or sibling_name(claim)
+            or other_subject(claim)
             or other_function(claim)
         )
         if verdict:

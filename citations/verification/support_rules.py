@@ -53,6 +53,7 @@ _PIECE_RE = re.compile(
 )
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 _BOOLEANS = ("True", "False", "None")
+_OWNER_LINE_RE = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
 
 Verdict = tuple[str, str] | None
 
@@ -309,7 +310,9 @@ def exclusive_words(claim: Claim) -> Verdict:
 def _exclusive_candidates(claim: Claim) -> set[str]:
     """The sentence's words that have exclusive alternatives, an identifier's parts
     included ("show" of show_envvar), unless one identifier holds both ("SyncToAsync")."""
-    candidates = {w for w in claim.words if light_stem(w) in OPPOSITES}
+    # "ten minutes" may be 600 seconds: numbers() reads a unit given with a number.
+    counted = {after for _, _, after, _, _ in claim.numbers}
+    candidates = {w for w in claim.words if light_stem(w) in OPPOSITES and w not in counted}
     for token in claim.clause.split():
         parts = word_list(token)[1:]
         stems = {light_stem(p) for p in parts}
@@ -335,6 +338,58 @@ def sibling_name(claim: Claim) -> Verdict:
             sibling = siblings(tops[0].scope)[0]
             return CONTRADICTED, f"The cited lines say this of {sibling}, not {name}: {short(tops[0])}."
     return None
+
+
+def other_subject(claim: Claim) -> Verdict:
+    """The lines that state the claim are about another parameter, setting or class of the
+    text than the one the sentence names (``prompt_suffix``'s item for "value_proc is a
+    suffix ...", ``pxat``'s for ``exat``, MaxValueValidator's message for MinValueValidator):
+    a parameter is told from the other items' names, a class or function from a like-named one."""
+    segments = claim.text.segments
+    items = {s.subject for s in segments if s.subject}
+    # Its names, a two-letter word ("px") and a first word that is an item's name ("err is ...").
+    named = {n.rsplit(".", 1)[-1] for n in claim.names} | {
+        w for w in claim.words if len(w) == 2 and w not in STOP
+    }
+    named |= {w for w in claim.words[:1] if w in items and w not in STOP}
+    owners = {s.owner for s in segments if s.owner}
+    literals = [q.lower() for q in _quoted(claim.clause) if len(q) > 3]
+    for name in sorted(named & (items | owners)):
+        others = {n for n in claim.names if n.rsplit(".", 1)[-1] != name}
+        count = len(claim.terms) + len(others)
+        # A literal the sentence quotes locates the statement it is about.
+        ranked = [  # a def line names every parameter and states nothing of them
+            (found(s, claim.terms, others) + count * sum(q in s.low for q in literals), s)
+            for s in segments
+            if not _OWNER_LINE_RE.match(s.raw)
+        ] or [(0, claim.text)]
+        best = max(score for score, _ in ranked)
+        if best < 2 or best < PARTIAL_AT * count:
+            continue
+        tops = [s for score, s in ranked if score == best]
+        if name in items and all(s.subject and s.subject not in named for s in tops):
+            return (
+                CONTRADICTED,
+                f"The cited lines say this of {tops[0].subject}, not {name}: {short(tops[0])}.",
+            )
+        # A class's code states facts in other words: only a near-copy of the claim decides.
+        if (
+            name in owners
+            and best >= SUPPORTS_AT * count
+            and all(
+                s.owner and s.owner not in named and _like(name, s.owner) and not s.has_name(name)
+                for s in tops
+            )
+        ):
+            return CONTRADICTED, f"The cited lines say this of {tops[0].owner}, not {name}: {short(tops[0])}."
+    return None
+
+
+def _like(name: str, other: str) -> bool:
+    return (
+        re.split(r"[._]", name)[0] == re.split(r"[._]", other)[0]
+        or SequenceMatcher(None, name, other).ratio() >= SIBLING
+    )
 
 
 def other_function(claim: Claim) -> Verdict:

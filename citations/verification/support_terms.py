@@ -64,7 +64,8 @@ _EXCLUSIVE = [
     "show hide", "include exclude", "allow deny", "add remove", "open close", "start stop", "sync async",
     "synchronous asynchronous", "local remote", "absolute relative", "public private", "required optional",
     "mutable immutable", "ascending descending", "inclusive exclusive", "immediately lazily", "increase decrease",
-    "increment decrement", "low high", "first second third fourth fifth last", "true false",
+    "increment decrement", "low high", "first second third fourth fifth last", "true false", "positive negative",
+    "milliseconds seconds minutes hours days weeks", "bytes kilobytes megabytes gigabytes",
 ]  # fmt: skip
 # Ways docs and code say the same thing in other words or symbols, kept
 # small and general: a claim's word is found when another of its group is

@@ -99,7 +99,7 @@ class Span:
             term in self.word_set
             or stem in self.stems
             or (len(stem) >= 6 and stem[:6] in self.prefixes)
-            or (len(term) > 3 and term in self.flat)
+            or (len(term) > 3 and term not in UNITS and term in self.flat)  # not "seconds" in "milliseconds"
         )
 
     def _has(self, alternative: str) -> bool:
@@ -147,8 +147,25 @@ class Segment(Span):
         self.heading = heading
         self.code = code  # a code line, whose polarity is only its "not" and "no"
         self.unit = 0  # its place among the statements, for windows
+        self.subject = ""  # the parameter or setting it is about: its item heading, or the name opening it
+        self.owner = ""  # the def or class it is under
         # With the setting or parameter it is about (not a whole def line, which names them all).
         self.scope = Span(about + "\n" + raw) if about else self
+
+
+# A statement opening with the name it is about ("``pxat`` sets ...", "`depth` is ...", "time_strings is ...").
+_OPENER_RE = re.compile(r"\s*(?:`{1,2}([A-Za-z_][\w.]*)`{1,2}|([A-Za-z_]\w*_\w+))\s")
+_OWNER_RE = re.compile(r"\s*(?:async\s+)?(?:def|class)\s+(\w+)")
+
+
+def _item_name(heading: str) -> str:
+    """The name an item heading is about: ``:param int total:``, ``ssl (bool):``, ````ex````, a term."""
+    m = (
+        re.match(r"\s*:param\s+(?:[^:\n]*\s)?([A-Za-z_]\w*)\s*:", heading)
+        or re.match(r"\s*``(\w+)``", heading)
+        or re.match(r"\s*([A-Za-z_]\w*)\b", heading)
+    )
+    return m[1].lower() if m and heading.strip() else ""
 
 
 def segments(cited: str) -> list[Segment]:
@@ -171,6 +188,10 @@ def segments(cited: str) -> list[Segment]:
     def add(segment: Segment, new_unit: bool = True) -> None:
         units[0] += new_unit
         segment.unit = units[0]
+        opener = _OPENER_RE.match(segment.raw)
+        segment.subject = (opener[1] or opener[2]).lower() if opener else _item_name(heads[1])
+        owner = _OWNER_RE.match(heads[0])
+        segment.owner = owner[1].lower() if owner else ""
         found.append(segment)
 
     def flush(setting: str = "") -> None:

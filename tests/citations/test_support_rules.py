@@ -565,3 +565,62 @@ def test_a_keyword_given_a_value_is_the_claims_subject():
     assert wrong.label == "unsupported" and "``xx``" in wrong.reason
     verdict = judge_support(claim.format("nx"), cited)
     assert verdict.label == "supports", verdict.reason
+
+
+TERMUI = installed_file("click", "termui.py").read_text(encoding="utf-8")
+REDIS_CORE = installed_file("redis", "commands/core.py").read_text(encoding="utf-8")
+
+
+def test_the_lines_stating_the_claim_must_be_about_the_parameter_it_names():
+    """ "a suffix added to the prompt" is ``prompt_suffix``'s item: said of
+    ``err`` (another item of the same docstring, no look-alike name) it is
+    unsupported, and the reason names whose item states it."""
+    cited = lines_from(TERMUI, "def confirm(", 30)
+    assert ":param prompt_suffix: a suffix that should be added to the prompt." in cited
+    wrong = judge_support("err is a suffix that should be added to the prompt.", cited)
+    assert wrong.label == "unsupported" and "prompt_suffix" in wrong.reason, wrong.reason
+    right = judge_support("prompt_suffix is a suffix that should be added to the prompt.", cited)
+    assert right.label == "supports", right.reason
+
+
+def test_a_short_parameter_name_is_read_from_the_item_it_opens():
+    """``ex`` and ``px`` open their items; "px ... seconds" is what ``ex``'s
+    item says, and "seconds" is not found inside "milliseconds"."""
+    cited = lines_from(REDIS_CORE, "GETEX is similar to GET", 20)
+    assert "``px`` sets an expire flag on key ``name`` for ``px`` milliseconds." in cited
+    wrong = judge_support("px sets an expire flag on the key for a number of seconds.", cited)
+    assert wrong.label == "unsupported", wrong.reason
+    right = judge_support("px sets an expire flag on the key for a number of milliseconds.", cited)
+    assert right.label == "supports", right.reason
+
+
+def test_a_unit_word_beside_the_stated_one_contradicts():
+    """kombu says heartbeat_check must be called "around once per second": once
+    per minute is another unit of the same group, said of the same statement."""
+    kombu = installed_file("kombu", "connection.py").read_text(encoding="utf-8")
+    cited = lines_from(kombu, "heartbeat (float): Heartbeat interval", 4)
+    assert "around once per second." in cited
+    wrong = judge_support("heartbeat_check must be called regularly, around once per hour.", cited)
+    assert wrong.label == "unsupported" and "second" in wrong.reason, wrong.reason
+    right = judge_support("heartbeat_check must be called regularly, around once per second.", cited)
+    assert right.label == "supports", right.reason
+
+
+def test_positive_and_negative_exclude_each_other():
+    """ "a negative answer aborts": a positive one does not."""
+    cited = lines_from(TERMUI, "def confirm(", 30)
+    assert "a negative answer aborts the" in cited
+    claim = "With abort set, a {} answer aborts by raising Abort."
+    assert judge_support(claim.format("positive"), cited).label == "unsupported"
+    assert judge_support(claim.format("negative"), cited).label == "supports"
+
+
+def test_a_quoted_message_locates_the_class_it_belongs_to():
+    """The message "less than or equal" is MaxValueValidator's, a class beside
+    MinValueValidator: the words of both messages are alike, the literal is not."""
+    validators = installed_file("django", "core/validators.py").read_text(encoding="utf-8")
+    cited = lines_from(validators, "class MaxValueValidator(BaseValidator):", 15)
+    message = "'Ensure this value is less than or equal to %(limit_value)s.'"
+    wrong = judge_support(f"MinValueValidator's message is {message}", cited)
+    assert wrong.label == "unsupported" and "maxvaluevalidator" in wrong.reason, wrong.reason
+    assert judge_support(f"MaxValueValidator's message is {message}", cited).label == "supports"
