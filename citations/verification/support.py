@@ -63,6 +63,7 @@ from citations.verification.support_rules import (
     polarity_tops,
     quoted_literal,
     sibling_name,
+    signature_default,
     stated_default,
 )
 from citations.verification.support_terms import CLAUSE_RE, NEGATIONS, NUMBER_RE, STOP, WORD_RE
@@ -121,7 +122,7 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     near_miss = near_miss_name(claim)
     if near_miss:
         return (*near_miss, 0.0)
-    for rule in (quoted_literal, assigned_default, stated_default, numbers):
+    for rule in (quoted_literal, assigned_default, stated_default, signature_default, numbers):
         verdict = rule(claim)
         if verdict:
             return (*verdict, claim.share)

@@ -43,7 +43,8 @@ _DEFAULT_RE = re.compile(
 # The value a sentence gives as a default: "defaults to X", "the default is X", "X by default".
 _CLAIMED_VALUE_RE = re.compile(
     r"\bdefaults?\s+(?:value\s+)?(?:is|to|:)\s+\W{0,2}([\w.*+-]+)|\bis\s+\W{0,2}([\w.*+-]+)\W{0,2}\s+by\s+default"
-    r"|\bby\s+default,?\s+(?:[\w.`']+\s+){1,4}is\s+\W{0,2}([\w.*+-]+)",
+    r"|\bby\s+default,?\s+(?:[\w.`']+\s+){1,4}is\s+\W{0,2}([\w.*+-]+)"
+    r"|\bdefault\s+(?:[\w`']+\s+){1,3}is\s+\W{0,2}([\w.*+-]+)",  # "the default word separator is '-'"
     re.I,
 )
 _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
@@ -51,6 +52,7 @@ _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 _PIECE_RE = re.compile(
     r";\s+|,?\s+(?:and|but|so|while|whereas|even\s+if|even\s+when)\s+|,\s+(?:which|because)\s+"
 )
+_CONTRAST_RE = re.compile(r";\s+|,?\s+(?:but|whereas|while)\s+")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 _BOOLEANS = ("True", "False", "None")
 _OWNER_LINE_RE = re.compile(r"\s*(?:async\s+)?(?:def|class)\s")
@@ -210,6 +212,32 @@ def stated_default(claim: Claim) -> Verdict:
     return None
 
 
+def signature_default(claim: Claim) -> Verdict:
+    """ "hides the input by default" against ``hide_input: bool = False``: a default read
+    from an assignment or signature only for the parameter the sentence names by all its
+    words, and only its on/off value."""
+    words = claim.words
+    if "default" not in words and "defaults" not in words:
+        return None
+    stems = {light_stem(w) for w in words} | {
+        light_stem(p) for n in claim.names for p in re.split(r"[._]", n)
+    }
+    off = any(w in ("false", "off", "disabled") for w in words)
+    on = any(w in ("true", "on", "enabled") for w in words)
+    if off and on:
+        return None
+    claim_on = not (off ^ is_negated(polar_words(claim.clause)))
+    for name, value in claim.text.assigned.items():
+        parts = [p for p in name.split("_") if p]
+        if value not in ("true", "false") or name in ("none", "true", "false"):  # "bool | None = False"
+            continue
+        if not any(len(p) > 3 and p not in STOP for p in parts):
+            continue
+        if all(light_stem(p) in stems for p in parts) and (value == "true") != claim_on:
+            return CONTRADICTED, f"The cited text sets {name} to {value.capitalize()}."
+    return None
+
+
 def numbers(claim: Claim) -> Verdict:
     """Each number of the sentence, where it is bound: a parameter the text assigns
     (``on_each_side=3`` for "two pages on each side"), another number before the same
@@ -263,6 +291,12 @@ def polarity(claim: Claim, top: list[Segment]) -> Verdict:
         pieces = [] if seg.setting or seg.code else _PIECE_RE.split(seg.raw)
         if len(pieces) < 2:
             return seg.negated
+        # A literal the sentence quotes is read with its own predicate, up to the next "but"
+        # ('"2 weeks, 3 days" ... are possible outputs, but "2 weeks, 3 hours" and ... are not').
+        literals = [q.lower() for q in _quoted(claim.clause) if len(q) > 3]
+        held = [p for p in _CONTRAST_RE.split(seg.raw) if any(q in p.lower() for q in literals)]
+        if held:
+            return any(is_negated(polar_words(p)) for p in held)
         scored = sorted(((found(Span(p), claim.terms, claim.names), p) for p in pieces), reverse=True)
         best = [p for score, p in scored if score == scored[0][0]]
         polarities = {is_negated(polar_words(p)) for p in best}

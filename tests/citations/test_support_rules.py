@@ -624,3 +624,34 @@ def test_a_quoted_message_locates_the_class_it_belongs_to():
     wrong = judge_support(f"MinValueValidator's message is {message}", cited)
     assert wrong.label == "unsupported" and "maxvaluevalidator" in wrong.reason, wrong.reason
     assert judge_support(f"MaxValueValidator's message is {message}", cited).label == "supports"
+
+
+def test_a_signature_default_is_read_for_the_parameter_the_sentence_names():
+    """``show_default: bool = True`` in confirm's signature: "does not show the
+    default by default" names that parameter by its words and says it is off."""
+    cited = lines_from(TERMUI, "def confirm(", 9)
+    assert "show_default: bool = True," in cited
+    wrong = judge_support("click.confirm does not show the default by default.", cited)
+    assert wrong.label == "unsupported" and "show_default" in wrong.reason, wrong.reason
+    assert judge_support("click.confirm shows the default by default.", cited).label == "supports"
+
+
+def test_the_default_a_sentence_gives_after_its_subject_is_compared():
+    """ "The default X is 'Y'" gives a literal as X's default; the lines say "Default: `-`"."""
+    toc = installed_file("markdown", "extensions/toc.py").read_text(encoding="utf-8")
+    cited = lines_from(toc, "'permalink_leading': [", 9)
+    assert "'separator': ['-', 'Word separator. Default: `-`.']," in cited
+    wrong = judge_support("The default word separator is '_'.", cited)  # "_" is in the lines, not as it
+    assert wrong.label == "unsupported" and "-" in wrong.reason, wrong.reason
+    assert judge_support("The default word separator is '-'.", cited).label == "supports"
+
+
+def test_a_quoted_literal_is_read_with_its_own_predicate():
+    """'"2 weeks, 3 days" ... are possible outputs, but "2 weeks, 3 hours" and
+    "1 year, 5 days" are not': the literal after "but" is negated."""
+    timesince = installed_file("django", "utils/timesince.py").read_text(encoding="utf-8")
+    cited = lines_from(timesince, "def timesince(", 23)
+    assert '"2 weeks, 3 hours" and "1 year, 5 days" are not.' in cited
+    wrong = judge_support("'2 weeks, 3 hours' is a possible output of timesince.", cited)
+    assert wrong.label == "unsupported", wrong.reason
+    assert judge_support("'1 year, 3 months' is a possible output of timesince.", cited).label == "supports"
