@@ -49,7 +49,8 @@ _CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z
 _HEADING_RE = re.compile(
     r"^\s*((?:async\s+)?(?:def|class)\s+\w+\s*(?:\([^)]*\)?)?|:param[^:\n]*:)|^\s*(\w+ \([^)\n]*\)):"
     r"|^\s*(``\w+``)\s"
-    r"|^([ \t]*)([A-Za-z_]\w*(?:,[ \t]*[A-Za-z_]\w*)*)[ \t]*\n(?=\4[ \t]+\S)",  # a definition list's term
+    r"|^([ \t]*)([A-Za-z_]\w*(?:,[ \t]*[A-Za-z_]\w*)*)[ \t]*\n(?=\4[ \t]+\S)"  # a definition list's term
+    r"|^[ \t]+([a-z_][a-z0-9_]*:)[ \t]+(?=[A-Z])",  # an "Args:" item ("ping_interval: Interval between ...")
     re.M,
 )
 
@@ -176,7 +177,7 @@ def segments(cited: str) -> list[Segment]:
     starts a new statement."""
     starts = {}
     for m in _HEADING_RE.finditer(cited):
-        group = next(g for g in (1, 2, 3, 5) if m[g])
+        group = next(g for g in (1, 2, 3, 5, 6) if m[g])
         starts[cited.count("\n", 0, m.start(group))] = (group == 1 and not m[1].startswith(":"), m[group])
     found: list[Segment] = []
     heads = ["", ""]  # the def or class line, the parameter heading

@@ -655,3 +655,16 @@ def test_a_quoted_literal_is_read_with_its_own_predicate():
     wrong = judge_support("'2 weeks, 3 hours' is a possible output of timesince.", cited)
     assert wrong.label == "unsupported", wrong.reason
     assert judge_support("'1 year, 3 months' is a possible output of timesince.", cited).label == "supports"
+
+
+def test_an_args_item_is_about_the_parameter_it_opens():
+    """In an "Args:" list ("ping_interval: Interval between keepalive pings in
+    seconds.") each item is about its own parameter: the interval said of
+    close_timeout, a name unlike ping_interval, is unsupported."""
+    client = installed_file("websockets", "asyncio/client.py").read_text(encoding="utf-8")
+    cited = lines_from(client, "open_timeout: Timeout for opening the connection in seconds.", 8)
+    assert "ping_interval: Interval between keepalive pings in seconds." in cited
+    wrong = judge_support("close_timeout is the interval between keepalive pings in seconds.", cited)
+    assert wrong.label == "unsupported" and "ping_interval" in wrong.reason, wrong.reason
+    right = judge_support("ping_interval is the interval between keepalive pings in seconds.", cited)
+    assert right.label == "supports", right.reason
