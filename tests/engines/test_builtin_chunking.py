@@ -23,13 +23,15 @@ from researchmind.engines.builtin.chunking import (
     Chunk,
     _heading_of,
     chunk_lines,
+    is_source,
 )
 
 SITE = Path(sysconfig.get_paths()["purelib"])
 
 
-def reference_chunks(text: str) -> list[Chunk]:
-    """The line-by-line chunker, as it was before."""
+def reference_chunks(text: str, headings: bool = True) -> list[Chunk]:
+    """The line-by-line chunker, as it was before (``headings``: whether "#"
+    lines may be headings; in a source file they are comments)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -48,7 +50,7 @@ def reference_chunks(text: str) -> list[Chunk]:
         first = line[:1]
         if first and first in "`~ #":
             if first == "#":
-                new_heading = None if in_fence else _heading_of(line)
+                new_heading = None if in_fence or not headings else _heading_of(line)
                 if new_heading is not None:
                     if i > start:
                         close(i)
@@ -113,10 +115,24 @@ LINES = st.sampled_from(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(LINES, max_size=160), st.booleans())
-def test_generated_texts_are_cut_as_before(lines, final_newline):
+@given(st.lists(LINES, max_size=160), st.booleans(), st.booleans())
+def test_generated_texts_are_cut_as_before(lines, final_newline, headings):
     text = "\n".join(lines) + ("\n" if final_newline else "")
-    assert chunk_lines(text) == reference_chunks(text)
+    assert chunk_lines(text, headings=headings) == reference_chunks(text, headings)
+
+
+def test_a_source_files_comment_lines_are_not_headings():
+    """Hypothesis's files open with a licence comment: read as Markdown
+    headings, it cut the file into one-line chunks and every chunk after it sat
+    "under" the heading "obtain one at https://mozilla.org/MPL/2.0/."."""
+    path = SITE / "hypothesis/extra/redis.py"
+    if not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    chunks = chunk_lines(text, headings=not is_source(str(path)))
+    assert chunks[0].line_start == 1 and chunks[0].line_end > 20
+    assert all(c.heading is None for c in chunks)
+    assert any(c.heading for c in chunk_lines(text))  # as a Markdown file it would have some
 
 
 def test_a_long_fenced_block_and_a_heading_inside_it():

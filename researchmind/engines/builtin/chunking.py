@@ -22,6 +22,23 @@ MAX_CHUNK_LINES = 40
 # dominate BM25 length normalisation; close the chunk early once it is big.
 MAX_CHUNK_CHARS = 8000
 
+# Source files, by suffix, and their code language: in them a "# …" line is a
+# comment, not a Markdown heading.
+LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".rb": "ruby",
+    ".c": "c",
+    ".h": "c",
+    ".cpp": "cpp",
+    ".sh": "bash",
+    ".sql": "sql",
+}
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r" {0,3}(```|~~~)")
 
@@ -53,10 +70,17 @@ def _heading_of(line: str) -> str | None:
     return match.group(2).strip() if match else None
 
 
-def chunk_lines(text: str) -> list[Chunk]:
+def is_source(path: str) -> bool:
+    """Whether ``path`` is a source file (its "#" lines are comments)."""
+    dot = path.rfind(".")
+    return dot > path.rfind("/") and path[dot:].lower() in LANGUAGES
+
+
+def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
     """Split ``text`` into chunks of about 20–40 lines.
 
-    A Markdown heading (outside code fences) starts a new chunk once the
+    A Markdown heading (outside code fences; never in a source file, where
+    ``headings`` is False and "# …" is a comment) starts a new chunk once the
     current one has content, so a chunk rarely straddles two sections; past
     20 lines a blank line ends the chunk (a paragraph boundary); 40 lines or
     ~8,000 characters always end it. Each chunk remembers the heading it sits
@@ -75,7 +99,7 @@ def chunk_lines(text: str) -> list[Chunk]:
     # starts[i]: offset of line i in ``text`` (summed in C, not per line in Python)
     starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
     specials: list[tuple[int, str | None]] = []  # (line, heading); heading None: a fence
-    for i in _special_lines(text, starts):
+    for i in _special_lines(text, starts, headings):
         if i >= n:
             continue
         if lines[i][:1] == "#":
@@ -141,11 +165,11 @@ def chunk_lines(text: str) -> list[Chunk]:
     return chunks
 
 
-def _special_lines(text: str, starts: list[int]) -> list[int]:
+def _special_lines(text: str, starts: list[int], headings: bool = True) -> list[int]:
     """The lines that may be a heading (they start with "#") or a fence (up
     to three spaces, then ``````` or ``~~~``), sorted: found with ``str.find``."""
-    offsets = {0} if text.startswith("#") else set()
-    at = text.find("\n#")
+    offsets = {0} if headings and text.startswith("#") else set()
+    at = text.find("\n#") if headings else -1
     while at >= 0:
         offsets.add(at + 1)
         at = text.find("\n#", at + 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from researchmind.sandbox import INSTRUCTIONS_NAME, MANIFEST_NAME, PRIVATE_DIR
 
-from .chunking import Chunk, chunk_lines, decode_text, looks_binary
+from .chunking import Chunk, chunk_lines, decode_text, is_source, looks_binary
 
 # Folders never worth indexing at any depth: VCS internals and build caches.
 # (Hidden top-level folders — the private folder, the .claude/ and
@@ -79,4 +79,4 @@ def prepare_file(path: str, st: os.stat_result, old_digest: str | None, max_file
         return PreparedFile(digest)
     text = decode_text(data)
     line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return PreparedFile(digest, line_count, None, chunk_lines(text))
+    return PreparedFile(digest, line_count, None, chunk_lines(text, headings=not is_source(path)))
