@@ -16,24 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .chunking import LANGUAGES
 from .claims import _excerpt_span, _sentences, _units
 
 MAX_CODE_LINES = 14
-LANGUAGES = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".ts": "typescript",
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".rb": "ruby",
-    ".c": "c",
-    ".h": "c",
-    ".cpp": "cpp",
-    ".sh": "bash",
-    ".sql": "sql",
-}
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _DIRECTIVE = re.compile(r"\s*\.\. (?:code|code-block|sourcecode)::\s*([\w+-]*)")
 _PARAM_ENTRY = re.compile(r"(?:[\w.*]+ \([^)]*\):|:(?:param|raises|returns?|type)\b|[\w.*]+:\s)")
@@ -67,11 +53,15 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-# A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``.
-_SETTING = re.compile(
-    r"\s*[A-Za-z_][\w.]*\s*(?::[^=\n]+)?=\s*(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[\"'][^\"'\n]*[\"'])"
-    r"\s*(?:#.*)?$"
+# A literal value: a number or arithmetic on numbers, True/False/None, a
+# string (``b"…"`` too), or a call on one number (``timedelta(days=8)``).
+LITERAL = (
+    r"(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[bBrRuU]?[\"'][^\"'\n]*[\"']"
+    r"|[A-Za-z_][\w.]*\((?:\s*\w+\s*=)?\s*[-+]?\d[\d\s*+/._]*\))"
 )
+# A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``,
+# or a parameter's default in a signature: ``ping_interval: float | None = 20,``.
+_SETTING = re.compile(r"\s*[A-Za-z_][\w.]*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$")
 
 
 def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], language: str) -> list[Passage]:
@@ -154,7 +144,33 @@ def _starts_inside_docstring(text: str, spans: list[tuple[int, int]]) -> str:
         if not before or before.endswith(("=", "(", ",", "[", "return")) or before[-1:] in "rRbBuUfF":
             return ""  # a string in code
         return quote
-    return ""
+    # no triple quote at all: the middle of a long docstring reads as prose, code does not
+    return '"""' if _prose_like(text, spans) else ""
+
+
+_CODE_LINE = re.compile(
+    r"[=()\[\]{}]|^\s*(?:def|class|return|if|elif|else|for|while|try|except|with|import|from|@)\b|:$"
+)
+
+
+# reST markup a line of code hardly ever holds: ``literal``, :role:`target`, ":param x:"
+_DOC_MARK = re.compile(r"``|:\w+:`|^:\w+")
+
+
+def _prose_like(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether lines of a Python chunk with no triple quote are mostly prose:
+    few of them hold brackets or ``=``, start with a keyword or end with ``:``
+    (reST markup aside)."""
+    lines = [text[a:b].strip() for a, b in spans]
+    lines = [line for line in lines if line]
+    if len(lines) < 4:
+        return False
+    code = sum(
+        1
+        for line in lines
+        if line.startswith("#") or (_CODE_LINE.search(line) and not _DOC_MARK.search(line))
+    )
+    return code <= 0.25 * len(lines)
 
 
 def source_passages(text: str, language: str) -> list[Passage]:
@@ -167,10 +183,12 @@ def source_passages(text: str, language: str) -> list[Passage]:
     quote = ""
     owner = (0, 0)
     last_code: tuple[int, int] = (0, 0)
+    inside = False
     if language == "python":
         quote = _starts_inside_docstring(text, spans)
         if quote:  # the chunk begins in the middle of a docstring
             doc_start, body_start = 0, 0
+            inside = True
     for row, (a, b) in enumerate(spans):
         line = text[a:b]
         stripped = line.strip()
@@ -191,24 +209,34 @@ def source_passages(text: str, language: str) -> list[Passage]:
             if stripped:
                 last_code = (a, b)
         elif quote in stripped:
-            passages += doc_passages(text, body_start, a + line.index(quote), owner)
+            passages += doc_passages(text, body_start, a + line.index(quote), owner, docstring=inside)
             doc_start = None
+            inside = False
     if doc_start is not None:
-        passages += doc_passages(text, body_start, len(text), owner)
+        passages += doc_passages(text, body_start, len(text), owner, docstring=inside)
     passages += _code_runs(text, spans, code_rows, language)
     return passages
 
 
 def doc_passages(
-    text: str, start: int = 0, end: int | None = None, owner: tuple[int, int] = (0, 0)
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    owner: tuple[int, int] = (0, 0),
+    *,
+    docstring: bool = False,
 ) -> list[Passage]:
     """Fenced, ``::`` and ``>>>`` blocks as code; other paragraphs as prose
     sentences. ``start``/``end``: a docstring of a source file, whose lines
-    share an indentation (``owner``: its ``def``/``class`` line)."""
+    share an indentation (``owner``: its ``def``/``class`` line);
+    ``docstring``: the text from ``start`` is the rest of a docstring begun
+    before the chunk (its first line is indented like the others)."""
     end = len(text) if end is None else end
     spans = [(a + start, b + start) for a, b in _line_spans(text[start:end])]
-    indents = [b - a - len(text[a:b].lstrip(" ")) for a, b in spans[1:] if text[a:b].strip()]
-    base = min(indents, default=0) if start else 0
+    indents = [
+        b - a - len(text[a:b].lstrip(" ")) for a, b in spans[0 if docstring else 1 :] if text[a:b].strip()
+    ]
+    base = min(indents, default=0) if start or docstring else 0
 
     def view(a: int, b: int) -> str:
         """The line without the indentation all its docstring's lines share."""

@@ -19,7 +19,7 @@ import re
 from dataclasses import replace
 
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
-from .passages import Passage, language_of, passages_of
+from .passages import LITERAL, Passage, language_of, passages_of
 from .query import light_stem, related_words, words
 from .question import Question
 from .search import Hit
@@ -28,6 +28,9 @@ MAX_CLAIMS = 6
 MAX_PER_FILE = 3
 MAX_LEAD_CHARS = 420
 LONG_SENTENCE = 350
+# A passage that states a number leads a "how many/how long" answer over a
+# better-scored one that states none, if it is at most this far behind.
+NUMBER_MARGIN = 0.1
 # Below this share of the key terms the best passage is not taken as an answer.
 DECLINE_BELOW = 0.43
 
@@ -47,14 +50,18 @@ _NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z
 # A sentence that states what something is by default (a definition, not a mention).
 _STATES_DEFAULT = re.compile(
     r"\bdefaults? (?:to|is|are|value is|values are)\b|\(default(?::[^)]*)?\)|\bby default\b|"
-    r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S|\bdefault value\b",
+    r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S",
     re.I,
 )
+# "… the same as the default value": a mention of a default, weaker than a statement of one.
+_MENTIONS_DEFAULT = re.compile(r"\bdefault value\b", re.I)
 # In code, a name set to a literal states its default: ``max_retries = 3``.
-_LITERAL_SET = re.compile(
-    r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[\"'][^\"'\n]*[\"'])\s*(?:#.*)?$",
-    re.M,
-)
+_LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$", re.M)
+# ``exc_type: type[ImportError] | None = None,``: a parameter left unset, whose
+# real default the documentation explains.
+_UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
+_CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
+_NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
 _CAUSE = re.compile(
     r"\b(because|since|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
     r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
@@ -133,7 +140,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             passage = _shown(passage, text)
             body = text[passage.start : passage.end]
             tokens = _tokens(body)
-            joined = {t for t in tokens if t in joined_terms} | {j for j in joined_terms if j in tokens}
+            joined = _joined_in(tokens, joined_terms)
             context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
             if passage.owner != (0, 0):
                 context |= _tokens(text[passage.owner[0] : passage.owner[1]])
@@ -146,11 +153,31 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     context |= _tokens(text[p.start : p.end])
                 if before and _ANAPHORA.match(body):
                     antecedent = _tokens(text[before[-1].start : before[-1].end])
+                elif not before and hit.before and not text[: passage.start].strip():
+                    # the chunk's first sentence: the one before it ends the previous chunk
+                    previous = _tokens(hit.before[-300:])
+                    context |= previous
+                    if _ANAPHORA.match(body):
+                        antecedent = previous
                 header = _header_of(text, passage.start, hit.before)
                 if header:
                     # "delivery_mode (enum): …" above its indented "The default value is 2."
                     antecedent = _Tokens(antecedent | _tokens(header))
+            elif "\n" not in body:
+                # a parameter's default in a signature (``ping_interval: float | None = 20,``):
+                # what the chunk's prose says about that name is what it is about
+                name = _NAME_SET.match(body)
+                if name:
+                    mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
+                    about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
+                    for p in about[:3]:
+                        context |= _tokens(text[p.start : p.end])
+                    # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
+                    classes = _CLASS_LINE.findall(text, 0, passage.start)
+                    if classes:
+                        context |= _tokens(classes[-1])
             context = _Tokens(context)
+            context_joined = _joined_in(context, joined_terms)
             follow = _code_after(found, n, passage, text)
             raw.append(
                 (
@@ -167,6 +194,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     text,
                     aspects,
                     antecedent,
+                    context_joined,
                 )
             )
     if not raw:
@@ -197,14 +225,18 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         text,
         aspects,
         antecedent,
+        context_joined,
     ) in raw:
         got, missing = 0.0, []
+        project = _project_of(hit.path)
         for t in q.key:
             level = _match(t, q, tokens, joined)
+            if level < 1.0 and t == project:
+                level = 1.0  # every passage of click/ is about click
             if level == 0.0 and antecedent and _match(t, q, antecedent, set()):
                 level = 0.85
             if level == 0.0:
-                around = _match(t, q, context, set()) or _match(t, q, path_tokens, set())
+                around = _match(t, q, context, context_joined) or _match(t, q, path_tokens, set())
                 level = 0.5 if around else 0.0
             if level == 0.0:
                 missing.append(t)
@@ -217,7 +249,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
         if bonus > 0:
             # holding the kind of answer counts as far as the passage is about the question
-            bonus *= min(1.0, coverage / 0.5)
+            bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
         if _BOILERPLATE.search(body):
             score -= 0.25
@@ -257,6 +289,22 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             claim = replace(claim, off_project=True)
         claims.append(claim)
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start))
+    if q.wants in ("count", "duration", "year") and claims and not claims[0].answers_kind:
+        # "how long …?" and the best passage states no number: one nearly as good (and
+        # about as much about the question) that does leads
+        close = next(
+            (
+                c
+                for c in claims[1:8]
+                if c.answers_kind
+                and c.score >= claims[0].score - NUMBER_MARGIN
+                and c.coverage >= claims[0].coverage - NUMBER_MARGIN
+            ),
+            None,
+        )
+        if close is not None:
+            claims.remove(close)
+            claims.insert(0, close)
     return claims
 
 
@@ -324,6 +372,33 @@ def _project_named(path: str, asked: set[str]) -> bool:
     return bool(top) and all(w in asked for w in top)
 
 
+def _joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
+    """The question's joined identifiers among ``tokens``, also inside a
+    longer one: "exampledatabase" in ``RedisExampleDatabase``."""
+    found = {j for j in joined_terms if j in tokens}
+    if joined_terms:
+        longest = max(map(len, joined_terms))
+        for token in tokens:
+            if len(token) > 8:
+                # tokens are stemmed: "redisexampledatabase" is kept as "redisexampledatabas"
+                found.update(
+                    j
+                    for j in joined_terms
+                    if len(j) < len(token) <= longest + 16 and (j in token or light_stem(j) in token)
+                )
+    return found
+
+
+def _project_of(path: str) -> str:
+    """The one-word name of the project ``path`` belongs to, by its top folder
+    ("click/core.py" → click, "_pytest/…" → pytest), or "" (several words, or none)."""
+    parts = path.split("/")
+    if len(parts) < 3:
+        return ""
+    top = words(_DIST.sub("", parts[1]))
+    return top[0] if len(top) == 1 else ""
+
+
 def _kind_fit(
     q: Question, passage: Passage, body: str, follow: tuple[int, Passage] | None, text: str
 ) -> tuple[bool, float]:
@@ -340,11 +415,16 @@ def _kind_fit(
             bonus = 0.15 if ok else -0.15
             if ok and q.wants == "duration" and _TIME_UNIT.search(body):
                 bonus += 0.1
-        if q.default and (_STATES_DEFAULT.search(body) or (passage.code and _LITERAL_SET.search(body))):
+        literal = passage.code and _LITERAL_SET.search(body) and not _UNSET_PARAMETER.match(body)
+        if q.default and (_STATES_DEFAULT.search(body) or literal):
             bonus += 0.2
+        elif q.default and _MENTIONS_DEFAULT.search(body):
+            bonus += 0.1
         return ok, bonus
     if q.default and _STATES_DEFAULT.search(body):
         return True, 0.15
+    if q.default and _MENTIONS_DEFAULT.search(body):
+        return True, 0.075
     if q.kind == "why":
         ok = bool(_CAUSE.search(body))
         return ok, 0.25 if ok else -0.1
