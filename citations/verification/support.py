@@ -62,6 +62,7 @@ from citations.verification.support_rules import (
     polarity,
     polarity_tops,
     quoted_literal,
+    raised_elsewhere,
     sibling_name,
     signature_default,
     stated_default,
@@ -136,6 +137,7 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             or exclusive_words(claim)
             or sibling_name(claim)
             or other_subject(claim)
+            or raised_elsewhere(claim)
             or other_function(claim)
         )
         if verdict:

@@ -52,6 +52,7 @@ _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 _PIECE_RE = re.compile(
     r";\s+|,?\s+(?:and|but|so|while|whereas|even\s+if|even\s+when)\s+|,\s+(?:which|because)\s+"
 )
+_RAISE_RE = re.compile(r"\braise\s+([A-Za-z_][\w.]*)")
 _CONTRAST_RE = re.compile(r";\s+|,?\s+(?:but|whereas|while)\s+")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 _BOOLEANS = ("True", "False", "None")
@@ -416,6 +417,43 @@ def other_subject(claim: Claim) -> Verdict:
             )
         ):
             return CONTRADICTED, f"The cited lines say this of {tops[0].owner}, not {name}: {short(tops[0])}."
+    return None
+
+
+def raised_elsewhere(claim: Claim) -> Verdict:
+    """ "X raises PageNotAnInteger" where the code that states the rest of the claim
+    (``if number > num_pages:``) raises another exception (``raise EmptyPage``); an
+    exception the passage catches again is no answer of its own."""
+    if not any(w.startswith("rais") for w in claim.words):
+        return None
+    text = claim.text
+    caught = {
+        n.lower() for m in re.finditer(r"\bexcept\b([^:\n]*)", text.raw) for n in re.findall(r"\w+", m[1])
+    }
+    raised = {m[1].lower() for m in _RAISE_RE.finditer(text.raw)}
+    for name in sorted(claim.names & raised):
+        others = claim.names - {name}
+        statements: dict[int, list[Segment]] = {}
+        for seg in text.segments:
+            statements.setdefault(seg.unit, []).append(seg)
+        ranked = []
+        for segs in statements.values():
+            span = Span.joined(segs)
+            ranked.append((found(span, claim.terms, others), span))
+        best = max(score for score, _ in ranked)
+        if best < 2:
+            continue
+        tops = [span for score, span in ranked if score == best]
+        answers = [
+            {m[1] for m in _RAISE_RE.finditer(span.raw) if m[1].lower() not in caught} for span in tops
+        ]
+        if all(a and name not in {r.lower() for r in a} for a in answers):
+            said = re.search(re.escape(name), claim.clause, re.I)
+            return (
+                CONTRADICTED,
+                f"The cited lines raise {sorted(answers[0])[0]} there, not {said[0] if said else name}: "
+                f"{short(tops[0])}.",
+            )
     return None
 
 

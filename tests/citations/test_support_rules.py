@@ -668,3 +668,16 @@ def test_an_args_item_is_about_the_parameter_it_opens():
     assert wrong.label == "unsupported" and "ping_interval" in wrong.reason, wrong.reason
     right = judge_support("ping_interval is the interval between keepalive pings in seconds.", cited)
     assert right.label == "supports", right.reason
+
+
+def test_the_exception_raised_where_the_claim_is_stated_decides():
+    """``if number > num_pages: raise EmptyPage``: PageNotAnInteger is raised
+    elsewhere (for a non-integer); the ValueError raised inside the try is
+    caught again, so it does not contradict "a float ... raises PageNotAnInteger"."""
+    cited = lines_from(PAGINATOR, "def _validate_number(self, number, num_pages):", 13)
+    wrong = judge_support("A page number greater than the page count raises PageNotAnInteger.", cited)
+    assert wrong.label == "unsupported" and "EmptyPage" in wrong.reason, wrong.reason
+    right = judge_support("A page number greater than the page count raises EmptyPage.", cited)
+    assert right.label == "supports", right.reason
+    caught = judge_support("A float page number with a fraction raises PageNotAnInteger.", cited)
+    assert "ValueError" not in caught.reason, caught.reason
