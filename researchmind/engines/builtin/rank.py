@@ -140,6 +140,8 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             passage = _shown(passage, text)
             body = text[passage.start : passage.end]
             tokens = _tokens(body)
+            if not tokens:
+                continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
             joined = _joined_in(tokens, joined_terms)
             context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
             if passage.owner != (0, 0):

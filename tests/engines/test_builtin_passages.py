@@ -1,0 +1,32 @@
+"""What the built-in engine may quote, on real installed documentation: a
+line with no words (a Markdown rule of dashes) is never a claim, so every
+citation of an answer carries an excerpt the verifier can check."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_builtin_ranking import ask, installed, sandbox
+
+from citations.parsing import parse_citations
+from citations.verification import verify_citations
+from researchmind.engines.builtin import run_builtin
+
+
+def test_a_rule_of_dashes_is_never_quoted(tmp_path):
+    """redis-py's README sets its version notes between two lines of dashes;
+    one was quoted as supporting evidence, with no words for the verifier to find."""
+    root = sandbox(tmp_path, installed("redis-8.1.0.dist-info/METADATA"))
+    question = "Which redis-py version was the last one to support Python 3.7?"
+    _, citations = ask(root, question)
+    assert citations
+    assert all(re.search(r"\w", c["excerpt"]) for c in citations)
+    text = json.loads(list(run_builtin(root, question, session_id="s-1"))[-1])["result"]
+    statuses = [v.status for v in verify_citations(root, parse_citations(text).citations)]
+    assert statuses and set(statuses) == {"verified"}
