@@ -39,6 +39,17 @@ UNITS = {
     **dict.fromkeys(("day", "days"), 86400.0),
     **dict.fromkeys(("week", "weeks"), 604800.0),
 }
+# Units of size, each read as itself: "32 KiB" is not "32 bytes" nor "32 KB".
+SIZES = {
+    **dict.fromkeys(("b", "byte", "bytes"), "byte"),
+    **dict.fromkeys(("bit", "bits"), "bit"),
+    **dict.fromkeys(("kb", "kilobyte", "kilobytes"), "kb"),
+    **dict.fromkeys(("kib", "kibibyte", "kibibytes"), "kib"),
+    **dict.fromkeys(("mb", "megabyte", "megabytes"), "mb"),
+    **dict.fromkeys(("mib", "mebibyte", "mebibytes"), "mib"),
+    **dict.fromkeys(("gb", "gigabyte", "gigabytes"), "gb"),
+    **dict.fromkeys(("gib", "gibibyte", "gibibytes"), "gib"),
+}
 WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
 # Numbers whole ("2.5", "1e-6", "0o644", "1,000"), a unit glued on ("60s"), then words.
 TOKEN_RE = re.compile(

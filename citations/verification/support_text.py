@@ -19,6 +19,7 @@ from citations.verification.support_terms import (
     NUMBER_RE,
     PARAPHRASES,
     PRODUCT_RE,
+    SIZES,
     STOP,
     TOKEN_RE,
     UNITS,
@@ -344,6 +345,10 @@ class CitedText(Span):
             n == value and u in UNITS and UNITS[u] != UNITS[after] for n, _, u in pairs
         ):
             return not any(n == value and u == after for n, _, u in pairs)
+        if after in SIZES and any(
+            n == value and u in SIZES and SIZES[u] != SIZES[after] for n, _, u in pairs
+        ):
+            return not any(n == value and SIZES.get(u) == SIZES[after] for n, _, u in pairs)
         if after and after not in STOP and after not in UNITS:
             same_word = [n for n, _, u in pairs if u == after]
             if same_word and value not in same_word:

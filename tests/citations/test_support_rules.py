@@ -681,3 +681,14 @@ def test_the_exception_raised_where_the_claim_is_stated_decides():
     assert right.label == "supports", right.reason
     caught = judge_support("A float page number with a fraction raises PageNotAnInteger.", cited)
     assert "ValueError" not in caught.reason, caught.reason
+
+
+def test_a_size_unit_after_the_stated_number_must_be_the_stated_one():
+    """websockets' write_limit "defaults to 32 KiB": 32 bytes or 32 KB is another size."""
+    client = installed_file("websockets", "asyncio/client.py").read_text(encoding="utf-8")
+    cited = lines_from(client, "write_limit: High-water mark of write buffer in bytes.", 4)
+    assert "KiB." in cited  # "32\u00a0KiB" in the source
+    for unit in ("bytes", "KB"):
+        wrong = judge_support(f"write_limit defaults to 32 {unit}.", cited)
+        assert wrong.label == "unsupported", (unit, wrong.reason)
+    assert judge_support("write_limit defaults to 32 KiB.", cited).label == "supports"
