@@ -40,7 +40,7 @@ NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is 
 _OPEN_QUESTION_RE = re.compile(
     r"\bwhether\b|\b(?:controls?|determines?|decides?|specif(?:y|ies))\s+if\b", re.I
 )
-_SETTING_RE = re.compile(r"\s*[A-Z][A-Z0-9_]*\s*=")
+_SETTING_RE = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*=")
 # Code names a segment is about: UPPER_SNAKE settings, snake_case, dotted and backticked names.
 _CODE_NAME_RE = re.compile(r"`([^`\s]+)`|\b([A-Za-z]\w*_\w+|[a-z]\w*(?:\.[A-Za-z_]\w*)+)\b")
 
@@ -188,11 +188,18 @@ def segments(cited: str) -> list[Segment]:
     code_indent = [0]  # indentation of the code line that opened the current code statement
     units = [0]  # statements a window counts: a sentence, a setting with its comment, a run of code lines
 
-    def add(segment: Segment, new_unit: bool = True) -> None:
+    def add(segment: Segment, new_unit: bool = True, setting: str = "") -> None:
         units[0] += new_unit
         segment.unit = units[0]
         opener = _OPENER_RE.match(segment.raw)
-        segment.subject = (opener[1] or opener[2]).lower() if opener else _item_name(heads[1])
+        named = _SETTING_RE.match(setting)  # a setting's comment is about the setting
+        segment.subject = (
+            named[1].lower()
+            if named
+            else (opener[1] or opener[2]).lower()
+            if opener
+            else _item_name(heads[1])
+        )
         owner = _OWNER_RE.match(heads[0])
         segment.owner = owner[1].lower() if owner else ""
         found.append(segment)
@@ -204,7 +211,7 @@ def segments(cited: str) -> list[Segment]:
                 if _OPEN_QUESTION_RE.search(sentence):  # "Controls if X should be shown" asserts neither
                     negated = None
                 segment = Segment(sentence, negated, heading="\n".join(heads), about=setting or heads[1])
-                add(segment, new_unit=not setting or n == 0)
+                add(segment, new_unit=not setting or n == 0, setting=setting)
         prose.clear()
 
     for i, line in enumerate(cited.splitlines()):
@@ -233,6 +240,7 @@ def segments(cited: str) -> list[Segment]:
             add(
                 Segment("\n".join(block), negated, setting=True, heading="\n".join(heads)),
                 not block[:-1] or bool(boolean),
+                setting=line,
             )
             block = []
         elif CODE_LINE_RE.match(line):

@@ -692,3 +692,14 @@ def test_a_size_unit_after_the_stated_number_must_be_the_stated_one():
         wrong = judge_support(f"write_limit defaults to 32 {unit}.", cited)
         assert wrong.label == "unsupported", (unit, wrong.reason)
     assert judge_support("write_limit defaults to 32 KiB.", cited).label == "supports"
+
+
+def test_a_settings_comment_is_about_its_own_setting():
+    """ "Email address that error messages come from." is SERVER_EMAIL's comment:
+    said of DATABASES (named in the next lines, a name unlike it) it is unsupported."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Email address that error messages come from.", 5)
+    assert 'SERVER_EMAIL = "root@localhost"' in cited and "DATABASES = {}" in cited
+    wrong = judge_support("DATABASES is the email address that error messages come from.", cited)
+    assert wrong.label == "unsupported" and "server_email" in wrong.reason, wrong.reason
+    right = judge_support("SERVER_EMAIL is the email address that error messages come from.", cited)
+    assert right.label == "supports", right.reason
