@@ -97,26 +97,34 @@ def _tokens(text: str) -> _Tokens:
     return _Tokens(light_stem(w) for w in words(_URL.sub(" ", text)))
 
 
-def _has(stem: str, tokens: frozenset[str]) -> bool:
-    if stem in tokens:
-        return True
-    if len(stem) < 5:
-        return False
-    # "auth" vs "authentication": a shared 5-letter prefix is the same word family
-    if isinstance(tokens, _Tokens):
-        return stem[:5] in tokens.prefixes()
-    return any(t.startswith(stem[:5]) for t in tokens if len(t) >= 5)
+class _Matcher:
+    """How well a passage's tokens hold one term of the question: 1.0 the
+    word (or a word sharing its first five letters: "auth", "authentication"),
+    0.8 a documentation synonym or a joined identifier holding it, else 0.
+    Its stems are worked out once: ranking asks for every term of every passage."""
 
+    __slots__ = ("prefix", "stem", "synonyms", "term")
 
-def _match(term: str, q: Question, tokens: set[str], joined: set[str]) -> float:
-    stem = light_stem(term)
-    if _has(stem, tokens):
-        return 1.0
-    if any(light_stem(w) in tokens for w in q.expansions.get(term, ())):
-        return 0.8
-    if any(term in j for j in joined):
-        return 0.8
-    return 0.0
+    def __init__(self, term: str, q: Question) -> None:
+        self.term = term
+        self.stem = light_stem(term)
+        self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
+        self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
+
+    def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
+        if self.stem in tokens:
+            return 1.0
+        if self.prefix:
+            if isinstance(tokens, _Tokens):
+                if self.prefix in tokens.prefixes():
+                    return 1.0
+            elif any(t.startswith(self.prefix) for t in tokens if len(t) >= 5):
+                return 1.0
+        if self.synonyms and not self.synonyms.isdisjoint(tokens):
+            return 0.8
+        if joined and any(self.term in j for j in joined):
+            return 0.8
+        return 0.0
 
 
 def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
@@ -179,7 +187,6 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     if classes:
                         context |= _tokens(classes[-1])
             context = _Tokens(context)
-            context_joined = _joined_in(context, joined_terms)
             follow = _code_after(found, n, passage, text)
             raw.append(
                 (
@@ -196,14 +203,14 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     text,
                     aspects,
                     antecedent,
-                    context_joined,
                 )
             )
     if not raw:
         return []
     # Rarer key terms among the candidates weigh more (a local IDF).
     key_terms = set(q.key)
-    count = {t: sum(1 for r in raw if _match(t, q, r[4], r[5])) for t in q.terms}
+    matchers = {t: _Matcher(t, q) for t in q.terms}
+    count = {t: sum(1 for r in raw if matchers[t](r[4], r[5])) for t in q.terms}
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }
@@ -227,18 +234,20 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         text,
         aspects,
         antecedent,
-        context_joined,
     ) in raw:
         got, missing = 0.0, []
         project = _project_of(hit.path)
         for t in q.key:
-            level = _match(t, q, tokens, joined)
+            match = matchers[t]
+            level = match(tokens, joined)
             if level < 1.0 and t == project:
                 level = 1.0  # every passage of click/ is about click
-            if level == 0.0 and antecedent and _match(t, q, antecedent, set()):
+            if level == 0.0 and antecedent and match(antecedent):
                 level = 0.85
             if level == 0.0:
-                around = _match(t, q, context, context_joined) or _match(t, q, path_tokens, set())
+                around = match(context) or match(path_tokens)
+                if not around and joined_terms and any(t in j for j in joined_terms):
+                    around = match(context, _joined_in(context, joined_terms))
                 level = 0.5 if around else 0.0
             if level == 0.0:
                 missing.append(t)
@@ -246,7 +255,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         coverage = got / key_total
         generic = [t for t in q.terms if t not in key_terms]
         generic_share = (
-            sum(_match(t, q, tokens, joined) > 0 for t in generic) / len(generic) if generic else 0.0
+            sum(matchers[t](tokens, joined) > 0 for t in generic) / len(generic) if generic else 0.0
         )
         kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
         if bonus > 0:

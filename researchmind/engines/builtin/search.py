@@ -61,6 +61,12 @@ def search(
     return [Hit(r[0], r[1], r[2], r[3], r[4], -r[5], r[6]) for r in rows[:limit]]
 
 
+# A Grep over a large sandbox stops counting files after this many matching
+# chunks: a common word matches most of the index, and walking every match
+# cost more than the rest of the answer (the count is then shown as "N+").
+MAX_COUNTED_CHUNKS = 5_000
+
+
 def matching_files(
     root: str | os.PathLike[str],
     query: str,
@@ -68,31 +74,39 @@ def matching_files(
     *,
     state: str | os.PathLike[str] | None = None,
     folders: tuple[str, ...] = (),
-) -> tuple[int, list[str]]:
-    """How many files match ``query`` and the first ``limit`` of them by
-    path: what a ``Grep -l`` over the sandbox (or ``folders``) would have listed."""
+    cap: int = MAX_COUNTED_CHUNKS,
+) -> tuple[int, list[str], bool]:
+    """How many files match ``query``, the first ``limit`` of them by path,
+    and whether counting stopped early: what a ``Grep -l`` over the sandbox
+    (or ``folders``) would have listed, read from at most ``cap`` matching chunks."""
     match = fts_query(question_terms(query))
     path = index_path(root, state)
     if not match or not path.exists():
-        return 0, []
+        return 0, [], False
     scope, scope_params = _in_folders(folders)
     conn = open_index(path)
     try:
-        paths = [
-            row[0]
-            for row in conn.execute(
-                f"""
-                SELECT path FROM files WHERE id IN (
-                    SELECT file_id FROM chunks WHERE id IN (
-                        SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?{scope}))
-                ORDER BY path
-                """,  # noqa: S608 - only placeholders
-                (match, *scope_params),
-            )
-        ]
+        rows = conn.execute(
+            f"""
+            SELECT c.file_id FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid
+            """,  # noqa: S608 - only placeholders
+            (match, *scope_params, cap + 1),
+        ).fetchall()
+        more = len(rows) > cap
+        ids = sorted({row[0] for row in rows[:cap]})
+        paths = []
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            paths += [
+                row[0]
+                for row in conn.execute(f"SELECT path FROM files WHERE id IN ({marks})", part)  # noqa: S608 - only placeholders
+            ]
     finally:
         conn.close()
-    return len(paths), paths[:limit]
+    paths.sort()
+    return len(paths), paths[:limit], more
 
 
 def newest_change_ns(

@@ -124,7 +124,8 @@ def _steps(
     )
     yield from lines
     yield from writer.end_message("tool_use")
-    count, files = matching_files(root, question, state=state, folders=folders)
+    count, files, more = matching_files(root, question, state=state, folders=folders)
+    counted = f"{count}{'+' if more else ''} file{'s' * (count != 1 or more)}"
     follow = FOLLOW_LINES if q.kind == "howto" else 0
     found = (
         candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow) if count else []
@@ -138,12 +139,10 @@ def _steps(
     yield None
     yield writer.tool_result(
         grep_id,
-        f"Found {count} file{'s' * (count != 1)}" + "".join(f"\n{f}" for f in files),
+        f"Found {counted}" + "".join(f"\n{f}" for f in files),
         {"mode": "files_with_matches", "filenames": files, "numFiles": count},
     )
-    searches = [
-        f'Grep "{pattern}" → {count} file{"s" * (count != 1)} ({"relevant" if count else "no matches"})'
-    ]
+    searches = [f'Grep "{pattern}" → {counted} ({"relevant" if count else "no matches"})']
 
     # Then one turn per Read, each tool_use answered by its tool_result before
     # the next (skipped when nothing matched).
