@@ -97,6 +97,10 @@ def clean_text(text: str) -> str:
 
 def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
     """A bounded, JSON-safe copy: long strings cut (marked "…[N chars]"), long lists/dicts trimmed."""
+    return _compact(value, max_str, depth)
+
+
+def _compact(value: Any, max_str: int, depth: int) -> Any:
     kind = type(value)
     if kind is str:
         if len(value) > max_str:
@@ -109,21 +113,43 @@ def compact(value: Any, *, max_str: int = STRING_CHARS, depth: int = 0) -> Any:
         return value if math.isfinite(value) else None
     if depth >= _MAX_DEPTH:
         return "…"
+    # The containers of a parsed line hold mostly short ASCII strings, ints and
+    # None: those are taken as they are right here (what the recursive call
+    # would return for them), the rest goes through the call.
+    child = depth + 1
     if kind is dict:
         out: dict[str, Any] = {}
-        for n, (key, item) in enumerate(value.items()):
+        n = 0
+        for key, item in value.items():
             if n >= _MAX_ITEMS:
                 out["…"] = f"{len(value) - _MAX_ITEMS} more keys"
                 break
-            out[clean_text(str(key)[:100])] = compact(item, max_str=max_str, depth=depth + 1)
+            n += 1
+            if type(key) is not str or len(key) > 100 or not key.isascii() or "\x00" in key:
+                key = clean_text(str(key)[:100])
+            item_kind = type(item)
+            if item_kind is str:
+                if len(item) > max_str or not item.isascii() or "\x00" in item:
+                    item = _compact(item, max_str, child)
+            elif not (item is None or item_kind is int or item_kind is bool):
+                item = _compact(item, max_str, child)
+            out[key] = item
         return out
     if kind is list or kind is tuple:
-        items = [compact(item, max_str=max_str, depth=depth + 1) for item in value[:_MAX_ITEMS]]
+        items = []
+        for item in value[:_MAX_ITEMS]:
+            item_kind = type(item)
+            if item_kind is str:
+                if len(item) > max_str or not item.isascii() or "\x00" in item:
+                    item = _compact(item, max_str, child)
+            elif not (item is None or item_kind is int or item_kind is bool):
+                item = _compact(item, max_str, child)
+            items.append(item)
         if len(value) > _MAX_ITEMS:
             items.append(f"… {len(value) - _MAX_ITEMS} more items")
         return items
     if isinstance(value, str | int | float | dict | list):  # subclasses: normalise to the base type
-        return compact(_base(value), max_str=max_str, depth=depth)
+        return _compact(_base(value), max_str, depth)
     return clip(repr(value), max_str)
 
 
