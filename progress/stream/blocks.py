@@ -54,7 +54,45 @@ class BlockAssembler:
             message = (
                 self._messages[message_id] if message_id is not None else self._message_for(parent, data)
             )
-            self._delta(message, event)
+            # The delta itself, inline (no call per delta).
+            delta = event.get("delta")
+            if type(delta) is not dict:
+                return
+            delta_type = delta.get("type")
+            index = event.get("index")
+            block = message.blocks.get(index) if type(index) is int else None  # type: ignore[arg-type]
+            if delta_type == "text_delta":
+                if block is None:
+                    block = self._block(message, index, "text")
+                text = delta.get("text")
+                if block.done or block.stripper is None or not isinstance(text, str):
+                    return
+                block.parts.append(text)
+                stripper = block.stripper
+                if "<" not in text and stripper._block is None and not stripper._pending:
+                    # Plain text outside any marker (what MarkerStripper.feed
+                    # returns as it is), without the call.
+                    if text:
+                        block.sent.append(text)
+                        self._emit_delta(block, text)
+                    return
+                visible, markers, problems = stripper.feed(text)
+                if markers or problems:
+                    block.markers_sent += len(markers)
+                    block.problems_sent += len(problems)
+                    self.t.emit_markers(markers, problems, block.parent)
+                if visible:
+                    block.sent.append(visible)
+                    self._emit_delta(block, visible)
+            elif delta_type == "input_json_delta":
+                block = block or self._block(message, index, "tool_use")
+                block.parts.append(as_str(delta.get("partial_json")))
+            elif delta_type == "thinking_delta":
+                block = block or self._block(message, index, "thinking")
+                block.parts.append(as_str(delta.get("thinking")))
+            elif delta_type == "signature_delta":
+                block = block or self._block(message, index, "thinking")
+                block.signature = True
         elif kind == "message_start":
             previous = self._current.get(parent)
             if previous is not None:
@@ -111,38 +149,6 @@ class BlockAssembler:
                 block.stripper = MarkerStripper()
             message.put(index, block)
         return block
-
-    def _delta(self, message: MessageState, event: dict[str, Any]) -> None:
-        delta = event.get("delta")
-        if type(delta) is not dict:
-            return
-        delta_type = delta.get("type")
-        index = event.get("index")
-        block = message.blocks.get(index) if type(index) is int else None  # type: ignore[arg-type]
-        if delta_type == "text_delta":
-            if block is None:
-                block = self._block(message, index, "text")
-            text = delta.get("text")
-            if block.done or block.stripper is None or not isinstance(text, str):
-                return
-            block.parts.append(text)
-            visible, markers, problems = block.stripper.feed(text)
-            if markers or problems:
-                block.markers_sent += len(markers)
-                block.problems_sent += len(problems)
-                self.t.emit_markers(markers, problems, block.parent)
-            if visible:
-                block.sent.append(visible)
-                self._emit_delta(block, visible)
-        elif delta_type == "input_json_delta":
-            block = block or self._block(message, index, "tool_use")
-            block.parts.append(as_str(delta.get("partial_json")))
-        elif delta_type == "thinking_delta":
-            block = block or self._block(message, index, "thinking")
-            block.parts.append(as_str(delta.get("thinking")))
-        elif delta_type == "signature_delta":
-            block = block or self._block(message, index, "thinking")
-            block.signature = True
 
     def _emit_delta(self, block: BlockState, text: str) -> None:
         payload = {

@@ -124,8 +124,21 @@ class MarkerStripper:
 
     def feed(self, text: str) -> tuple[str, list[ProgressMarker], list[MarkerProblem]]:
         """Consume one delta and return ``(visible_text, markers, problems)``."""
-        if not self._pending and self._block is None and "<" not in text:
-            return text, [], []
+        block = self._block
+        if not self._pending:
+            if block is None:
+                if "<" not in text:
+                    return text, [], []
+            elif text and ">" not in text:
+                # Inside an open marker (most deltas of a marker or a CITATIONS
+                # block): without a ">" this text cannot hold its closing "-->",
+                # so it is only scanned (for the body's JSON state) and held.
+                limit = MAX_PROGRESS_CHARS if block.keyword == "PROGRESS" else MAX_CITATIONS_CHARS
+                if len(text) <= limit - block.size:
+                    find_marker_end(block, text, 0, len(text))
+                    block.parts.append(text)
+                    block.size += len(text)
+                    return "", [], []
         visible: list[str] = []
         markers: list[ProgressMarker] = []
         problems: list[MarkerProblem] = []
