@@ -58,7 +58,7 @@ class BroadcastInMemoryChannelLayer(InMemoryChannelLayer):
         members = list(self.groups.get(group, {}))
         if not members:
             return
-        shared = deepcopy(message)
+        shared = _copy(message)
         expires = time.time() + self.expiry
         channels = self.channels
         for channel in members:
@@ -70,3 +70,23 @@ class BroadcastInMemoryChannelLayer(InMemoryChannelLayer):
                 queue.put_nowait((expires, dict(shared)))
             except asyncio.QueueFull:
                 pass
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _copy(message: dict) -> dict:
+    """A deep copy of ``message``. The broadcast's messages are scalars and one
+    list of frame strings: for those the list is copied and its strings (which
+    never change) shared, without ``deepcopy``'s call per string; any other
+    shape is deep-copied."""
+    out = {}
+    for key, value in message.items():
+        kind = type(value)
+        if kind in _SCALARS:
+            out[key] = value
+        elif kind is list and all(type(item) is str for item in value):
+            out[key] = list(value)
+        else:
+            return deepcopy(message)
+    return out

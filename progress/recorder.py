@@ -68,6 +68,8 @@ class ProgressRecorder:
         self._stop = asyncio.Event()
         self.last_event_at = time.monotonic()
         self.events_added = 0  # events queued, before text deltas were coalesced
+        self._cleaned: dict = {}  # detail -> as stored
+        self._phases: dict = {}  # phase -> as stored
 
     async def start(self) -> None:
         self._next_seq = await database_sync_to_async(self._load_next_seq)()
@@ -87,6 +89,17 @@ class ProgressRecorder:
             if data is None:
                 data = text.encode("utf-8", "surrogateescape")
             self._raw_buffer.append(data if source == "stdout" else b"[stderr] " + data)
+
+    def raw_lines(self, lines) -> None:
+        """``raw`` for a batch of ``OutputLine``s, in their order, in one call."""
+        if self._raw_handle is None:
+            return
+        keep = self._raw_buffer.append
+        for line in lines:
+            data = line.data
+            if data is None:
+                data = line.text.encode("utf-8", "surrogateescape")
+            keep(data if line.source == "stdout" else b"[stderr] " + data)
 
     def add(
         self,
@@ -123,7 +136,21 @@ class ProgressRecorder:
                 ):
                     lp["text"] = lp.get("text", "") + payload.get("text", "")
                     return
-        detail, phase = clean_text(_clip(detail)), clean_text((phase or "")[:30])
+        # Details and phases repeat ("Writing the answer", "Status: requesting",
+        # a phase name): each distinct one is clipped and cleaned once.
+        cleaned = self._cleaned
+        shown = cleaned.get(detail)
+        if shown is None:
+            shown = clean_text(_clip(detail))
+            if len(cleaned) < 4096:
+                cleaned[detail] = shown
+        detail = shown
+        shown = self._phases.get(phase)
+        if shown is None:
+            shown = clean_text((phase or "")[:30])
+            if len(self._phases) < 256:
+                self._phases[phase] = shown
+        phase = shown
         pending.append((self._next_seq, kind, stage, detail, phase, step, total, payload))
         self._next_seq += 1
 

@@ -224,19 +224,18 @@ async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr
     them. ``batches`` yields lists of lines (``engines.base.batches_of``). The
     lists collect the lines as they come (kept if the run fails half way).
     bench/bench_pipeline.py measures this very function."""
-    raw, feed, add = recorder.raw, interpreter.feed, recorder.add_stream_event
+    feed, add = interpreter.feed, recorder.add_stream_event
     keep = stdout_lines.append
     async with contextlib.aclosing(batches):
         async for batch in batches:
+            recorder.raw_lines(batch)  # the whole batch verbatim, before any of it is interpreted
             for line in batch:
                 text = line.text
                 if line.source == "stderr":
-                    raw("stderr", text, line.data)
                     stderr_lines.append(text)
                     if text.strip():
                         recorder.add("stderr", detail=text, payload={"text": text[:2000]})
                     continue
-                raw("stdout", text, line.data)
                 keep(text)
                 for event in feed(text):
                     add(event)
