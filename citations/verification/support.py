@@ -63,6 +63,7 @@ from citations.verification.support_rules import (
     polarity_tops,
     quoted_literal,
     raised_elsewhere,
+    reversed_direction,
     sibling_name,
     signature_default,
     stated_default,
@@ -138,6 +139,7 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
             or sibling_name(claim)
             or other_subject(claim)
             or raised_elsewhere(claim)
+            or reversed_direction(claim)
             or other_function(claim)
         )
         if verdict:

@@ -457,6 +457,35 @@ def raised_elsewhere(claim: Claim) -> Verdict:
     return None
 
 
+def reversed_direction(claim: Claim) -> Verdict:
+    """ "converts hyphens to underscores" where the lines convert underscores to hyphens:
+    a word before "to"/"into" and the word after it, swapped."""
+    said = _directions(claim.clause.lower())
+    if not said:
+        return None
+    stated = set().union(*(_directions(seg.low) for seg in claim.text.segments))
+    for before, after in sorted(said):
+        if (after, before) in stated and (before, after) not in stated:
+            return (
+                CONTRADICTED,
+                f"The sentence turns {before}… into {after}…; the cited lines go the other way.",
+            )
+    return None
+
+
+def _directions(text: str) -> set[tuple[str, str]]:
+    """(a word up to four words before "to"/"into", the word right after it), as stems."""
+    pairs = set()
+    for m in re.finditer(r"((?:[\w-]+\s+){1,4}?)(?:to|into)\s+([a-z][\w-]*)", text):
+        after = m[2]
+        if after in STOP or len(after) < 3:
+            continue
+        for word in m[1].split():
+            if word not in STOP and len(word) > 2 and not NUMBER_RE.fullmatch(word) and word != after:
+                pairs.add((light_stem(word), light_stem(after)))
+    return pairs
+
+
 def _like(name: str, other: str) -> bool:
     return (
         re.split(r"[._]", name)[0] == re.split(r"[._]", other)[0]

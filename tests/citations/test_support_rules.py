@@ -703,3 +703,15 @@ def test_a_settings_comment_is_about_its_own_setting():
     assert wrong.label == "unsupported" and "server_email" in wrong.reason, wrong.reason
     right = judge_support("SERVER_EMAIL is the email address that error messages come from.", cited)
     assert right.label == "supports", right.reason
+
+
+def test_a_conversion_said_the_other_way_round_contradicts():
+    """slugify converts "spaces or repeated dashes to single dashes": single dashes
+    to spaces keeps every word and reverses the direction."""
+    text = installed_file("django", "utils/text.py").read_text(encoding="utf-8")
+    cited = lines_from(text, "def slugify(value, allow_unicode=False):", 8)
+    assert "Convert spaces or repeated\n    dashes to single dashes." in cited
+    wrong = judge_support("slugify converts single dashes to spaces.", cited)
+    assert wrong.label == "unsupported" and "other way" in wrong.reason, wrong.reason
+    right = judge_support("slugify converts spaces to single dashes.", cited)
+    assert right.label == "supports", right.reason
