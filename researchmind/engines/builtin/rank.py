@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 import re
 from dataclasses import replace
 
@@ -81,6 +82,9 @@ _ANAPHORA = re.compile(
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
+_FIRST_FIVE = operator.itemgetter(slice(0, 5))
+
+
 class _Tokens(frozenset):
     """A passage's stemmed words, and (made when first asked) their 5-letter prefixes."""
 
@@ -88,13 +92,16 @@ class _Tokens(frozenset):
 
     def prefixes(self) -> frozenset[str]:
         if self._prefixes is None:
-            self._prefixes = frozenset(t[:5] for t in self if len(t) >= 5)
+            # a shorter token's "prefix" is the token itself, never a 5-letter stem prefix
+            self._prefixes = frozenset(map(_FIRST_FIVE, self))
         return self._prefixes
 
 
 def _tokens(text: str) -> _Tokens:
     """Stemmed words, link targets left out (a URL is not what a passage says)."""
-    return _Tokens(light_stem(w) for w in words(_URL.sub(" ", text)))
+    if "](" in text or "://" in text:
+        text = _URL.sub(" ", text)
+    return _Tokens(map(light_stem, words(text)))
 
 
 class _Matcher:
@@ -150,7 +157,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             tokens = _tokens(body)
             if not tokens:
                 continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
-            joined = _joined_in(tokens, joined_terms)
+            joined = {j for j in joined_terms if j in tokens}
             context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
             if passage.owner != (0, 0):
                 context |= _tokens(text[passage.owner[0] : passage.owner[1]])
@@ -237,6 +244,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     ) in raw:
         got, missing = 0.0, []
         project = _project_of(hit.path)
+        context_joined = None
         for t in q.key:
             match = matchers[t]
             level = match(tokens, joined)
@@ -247,7 +255,9 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             if level == 0.0:
                 around = match(context) or match(path_tokens)
                 if not around and joined_terms and any(t in j for j in joined_terms):
-                    around = match(context, _joined_in(context, joined_terms))
+                    if context_joined is None:
+                        context_joined = _joined_in(context, joined_terms)
+                    around = match(context, context_joined)
                 level = 0.5 if around else 0.0
             if level == 0.0:
                 missing.append(t)
@@ -385,19 +395,10 @@ def _project_named(path: str, asked: set[str]) -> bool:
 
 def _joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
     """The question's joined identifiers among ``tokens``, also inside a
-    longer one: "exampledatabase" in ``RedisExampleDatabase``."""
-    found = {j for j in joined_terms if j in tokens}
-    if joined_terms:
-        longest = max(map(len, joined_terms))
-        for token in tokens:
-            if len(token) > 8:
-                # tokens are stemmed: "redisexampledatabase" is kept as "redisexampledatabas"
-                found.update(
-                    j
-                    for j in joined_terms
-                    if len(j) < len(token) <= longest + 16 and (j in token or light_stem(j) in token)
-                )
-    return found
+    longer one: "exampledatabase" in ``RedisExampleDatabase`` (tokens are
+    stemmed: it is kept as "redisexampledatabas")."""
+    every = " ".join(tokens)  # a joined term (two words) never spans the space between two tokens
+    return {j for j in joined_terms if j in every or light_stem(j) in every}
 
 
 def _project_of(path: str) -> str:
