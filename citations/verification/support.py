@@ -65,6 +65,7 @@ from citations.verification.support_rules import (
     raised_elsewhere,
     reversed_direction,
     sibling_name,
+    value_meaning,
     signature_default,
     stated_default,
 )
@@ -124,7 +125,7 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     near_miss = near_miss_name(claim)
     if near_miss:
         return (*near_miss, 0.0)
-    for rule in (quoted_literal, assigned_default, stated_default, signature_default, numbers):
+    for rule in (quoted_literal, assigned_default, value_meaning, stated_default, signature_default, numbers):
         verdict = rule(claim)
         if verdict:
             return (*verdict, claim.share)

@@ -52,6 +52,7 @@ _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 _PIECE_RE = re.compile(
     r";\s+|,?\s+(?:and|but|so|while|whereas|even\s+if|even\s+when)\s+|,\s+(?:which|because)\s+"
 )
+_MEANS_RE = re.compile(r"\b(\d+)\s+means\s+(\w+)")
 _RAISE_RE = re.compile(r"\braise\s+([A-Za-z_][\w.]*)")
 _CONTRAST_RE = re.compile(r";\s+|,?\s+(?:but|whereas|while)\s+")
 _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
@@ -236,6 +237,26 @@ def signature_default(claim: Claim) -> Verdict:
             continue
         if all(light_stem(p) in stems for p in parts) and (value == "true") != claim_on:
             return CONTRADICTED, f"The cited text sets {name} to {value.capitalize()}."
+    return None
+
+
+def value_meaning(claim: Claim) -> Verdict:
+    """ "FIRST_DAY_OF_WEEK defaults to Monday" against ``= 0`` under "0 means Sunday,
+    1 means Monday": the value the text assigns to the claim's name, read by its meaning."""
+    if "means" not in claim.text.low:
+        return None
+    stems = {light_stem(w) for w in claim.words}
+    for name in sorted(claim.names):
+        about = "\n".join(seg.raw for seg in claim.text.segments if seg.subject == name)  # its own comment
+        meanings = {m[1]: m[2] for m in _MEANS_RE.finditer(about)}
+        said = {n for n, word in meanings.items() if word not in STOP and light_stem(word.lower()) in stems}
+        value = claim.text.assigned.get(name)
+        if said and value in meanings and value not in said:
+            named = re.search(re.escape(name), claim.clause, re.I)
+            return (
+                CONTRADICTED,
+                f"The cited text sets {named[0] if named else name} to {value}, which means {meanings[value]}.",
+            )
     return None
 
 

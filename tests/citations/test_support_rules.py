@@ -715,3 +715,16 @@ def test_a_conversion_said_the_other_way_round_contradicts():
     assert wrong.label == "unsupported" and "other way" in wrong.reason, wrong.reason
     right = judge_support("slugify converts spaces to single dashes.", cited)
     assert right.label == "supports", right.reason
+
+
+def test_an_assigned_value_is_read_by_the_meaning_its_comment_gives():
+    """ "0 means no grouping, 3 means splitting by thousands" over ``NUMBER_GROUPING = 0``:
+    "splitting by thousands" is the meaning of 3, not of the value set."""
+    cited = lines_from(GLOBAL_SETTINGS, "# Number of digits that will be together", 3)
+    assert "NUMBER_GROUPING = 0" in cited
+    wrong = judge_support("NUMBER_GROUPING defaults to splitting by thousands.", cited)
+    assert wrong.label == "unsupported" and "no" in wrong.reason, wrong.reason
+    monday = lines_from(GLOBAL_SETTINGS, "# First day of week, to be used on calendars", 3)
+    wrong = judge_support("FIRST_DAY_OF_WEEK defaults to Monday.", monday)
+    assert wrong.label == "unsupported" and "Sunday" in wrong.reason, wrong.reason
+    assert judge_support("FIRST_DAY_OF_WEEK defaults to Sunday.", monday).label != "unsupported"
