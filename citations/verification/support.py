@@ -65,9 +65,9 @@ from citations.verification.support_rules import (
     raised_elsewhere,
     reversed_direction,
     sibling_name,
-    value_meaning,
     signature_default,
     stated_default,
+    value_meaning,
 )
 from citations.verification.support_terms import CLAUSE_RE, NEGATIONS, NUMBER_RE, STOP, WORD_RE
 from citations.verification.support_text import CitedText
