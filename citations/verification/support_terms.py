@@ -75,7 +75,8 @@ _EXCLUSIVE = [
     "show hide", "include exclude", "allow deny", "add remove", "open close", "start stop", "sync async",
     "synchronous asynchronous", "local remote", "absolute relative", "public private", "required optional",
     "mutable immutable", "ascending descending", "inclusive exclusive", "immediately lazily", "increase decrease",
-    "increment decrement", "low high", "first second third fourth fifth last", "true false", "positive negative",
+    "increment decrement", "low high", "first second third fourth fifth last", "true false", "positive negative", "greater less",
+    "earlier later", "older newer", "above below",
     "milliseconds seconds minutes hours days weeks", "bytes kilobytes megabytes gigabytes",
 ]  # fmt: skip
 # Ways docs and code say the same thing in other words or symbols, kept

@@ -728,3 +728,17 @@ def test_an_assigned_value_is_read_by_the_meaning_its_comment_gives():
     wrong = judge_support("FIRST_DAY_OF_WEEK defaults to Monday.", monday)
     assert wrong.label == "unsupported" and "Sunday" in wrong.reason, wrong.reason
     assert judge_support("FIRST_DAY_OF_WEEK defaults to Sunday.", monday).label != "unsupported"
+
+
+def test_greater_and_less_exclude_each_other():
+    """MaxValueValidator's message asks for a value "less than or equal to" the limit."""
+    validators = installed_file("django", "core/validators.py").read_text(encoding="utf-8")
+    cited = lines_from(validators, "class MaxValueValidator(BaseValidator):", 6)
+    wrong = judge_support(
+        "MaxValueValidator's message asks for a value greater than or equal to the limit.", cited
+    )
+    assert wrong.label == "unsupported" and "less" in wrong.reason, wrong.reason
+    right = judge_support(
+        "MaxValueValidator's message asks for a value less than or equal to the limit.", cited
+    )
+    assert right.label == "supports", right.reason
