@@ -29,16 +29,23 @@ class BroadcastInMemoryChannelLayer(InMemoryChannelLayer):
         super().__init__(*args, **kwargs)
         self._swept_at = float("-inf")
         self._sweep_every = min(1.0, self.expiry / 4)
+        self._members: set[str] = set()  # channels in at least one group
 
     def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._swept_at < self._sweep_every:
             return
         self._swept_at = now
-        super()._clean_expired()
+        super()._clean_expired()  # may take expired channels and old memberships out of groups
+        self._members = {channel for members in self.groups.values() for channel in members}
 
     async def receive(self, channel):
-        # As Channels' receive, without building a spare asyncio.Queue on every call.
+        # As Channels' receive, without building a spare asyncio.Queue on every
+        # call, and a group member keeps its queue between messages: Channels
+        # drops a drained queue, so each broadcast built a new queue for every
+        # watching page (7 % of the embedded server's busy samples with 200
+        # pages). Other drained queues still go, as in Channels; a queue is
+        # never dropped while its receive waits on it.
         self.require_valid_channel_name(channel)
         self._clean_expired()
         queue = self.channels.get(channel)
@@ -47,9 +54,22 @@ class BroadcastInMemoryChannelLayer(InMemoryChannelLayer):
         try:
             _, message = await queue.get()
         finally:
-            if queue.empty():
+            if queue.empty() and channel not in self._members:
                 self.channels.pop(channel, None)
         return message
+
+    async def group_add(self, group, channel):
+        await super().group_add(group, channel)
+        self._members.add(channel)
+
+    async def group_discard(self, group, channel):
+        await super().group_discard(group, channel)
+        if not any(channel in members for members in self.groups.values()):
+            self._members.discard(channel)
+
+    async def flush(self):
+        await super().flush()
+        self._members = set()
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "Message is not a dict"
