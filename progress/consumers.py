@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import InstanceSessionWrapper
 
 from progress import broadcast, selectors
 from researchmind.tokens import SUBPROTOCOL
@@ -135,6 +136,20 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         else:
             await super().dispatch(message)
 
+    def _frame_send(self):
+        """The server's send for a live frame: under Channels' session
+        middleware, whose send wrapper reads the (lazy) session twice per
+        message and does nothing else for a websocket frame (it saves sessions
+        on HTTP responses only)."""
+        send = self.__dict__.get("_raw_send")
+        if send is None:
+            send = self.base_send
+            wrapper = getattr(send, "__self__", None)
+            if isinstance(wrapper, InstanceSessionWrapper):
+                send = wrapper.real_send
+            self._raw_send = send
+        return send
+
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients may send ``{"after": seq}`` to resume; everything else is ignored
         (writes go over HTTP)."""
@@ -174,8 +189,9 @@ class QuestionConsumer(AsyncWebsocketConsumer):
                 return
             if self.format == "json":
                 # Forward the frames serialised once by the broadcaster.
+                send = self._frame_send()
                 for frame in frames[skip:]:
-                    await self.send(text_data=frame)
+                    await send({"type": "websocket.send", "text": frame})
                 self.last_sent = message["last"]
                 if message.get("ended"):
                     await self._finish_json()
