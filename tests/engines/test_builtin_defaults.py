@@ -71,3 +71,30 @@ def test_a_default_stated_outranks_a_default_mentioned(tmp_path):
     root = sandbox(tmp_path, installed("click"))
     quick, _ = ask(root, "What name does click give a command by default?")
     assert quick.startswith("The name of the command defaults to the name of the function")
+
+
+def test_an_argument_entry_is_not_about_the_entries_before_it(tmp_path):
+    """In ``connect``'s Args list, "Default is exponential backoff …" belongs to
+    ``reconnect_delays``; the ``ping_interval`` entry above it is another
+    argument's, so it is not an answer about the ping interval. The signature
+    line states the default (``= 20``) without the word "default"."""
+    root = sandbox(
+        tmp_path,
+        installed("websockets/trio/client.py", "websockets/asyncio/client.py", "websockets/sync/client.py"),
+    )
+    quick, _ = ask(root, "What is the default ping interval of a websockets client?")
+    assert quick.lstrip().startswith("```python\nping_interval: float | None = 20,")
+
+
+def test_a_question_asking_two_things_is_answered_part_by_part(tmp_path):
+    root = sandbox(
+        tmp_path,
+        installed("websockets/trio/client.py", "websockets/asyncio/client.py", "celery/app/task.py"),
+    )
+    question = "What are the default ping interval of a websockets client and the default max_retries of a Celery task?"
+    quick, citations = ask(root, question)
+    assert "ping_interval: float | None = 20," in quick
+    assert any(
+        c["source_file"].endswith("celery/app/task.py") and "max_retries = 3" in c["excerpt"]
+        for c in citations
+    )

@@ -279,3 +279,20 @@ def test_each_parameter_of_a_docstring_argument_list_is_its_own_passage():
     assert shown[at + 1] == "Default is none."
     assert "headers (Dict): Mapping of arbitrary headers to pass along with the message body." in shown
     assert not any("Default is none. headers" in text for text in shown)
+
+
+def test_a_question_in_two_parts_is_split_only_between_two_questions():
+    from researchmind.engines.builtin.question import parts_of
+
+    assert parts_of(
+        "What are markdownify's default heading style and Python-Markdown's default file encoding?"
+    ) == [
+        "What are markdownify's default heading style?",
+        "Python-Markdown's default file encoding?",
+    ]
+    for one in (
+        "Which Python versions do pytest and asgiref require?",
+        "How can I install redis-py with the faster hiredis parser?",
+        "How long do refresh tokens live, and what happens when one is reused?",  # "happens" is no key term
+    ):
+        assert parts_of(one) == [one]

@@ -194,3 +194,28 @@ def analyze(text: str) -> Question:
     return Question(
         text, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
     )
+
+
+# "… of a websockets client and the default max_retries of a Celery task?",
+# "… heading style and Python-Markdown's default file encoding?", ", and how
+# much …": where a question asks a second thing. Only before a determiner, a
+# possessive or a question word, so "pytest and asgiref" stays one subject.
+_SECOND_PART = re.compile(
+    r",?\s+(?:(?:and|versus|vs\.?)\s+(?=(?:the|a|an|its|their|how|what|which|when|why|where|[\w-]+['’]s)\b)"
+    r"|with\s+(?=(?:how|what|which)\b))",
+    re.I,
+)
+
+
+def parts_of(text: str) -> list[str]:
+    """The two questions a question asks in one ("What is A's X and B's
+    Y?"), or ``[text]``: each part must have two key terms of its own."""
+    found = list(_SECOND_PART.finditer(text))
+    if len(found) != 1:
+        return [text]
+    first, second = text[: found[0].start()].strip(), text[found[0].end() :].strip()
+    if len(analyze(first).key) < 2 or len(analyze(second).key) < 2:
+        return [text]
+    if not first.endswith("?"):
+        first += "?"
+    return [first, second]

@@ -32,6 +32,8 @@ LONG_SENTENCE = 350
 # A passage that states a number leads a "how many/how long" answer over a
 # better-scored one that states none, if it is at most this far behind.
 NUMBER_MARGIN = 0.1
+# A name set to a literal this much about the question states its default.
+STATED_COVERAGE = 0.75
 # Below this share of the key terms the best passage is not taken as an answer.
 DECLINE_BELOW = 0.43
 
@@ -166,6 +168,11 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             antecedent: set[str] = set()
             if not passage.code:
                 before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
+                header = _header_of(text, passage.start, hit.before)
+                at = text.rfind(header, 0, passage.start) if header else -1
+                if at >= 0:
+                    # in an argument list, the entries before this one's are about other arguments
+                    before = [p for p in before if p.start >= at]
                 for p in before:
                     context |= _tokens(text[p.start : p.end])
                 if before and _ANAPHORA.match(body):
@@ -176,7 +183,6 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     context |= previous
                     if _ANAPHORA.match(body):
                         antecedent = previous
-                header = _header_of(text, passage.start, hit.before)
                 if header:
                     # "delivery_mode (enum): …" above its indented "The default value is 2."
                     antecedent = _Tokens(antecedent | _tokens(header))
@@ -264,8 +270,21 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             got += weight[t] * level
         coverage = got / key_total
         generic = [t for t in q.terms if t not in key_terms]
+        # ``ping_interval: float | None = 20,`` states a default without the word,
+        # when the name is what is asked about (not ``min_leaves_retries = 0``)
+        stated = (
+            {"default", "defaults"}
+            if q.default
+            and coverage >= STATED_COVERAGE
+            and passage.code
+            and _LITERAL_SET.search(body)
+            and not _UNSET_PARAMETER.match(body)
+            else ()
+        )
         generic_share = (
-            sum(matchers[t](tokens, joined) > 0 for t in generic) / len(generic) if generic else 0.0
+            sum(t in stated or matchers[t](tokens, joined) > 0 for t in generic) / len(generic)
+            if generic
+            else 0.0
         )
         kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
         if bonus > 0:

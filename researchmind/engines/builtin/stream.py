@@ -24,8 +24,8 @@ from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer
 from .index import ensure_fresh
-from .question import analyze
-from .rank import answers, pick, rank_passages
+from .question import Question, analyze, parts_of
+from .rank import MAX_CLAIMS, answers, pick, rank_passages
 from .search import Hit, absent_terms, candidates, indexed_file_count, matching_files, newest_change_ns
 from .streamjson import StreamWriter, marker, text_block
 
@@ -126,15 +126,11 @@ def _steps(
     yield from writer.end_message("tool_use")
     count, files, more = matching_files(root, question, state=state, folders=folders)
     counted = f"{count}{'+' if more else ''} file{'s' * (count != 1 or more)}"
-    follow = FOLLOW_LINES if q.kind == "howto" else 0
-    found = (
-        candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow) if count else []
-    )
-    ranked = rank_passages(q, found)
-    picked = pick(ranked)
-    absent = absent_terms(root, q, state=state, folders=folders) if terms else []
-    claims = picked if answers(q, picked, absent) else []
-    consulted = [] if claims else picked[:3]
+    claims, consulted, absent = [], [], []
+    if count:
+        claims, consulted, absent = _answer(root, question, q, state, folders)
+    elif terms:
+        absent = absent_terms(root, q, state=state, folders=folders)
     hits = _read_hits(claims or consulted)
     yield None
     yield writer.tool_result(
@@ -199,6 +195,40 @@ def _steps(
     yield from text_block(writer, parts)
     writer.final_text = "".join(parts)
     yield from writer.end_message("end_turn")
+
+
+def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
+    """The picked passages for ``q``, whether they answer it, and its key terms found nowhere."""
+    follow = FOLLOW_LINES if q.kind == "howto" else 0
+    found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow)
+    picked = pick(rank_passages(q, found))
+    absent = absent_terms(root, q, state=state, folders=folders) if q.terms else []
+    return picked, answers(q, picked, absent), absent
+
+
+def _answer(root: Path, question: str, q: Question, state: Path, folders: tuple[str, ...]):
+    """The claims that answer ``question`` (empty: declined), the passages
+    consulted when declined, and the key terms found nowhere. A question
+    asking two things ("A's X and B's Y?") is answered part by part: each
+    part's best passage leads its own evidence, so neither half is crowded
+    out, and a part with no answer is left out (both missing: declined)."""
+    parts = parts_of(question)
+    if len(parts) == 1:
+        picked, ok, absent = _retrieve(root, q, state, folders)
+        return (picked, [], absent) if ok else ([], picked[:3], absent)
+    results = [_retrieve(root, analyze(part), state, folders) for part in parts]
+    answered = [picked for picked, ok, _ in results if ok]
+    if not answered:
+        consulted = [c for picked, _, _ in results for c in picked[:2]]
+        return [], consulted[:3], sorted({t for _, _, absent in results for t in absent})
+    claims: list = []
+    seen: set[tuple[str, int]] = set()
+    for rank in range(MAX_CLAIMS):
+        for picked in answered:
+            if rank < len(picked) and (picked[rank].path, picked[rank].line_start) not in seen:
+                seen.add((picked[rank].path, picked[rank].line_start))
+                claims.append(picked[rank])
+    return claims[:MAX_CLAIMS], [], []
 
 
 def _read_hits(claims) -> list[Hit]:
