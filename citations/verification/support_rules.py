@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from citations.verification.normalize import normalize_text
 from citations.verification.support_terms import (
@@ -494,7 +495,8 @@ def reversed_direction(claim: Claim) -> Verdict:
     return None
 
 
-def _directions(text: str) -> set[tuple[str, str]]:
+@lru_cache(maxsize=1 << 12)  # each statement of a cited text is read once for all its claims
+def _directions(text: str) -> frozenset[tuple[str, str]]:
     """(a word up to four words before "to"/"into", the word right after it), as stems."""
     pairs = set()
     for m in re.finditer(r"((?:[\w-]+\s+){1,4}?)(?:to|into)\s+([a-z][\w-]*)", text):
@@ -504,7 +506,7 @@ def _directions(text: str) -> set[tuple[str, str]]:
         for word in m[1].split():
             if word not in STOP and len(word) > 2 and not NUMBER_RE.fullmatch(word) and word != after:
                 pairs.add((light_stem(word), light_stem(after)))
-    return pairs
+    return frozenset(pairs)
 
 
 def _like(name: str, other: str) -> bool:
