@@ -34,7 +34,9 @@ from citations.verification.support_terms import (
     word_list,
 )
 
-_ANNOTATED_RE = re.compile(r"\b([A-Za-z_]\w*)\s*:\s*[\w.|\[\], ]+?\s*=\s*(True|False|None)\b")
+_ANNOTATED_RE = re.compile(
+    r"\b([A-Za-z_]\w*)\s*:\s*[\w.|\[\], ]+?\s*=\s*(True|False|None|-?\d+(?:\.\d+)?|\"[^\"\n]*\"|'[^'\n]*')(?=\s*[,)\n#])"
+)
 WINDOW = 3  # neighbouring segments a claim's terms must share for "supports"
 NEAR_MISS = 0.7  # a name this similar to one in the cited text, but not it, is a near miss
 _OPEN_QUESTION_RE = re.compile(
@@ -268,7 +270,7 @@ class CitedText(Span):
         self.numbers = numbers_in(cited)
         self.assigned: dict[str, str] = {}
         for m in _ANNOTATED_RE.finditer(cited):  # a signature's "hide_input: bool = False"
-            self.assigned.setdefault(m[1].lower(), m[2].lower())
+            self.assigned.setdefault(m[1].lower(), as_number(m[2].strip("\"'").lower()))
         for m in ASSIGN_RE.finditer(cited):
             value = m[2]
             product = PRODUCT_RE.match(cited, m.start(2))

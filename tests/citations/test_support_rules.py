@@ -742,3 +742,14 @@ def test_greater_and_less_exclude_each_other():
         "MaxValueValidator's message asks for a value less than or equal to the limit.", cited
     )
     assert right.label == "supports", right.reason
+
+
+def test_a_number_in_a_signature_is_the_default_of_its_own_parameter():
+    """``close_timeout: float | None = 10`` beside ``ping_timeout: float | None = 20``:
+    20 is in the lines, but not as close_timeout's default."""
+    client = installed_file("websockets", "asyncio/client.py").read_text(encoding="utf-8")
+    cited = lines_from(client, "        # Timeouts", 6)
+    assert "close_timeout: float | None = 10," in cited
+    wrong = judge_support("close_timeout defaults to 20.", cited)
+    assert wrong.label == "unsupported" and "10" in wrong.reason, wrong.reason
+    assert judge_support("close_timeout defaults to 10.", cited).label == "supports"
