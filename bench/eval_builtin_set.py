@@ -490,6 +490,80 @@ CASES = [
     ),
 ]
 
+# More tuning questions (numbers not divisible by 3), added in the third pass
+# so the engine is tuned on more than the first 42.
+CASES += [
+    _case(
+        73,
+        "howto",
+        "How do I load many Redis hashes that share the same field names with redis-py?",
+        (
+            "redis-8.1.0.dist-info/METADATA",
+            (280, 280),
+            'r.himport_prepare("users", ["name", "email", "age"])',
+        ),
+    ),
+    _case(
+        74,
+        "why",
+        "Why must a redis-py HIMPORT fieldset be prepared again after a reconnect?",
+        (
+            "redis-8.1.0.dist-info/METADATA",
+            (289, 290),
+            "lives in the server-side session of the physical connection",
+        ),
+    ),
+    _case(
+        76,
+        "synonym",
+        "What does Django's Truncator add by default to show that a string was cut short?",
+        ("django/utils/text.py", (198, 199), "defaulting to a translatable string of an ellipsis"),
+        ("django/utils/text.py", (237, 238), "defaulting to ellipsis"),
+    ),
+    _case(
+        77,
+        "number",
+        "How many bits of randomness does Django's get_random_string give for 22 characters?",
+        ("django/utils/crypto.py", (75, 75), "length: 22, bit length =~ 131 bits"),
+    ),
+    _case(
+        79,
+        "yesno",
+        "Do ordinary hash commands work on hashes written with redis-py's HIMPORT?",
+        ("redis-8.1.0.dist-info/METADATA", (276, 277), "every hash command works on them"),
+    ),
+    _case(
+        80,
+        "howto",
+        "How do I stop a redis-py pipeline from being wrapped in MULTI/EXEC?",
+        ("redis-8.1.0.dist-info/METADATA", (185, 188), "transaction=False"),
+    ),
+    _case(
+        82,
+        "name",
+        "Which Redis deployments is the redis-py multi-database client designed for?",
+        ("redis-8.1.0.dist-info/METADATA", (264, 264), "Redis Software and Redis Cloud Active-Active"),
+    ),
+    _case(
+        83,
+        "synonym",
+        "Does HGETALL return the fields of a HIMPORT hash in the order they were prepared?",
+        ("redis-8.1.0.dist-info/METADATA", (286, 287), "not guaranteed to match the prepare order"),
+    ),
+    _case(
+        85,
+        "name",
+        "Which language code does a Django project use by default?",
+        ("django/conf/global_settings.py", (50, 50), 'LANGUAGE_CODE = "en-us"'),
+    ),
+    _case(
+        86,
+        "name",
+        "What time zone does Django assume by default?",
+        ("django/conf/global_settings.py", (41, 41), 'TIME_ZONE = "America/Chicago"'),
+    ),
+]
+
 # The second held-out batch: written by reading the files (not by running the
 # engine), over the same installed packages, never printed while tuning.
 CASES += [
