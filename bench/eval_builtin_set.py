@@ -512,6 +512,11 @@ CASES += [
             (289, 290),
             "lives in the server-side session of the physical connection",
         ),
+        (
+            "redis/himport.py",
+            (5, 6),
+            "fieldset is server-side session state bound to a single physical connection",
+        ),
     ),
     _case(
         76,

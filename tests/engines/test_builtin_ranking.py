@@ -296,3 +296,14 @@ def test_a_question_in_two_parts_is_split_only_between_two_questions():
         "How long do refresh tokens live, and what happens when one is reused?",  # "happens" is no key term
     ):
         assert parts_of(one) == [one]
+
+
+def test_a_temporal_since_is_not_a_reason(tmp_path):
+    """ "… a discard (or prepare) has occurred since, so …" tells when, not why;
+    "Because a fieldset is server-side session state …" is the reason."""
+    root = sandbox(tmp_path, installed("redis"))
+    quick, _ = ask(root, "Why must a redis-py HIMPORT fieldset be prepared again after a reconnect?")
+    assert "has occurred since" not in quick
+    assert quick.startswith(
+        ("Because a fieldset is server-side session state", "A prepared fieldset lives in")
+    )

@@ -66,7 +66,7 @@ _UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
 _CAUSE = re.compile(
-    r"\b(because|since|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
+    r"\b(because|since(?!\s*[,.;:)]|\s*$)|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
     r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
     r"for safety|not safe|unsafe|would|could)\b",
     re.I,
