@@ -3,12 +3,203 @@ and the exact answers it gives back."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 from array import array
 
-from citations.verification.lineindex import block_counts
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citations.verification import lineindex, linestore, read, verify_citations
+from citations.verification.lineindex import Entry, FileLines, block_counts
+from citations.verification.linestore import LineStore
+from citations.verification.needle import make_needle
+from citations.verification.scan import Request
+from tests.citations.builders import file_citation
 
 
 def test_block_counts_are_running_newline_counts_per_block() -> None:
     counts = block_counts(b"a\n" * 10)
     assert isinstance(counts, array)
     assert list(counts)[-1] == 10
+
+
+def _line_bounds(body: bytes) -> tuple[list[int], list[int]]:
+    """Each line's start and end (before its newline), by splitting."""
+    starts, ends, at = [], [], 0
+    for line in body.split(b"\n"):
+        starts.append(at)
+        ends.append(at + len(line))
+        at += len(line) + 1
+    return starts, ends
+
+
+def _expected_window(body: bytes, lo: int, hi: int) -> bytes | None:
+    starts, ends = _line_bounds(body)
+    if lo - 1 >= len(starts) or starts[lo - 1] >= len(body):
+        return None
+    end = ends[hi - 1] if hi - 1 < len(ends) else len(body)
+    return body[starts[lo - 1] : end]
+
+
+_bodies = st.tuples(
+    st.lists(st.integers(0, 700), min_size=0, max_size=60),  # line lengths: blocks hold 0 to many lines
+    st.booleans(),  # a final newline
+    st.booleans(),  # a BOM
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_bodies, st.lists(st.tuples(st.integers(1, 70), st.integers(0, 40)), min_size=1, max_size=12))
+def test_file_lines_read_from_the_file_answer_as_splitting_does(tmp_path_factory, shape, ranges) -> None:
+    """FileLines reads only the blocks it needs from the open file (after a BOM), and gives
+    every line's start, end, line of an offset and a cited window's bytes exactly."""
+    lengths, final_newline, bom = shape
+    body = b"\n".join(bytes([97 + n % 26]) * length for n, length in enumerate(lengths))
+    body += b"\n" if final_newline and lengths else b""
+    skip = len(read.BOM) if bom else 0
+    path = tmp_path_factory.mktemp("lines") / "f.txt"
+    path.write_bytes(read.BOM * bom + body)
+    entry = Entry(os.stat(path), 0, skip, False, block_counts(body))
+    starts, ends = _line_bounds(body)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        lines = FileLines(fd, entry)
+        assert lines.size == len(body)
+        assert lines.newlines == body.count(b"\n")
+        for lo, span in ranges:
+            hi = lo + span
+            assert lines.window(lo, hi) == _expected_window(body, lo, hi), (lo, hi)
+            expected_start = 0 if lo <= 1 else (starts[lo - 1] if lo - 1 < len(starts) else len(body))
+            assert lines.start_of(lo) == min(expected_start, len(body))
+            assert lines.end_of(lo) == (ends[lo - 1] if lo - 1 < len(ends) - 1 else len(body))
+            offset = min(len(body), (lo * 997 + span * 131) % (len(body) + 1))
+            assert lines.line_of(offset) == body.count(b"\n", 0, offset) + 1
+            start = starts[min(lo, len(starts)) - 1]
+            target = body.count(b"\n", 0, start) + 1 + span
+            assert lines.end_after(start, span) == (
+                ends[target - 1] if target - 1 < len(ends) - 1 else len(body)
+            )
+    finally:
+        os.close(fd)
+
+
+def test_forgetting_a_content_item_removes_only_its_own_indexes(tmp_path) -> None:
+    """Only a plain content id's folder goes: an empty id, ".", "..", or a path with a slash
+    removes nothing (not the whole index folder, nor the state folder, nor a sibling);
+    an id with no indexes is no error."""
+    state = tmp_path / "state"
+    folder = state / linestore.FOLDER
+    for name in ("a1", "b2"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "x.idx").write_bytes(b"index")
+    (tmp_path / "sibling").mkdir()
+    (state / "other").mkdir()
+    for content_id in ("", ".", "..", "../sibling", "a1/..", "../state", "a1/x.idx"):
+        linestore.forget_content(state, content_id)
+        assert (folder / "a1" / "x.idx").exists(), content_id
+        assert (folder / "b2" / "x.idx").exists(), content_id
+    assert (tmp_path / "sibling").is_dir() and (state / "other").is_dir()
+    linestore.forget_content(state, "never-indexed")
+    linestore.forget_content(tmp_path / "no-state-yet", "a1")
+    linestore.forget_content(state, "a1")
+    assert not (folder / "a1").exists()
+    assert (folder / "b2" / "x.idx").exists()
+
+
+CID = "0b1e7a52-3f5c-4c1e-9a53-0d7c2e9f4a10"
+
+
+def _numbered(n: int) -> bytes:
+    """Lines of varying length, each naming its own number."""
+    return b"".join(b"line %d says %s\n" % (k, b"w" * (k * 53 % 170)) for k in range(1, n + 1))
+
+
+def test_a_large_file_counted_from_its_index_in_chunks_gives_the_same_answers(tmp_path, monkeypatch) -> None:
+    """A file too big to hold is counted a chunk at a time when first verified again; a chunk
+    size that is not a whole number of blocks is rounded down to one, so every line is where
+    the plain reading puts it."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    monkeypatch.setattr(read, "WHOLE", 1024)
+    monkeypatch.setattr(read, "CHUNK", 3000)
+    monkeypatch.setattr(read, "OVERLAP", 256)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    (root / CID / "big.txt").write_bytes(read.BOM + _numbered(400))
+    cites = [file_citation(f"{CID}/big.txt", k, k, f"line {k} says") for k in (1, 2, 77, 150, 151, 299, 400)]
+    cites.append(file_citation(f"{CID}/big.txt", 401, 401))
+    cites.append(file_citation(f"{CID}/big.txt", 398, 405, "line 400 says"))
+    plain = verify_citations(root, cites)
+    assert [r.status for r in plain] == ["verified"] * 7 + ["line_out_of_range", "verified"]
+    assert verify_citations(root, cites, state=state) == plain
+    assert verify_citations(root, cites, state=state) == plain  # counted now, from the index
+    assert verify_citations(root, cites, state=state) == plain  # and from the counts kept
+
+
+def test_a_large_file_of_just_a_bom_has_no_lines_when_counted_from_its_index(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    monkeypatch.setattr(read, "WHOLE", 2)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    (root / CID / "bom.txt").write_bytes(read.BOM)
+    cites = [file_citation(f"{CID}/bom.txt", 1, 1)]
+    for _ in range(3):
+        (result,) = verify_citations(root, cites, state=state)
+        assert result.status == "line_out_of_range"
+        assert result.detail == "The file has 0 lines; the citation points at line 1."
+
+
+def _reuse(root, state, rel: str, requests):
+    """What a fresh store answers for ``rel`` from its index (``None``: a full read is needed)."""
+    store = LineStore(state / linestore.FOLDER, root)
+    real = root / rel
+    with open(real, "rb") as handle:
+        return store.reuse(real, handle, requests), store
+
+
+@pytest.mark.parametrize("counted", [False, True], ids=["first-again", "counted"])
+def test_an_excerpt_new_to_the_index_is_searched_from_it_and_then_remembered(
+    tmp_path, monkeypatch, counted
+) -> None:
+    """An excerpt not in its cited lines and never searched for is searched in the file read
+    whole (as just read to count its lines, or read now), without hashing it again: the index
+    answers, with every copy, and keeps the answer for next time."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    body = read.BOM + _numbered(120) + b"copy here\nline 7 says\n"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(body)
+    for _ in range(2 if counted else 1):
+        verify_citations(root, [file_citation(rel, 3, 3, "line 3 says")], state=state)
+    requests = [Request(make_needle("line 7 says"), (50, 52)), Request(make_needle("line 9 says"), (9, 9))]
+    scan, store = _reuse(root, state, rel, requests)
+    assert scan is not None
+    assert scan.answers[0].in_place is False
+    assert scan.answers[0].occurrences == {(7, 7), (122, 122)}
+    assert scan.answers[1].in_place is True
+    assert scan.n_lines == 122
+    assert scan.sha256 == hashlib.sha256(body).hexdigest()
+    store.save()
+    entry = store.load(root / rel)
+    assert entry is not None and len(entry.answers) == 1
+    again, _ = _reuse(root, state, rel, requests[:1])
+    assert again is not None and again.answers[0].occurrences == {(7, 7), (122, 122)}
+
+
+def test_a_file_of_the_whole_read_size_is_not_searched_from_its_index(tmp_path, monkeypatch) -> None:
+    """A file of ``WHOLE`` bytes or more is streamed, never held whole: a new excerpt in it
+    costs a full read, not a search of the index's copy."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    body = _numbered(60)
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(body)
+    requests = [Request(make_needle("line 7 says"), (50, 52))]
+    verify_citations(root, [file_citation(rel, 3, 3, "line 3 says")], state=state)
+    monkeypatch.setattr(read, "WHOLE", len(body))
+    assert _reuse(root, state, rel, requests)[0] is None
+    monkeypatch.setattr(read, "WHOLE", len(body) + 1)
+    assert _reuse(root, state, rel, requests)[0] is not None
