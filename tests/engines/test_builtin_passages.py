@@ -30,3 +30,23 @@ def test_a_rule_of_dashes_is_never_quoted(tmp_path):
     text = json.loads(list(run_builtin(root, question, session_id="s-1"))[-1])["result"]
     statuses = [v.status for v in verify_citations(root, parse_citations(text).citations)]
     assert statuses and set(statuses) == {"verified"}
+
+
+def test_an_excerpt_is_never_cut_inside_a_markdown_link():
+    """redis-py's "… replicated across multiple [active-active Redis
+    Enterprise](https://…)": cut at 200 characters inside the link, the
+    excerpt kept a lone "[" the verifier does not find in the file's text."""
+    from test_builtin_ranking import SITE
+
+    from researchmind.engines.builtin.claims import _excerpt_span
+
+    rel = installed("redis-8.1.0.dist-info/METADATA")[0]
+    line = next(
+        line
+        for line in (SITE / rel).read_text(encoding="utf-8").split("\n")
+        if line.startswith("1. You have more than one Redis deployment.")
+    )
+    start, end = _excerpt_span(line, 0, len(line))
+    excerpt = line[start:end]
+    assert excerpt.endswith("replicated across multiple")
+    assert excerpt.count("[") == excerpt.count("]")

@@ -115,6 +115,18 @@ def _excerpt_span(text: str, start: int, end: int) -> tuple[int, int] | None:
         end = space if space > 0 else limit
         while end > start and text[end - 1].isspace():
             end -= 1
+        # a cut inside a Markdown link ("… across multiple [active-active Redis"):
+        # readers (and the verifier) see the link's text, not its brackets
+        link = text.rfind("](", start, end)
+        if link > text.rfind(")", start, end):
+            opening = text.rfind("[", start, link)
+        else:
+            opening = text.rfind("[", start, end)
+            opening = opening if opening > text.rfind("]", start, end) else -1
+        if opening > start + MAX_EXCERPT // 4:  # keep a cut that would leave too little
+            end = opening
+            while end > start and text[end - 1].isspace():
+                end -= 1
         # a cut that leaves a lone list marker ("+", "-", "*", ">") on its last
         # line: a reader of the file sees that marker as a bullet, not as text
         line_start = text.rfind("\n", start, end) + 1
