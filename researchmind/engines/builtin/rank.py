@@ -26,6 +26,8 @@ from .question import Question
 from .search import Hit
 
 MAX_CLAIMS = 6
+# Passages ranked into claims: far more than an answer quotes (six, none overlapping).
+MAX_RANKED = 120
 MAX_PER_FILE = 3
 MAX_LEAD_CHARS = 420
 LONG_SENTENCE = 350
@@ -233,6 +235,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     named = _named(q.text, hits)
     some_named = bool(named)
     claims = []
+    scored = []
     for (
         hit,
         rank,
@@ -310,19 +313,20 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 score -= 0.0 if body.count("\n") <= 3 else 0.25
             else:
                 score -= 0.2
-        claim = _claim(
-            hit,
-            passage,
-            body,
-            follow,
-            text,
-            newlines,
-            q,
-            round(coverage, 4),
-            round(score, 6),
-            missing,
-            kind_ok,
+        score = round(score, 6)
+        line_start = hit.line_start + bisect.bisect_left(newlines, passage.start)
+        scored.append(
+            (
+                (-score, hit.path, line_start),
+                (hit, passage, body, follow, text, newlines, q, round(coverage, 4), score, missing, kind_ok),
+                aspects,
+            )
         )
+    # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
+    scored.sort(key=lambda item: item[0])
+    for _, args, aspects in scored[:MAX_RANKED]:
+        claim = _claim(*args)
+        hit = args[0]
         if aspects:
             claim = replace(claim, aspects=aspects)
         if some_named and hit.path not in named:

@@ -64,7 +64,7 @@ def search(
 # A Grep over a large sandbox stops counting files after this many matching
 # chunks: a common word matches most of the index, and walking every match
 # cost more than the rest of the answer (the count is then shown as "N+").
-MAX_COUNTED_CHUNKS = 5_000
+MAX_COUNTED_CHUNKS = 1_000
 
 
 def matching_files(
