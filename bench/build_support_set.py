@@ -490,19 +490,21 @@ def version_of(distribution: str) -> str:
     return metadata.version(distribution)
 
 
-def build() -> list[dict]:
+def records_from(passages, *, prefix: str, split_of) -> list[dict]:
+    """One record per (claim, cited passage) pair; each passage's lines are read
+    from site-packages and must still hold its anchor. ``split_of(index)`` names
+    the passage's split. Shared by every support set's builder."""
     records = []
-    for index, (dist, source, first, last, anchor, pairs) in enumerate(PASSAGES):
+    for index, (dist, source, first, last, anchor, pairs) in enumerate(passages):
         lines = (SITE / source).read_text(encoding="utf-8").splitlines()
         cited = "\n".join(lines[first - 1 : last])
         if anchor not in cited:
             raise SystemExit(f"{source}:{first}-{last} no longer holds {anchor!r}; fix the line range.")
-        split = "held_out" if index % 3 == 2 else "tuning"
         for number, (label, category, claim, note) in enumerate(pairs, 1):
             records.append(
                 {
-                    "id": f"p{index:02d}-{number}",
-                    "split": split,
+                    "id": f"{prefix}{index:02d}-{number}",
+                    "split": split_of(index),
                     "package": dist,
                     "version": version_of(dist),
                     "source": source,
@@ -518,12 +520,21 @@ def build() -> list[dict]:
     return records
 
 
-def main() -> None:
-    records = build()
-    with OUT.open("w", encoding="utf-8") as out:
+def write_set(records: list[dict], out: Path, passages: int) -> None:
+    with out.open("w", encoding="utf-8") as handle:
         for record in records:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    print(f"{len(records)} pairs from {len(PASSAGES)} passages -> {OUT}")
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(f"{len(records)} pairs from {passages} passages -> {out}")
+
+
+def build() -> list[dict]:
+    return records_from(
+        PASSAGES, prefix="p", split_of=lambda index: "held_out" if index % 3 == 2 else "tuning"
+    )
+
+
+def main() -> None:
+    write_set(build(), OUT, len(PASSAGES))
 
 
 if __name__ == "__main__":

@@ -18,10 +18,9 @@ Every record is in the ``fresh`` split; the schema is the same.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from build_support_set import SITE, version_of
+from build_support_set import records_from, write_set
 
 OUT = Path(__file__).with_name("support_set_fresh.jsonl")
 S, P, U = "supports", "partial", "unsupported"
@@ -244,38 +243,11 @@ PASSAGES = [
 
 
 def build() -> list[dict]:
-    records = []
-    for index, (dist, source, first, last, anchor, pairs) in enumerate(PASSAGES):
-        lines = (SITE / source).read_text(encoding="utf-8").splitlines()
-        cited = "\n".join(lines[first - 1 : last])
-        if anchor not in cited:
-            raise SystemExit(f"{source}:{first}-{last} no longer holds {anchor!r}; fix the line range.")
-        for number, (label, category, claim, note) in enumerate(pairs, 1):
-            records.append(
-                {
-                    "id": f"f{index:02d}-{number}",
-                    "split": "fresh",
-                    "package": dist,
-                    "version": version_of(dist),
-                    "source": source,
-                    "line_start": first,
-                    "line_end": last,
-                    "cited": cited,
-                    "claim": claim,
-                    "label": label,
-                    "category": category,
-                    "note": note,
-                }
-            )
-    return records
+    return records_from(PASSAGES, prefix="f", split_of=lambda index: "fresh")
 
 
 def main() -> None:
-    records = build()
-    with OUT.open("w", encoding="utf-8") as out:
-        for record in records:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    print(f"{len(records)} pairs from {len(PASSAGES)} passages -> {OUT}")
+    write_set(build(), OUT, len(PASSAGES))
 
 
 if __name__ == "__main__":
