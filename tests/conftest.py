@@ -114,6 +114,14 @@ def claude_settings(settings, installed):
 
 
 @pytest.fixture
+def auditor(client, django_user_model):
+    """A client logged in as a superuser, for the admin."""
+    user = django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-for-tests-1")
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
 def client_for(client):
     def login(user):
         client.force_login(user)

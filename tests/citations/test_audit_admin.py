@@ -39,13 +39,6 @@ def cited(research, add_text):
     return item, question
 
 
-@pytest.fixture
-def auditor(client, django_user_model):
-    user = django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-for-tests-1")
-    client.force_login(user)
-    return client
-
-
 def test_list_shows_the_audit_columns(auditor, cited):
     """Verification, support, review status and reviewer are columns of the list."""
     page = auditor.get(reverse(CHANGELIST)).content.decode()

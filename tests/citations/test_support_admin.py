@@ -34,13 +34,6 @@ def judged(research, add_text):
     return question
 
 
-@pytest.fixture
-def auditor(client, django_user_model):
-    user = django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-for-tests-1")
-    client.force_login(user)
-    return client
-
-
 CHANGELIST = "admin:citations_citation_changelist"
 
 

@@ -78,13 +78,6 @@ def test_confirmation_page_is_the_owners_only(client_for, other_user, cited):
     assert ContentItem.objects.filter(pk=cited.pk).exists()
 
 
-@pytest.fixture
-def auditor(client, django_user_model):
-    user = django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-for-tests-1")
-    client.force_login(user)
-    return client
-
-
 def test_admin_delete_confirmation_counts_the_citations_affected(auditor, cited):
     """The admin's delete page for cited content says how many citations
     will be marked source removed, and removes nothing yet."""
