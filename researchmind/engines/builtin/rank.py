@@ -152,19 +152,29 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
         )
         found = passages_of(hit.path, text)
+        seen: dict[tuple[int, int], _Tokens] = {}
+
+        def tok(start: int, end: int, seen=seen, text=text) -> _Tokens:
+            """The tokens of ``text[start:end]``, each span tokenized once per chunk
+            (a sentence is read as a passage, then as context of the next two)."""
+            found_tokens = seen.get((start, end))
+            if found_tokens is None:
+                found_tokens = seen[start, end] = _tokens(text[start:end])
+            return found_tokens
+
         for n, passage in enumerate(found):
             if passage.end - passage.start < 12:
                 continue
             # what the answer would show: an elliptic sentence with the ones before it
             passage = _shown(passage, text)
             body = text[passage.start : passage.end]
-            tokens = _tokens(body)
+            tokens = tok(passage.start, passage.end)
             if not tokens:
                 continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
             joined = {j for j in joined_terms if j in tokens}
-            context = _tokens(text[passage.unit[0] : passage.unit[1]]) if passage.unit != (0, 0) else set()
+            context = tok(*passage.unit) if passage.unit != (0, 0) else set()
             if passage.owner != (0, 0):
-                context |= _tokens(text[passage.owner[0] : passage.owner[1]])
+                context |= tok(*passage.owner)
             # the sentences just before: what "This defaults to 80" or a parameter's
             # "The default value is 2" is about
             antecedent: set[str] = set()
@@ -176,9 +186,9 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     # in an argument list, the entries before this one's are about other arguments
                     before = [p for p in before if p.start >= at]
                 for p in before:
-                    context |= _tokens(text[p.start : p.end])
+                    context |= tok(p.start, p.end)
                 if before and _ANAPHORA.match(body):
-                    antecedent = _tokens(text[before[-1].start : before[-1].end])
+                    antecedent = tok(before[-1].start, before[-1].end)
                 elif not before and hit.before and not text[: passage.start].strip():
                     # the chunk's first sentence: the one before it ends the previous chunk
                     previous = _tokens(hit.before[-300:])
@@ -196,7 +206,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
                     about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
                     for p in about[:3]:
-                        context |= _tokens(text[p.start : p.end])
+                        context |= tok(p.start, p.end)
                     # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
                     classes = _CLASS_LINE.findall(text, 0, passage.start)
                     if classes:
