@@ -13,8 +13,9 @@ import logging
 import time
 from pathlib import Path
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.db import connection, transaction
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -39,6 +40,19 @@ def _insert_sql() -> str:
     # PostgreSQL casts the text to jsonb.
     payload = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
     return INSERT_SQL.format(table=connection.ops.quote_name(ProgressEvent._meta.db_table), payload=payload)
+
+
+def _persist_now(persist, batch, raw):
+    try:
+        return persist(batch, raw)
+    except Exception:
+        close_old_connections()  # a connection that failed is closed (reopened by the retry)
+        raise
+
+
+async def _persist_in_db_thread(persist, batch, raw):
+    """``persist(batch, raw)`` in the thread ``database_sync_to_async`` uses."""
+    return await sync_to_async(_persist_now, thread_sensitive=True)(persist, batch, raw)
 
 
 def _clip(text: str, limit: int = DETAIL_MAX) -> str:
@@ -176,8 +190,13 @@ class ProgressRecorder:
                 batch, self._pending = self._pending[: self.max_batch], self._pending[self.max_batch :]
                 try:
                     # One hop to the database thread per batch; the raw lines
-                    # are written there too, off the event loop.
-                    frames = await database_sync_to_async(self._persist)(batch, raw)
+                    # are written there too, off the event loop. The hop skips
+                    # Channels' connection housekeeping before and after each
+                    # call (with health checks on, a "SELECT 1" round trip on
+                    # PostgreSQL per flush, between an event's timestamp and
+                    # its broadcast); it runs after a failed flush instead, so
+                    # a broken connection is replaced before the retry.
+                    frames = await _persist_in_db_thread(self._persist, batch, raw)
                 except Exception:
                     self._pending = batch + self._pending  # nothing is dropped: retried at the next flush
                     raise
