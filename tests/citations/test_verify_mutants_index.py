@@ -173,9 +173,13 @@ def test_an_excerpt_new_to_the_index_is_searched_from_it_and_then_remembered(
     (root / rel).write_bytes(body)
     for _ in range(2 if counted else 1):
         verify_citations(root, [file_citation(rel, 3, 3, "line 3 says")], state=state)
+    if counted:  # the second verification counted its lines into the index
+        entry = LineStore(state / linestore.FOLDER, root).load(root / rel)
+        assert entry is not None and entry.n_lines == 122 and entry.counts[-1] == 122
     requests = [Request(make_needle("line 7 says"), (50, 52)), Request(make_needle("line 9 says"), (9, 9))]
     scan, store = _reuse(root, state, rel, requests)
     assert scan is not None
+    assert (scan.binary, scan.encoding) == (False, "utf-8")
     assert scan.answers[0].in_place is False
     assert scan.answers[0].occurrences == {(7, 7), (122, 122)}
     assert scan.answers[1].in_place is True
@@ -203,3 +207,72 @@ def test_a_file_of_the_whole_read_size_is_not_searched_from_its_index(tmp_path, 
     assert _reuse(root, state, rel, requests)[0] is None
     monkeypatch.setattr(read, "WHOLE", len(body) + 1)
     assert _reuse(root, state, rel, requests)[0] is not None
+
+
+def test_a_binary_file_is_answered_from_its_index_with_no_excerpt_looked_for(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/b.bin"
+    (root / rel).write_bytes(b"\x00\x01line 1 says\n" * 40)
+    cites = [file_citation(rel, 2, 2, "line 1 says"), file_citation(rel, 50, 50)]
+    plain = verify_citations(root, cites)
+    assert [r.status for r in plain] == ["excerpt_mismatch", "line_out_of_range"]
+    for _ in range(3):
+        assert verify_citations(root, cites, state=state) == plain
+    requests = [Request(make_needle("line 1 says"), (2, 2)), Request(None, (50, 50))]
+    scan, _ = _reuse(root, state, rel, requests)
+    assert scan is not None
+    assert (scan.binary, scan.encoding, scan.n_lines) == (True, "utf-8", 40)
+    assert [(a.in_place, a.occurrences, a.fuzzy) for a in scan.answers] == [(False, set(), None)] * 2
+
+
+@pytest.mark.parametrize("bom", [False, True], ids=["plain", "bom"])
+def test_file_lines_windows_longer_than_one_read_and_after_a_long_first_line(tmp_path, bom) -> None:
+    """A window running on past the first read (four blocks) is read again to its last line,
+    or to the end of the file when it runs past it; a line starting after a first line longer
+    than the first read is found by the counts, not by walking that read."""
+    lines = [b"a" * 5000] + [b"%03d" % k + b"b" * 196 for k in range(2, 101)]
+    for final in (b"\n", b""):
+        body = b"\n".join(lines) + final
+        path = tmp_path / f"f{len(final)}.txt"
+        path.write_bytes(read.BOM * bom + body)
+        entry = Entry(os.stat(path), 0, len(read.BOM) if bom else 0, False, block_counts(body))
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            file_lines = FileLines(fd, entry)
+            for lo, hi in (
+                (1, 1),
+                (2, 2),
+                (2, 3),
+                (3, 60),
+                (40, 100),
+                (90, 150),
+                (100, 100),
+                (101, 101),
+                (1, 30),
+            ):
+                assert file_lines.window(lo, hi) == _expected_window(body, lo, hi), (lo, hi, final)
+        finally:
+            os.close(fd)
+
+
+def test_a_kept_near_miss_is_recalled_with_its_lines(tmp_path, monkeypatch) -> None:
+    """An excerpt found nowhere keeps its closest text's score and lines in the index: verified
+    again, the mismatch names the same lines."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(b"alpha one\nbravo two three and more words here\ncharlie four five and other words\ndelta six\n")
+    cites = [file_citation(rel, 2, 3, "bravo two three and more words here\ncharlie four five and other wordz")]
+    (plain,) = verify_citations(root, cites)
+    assert plain.status == "excerpt_mismatch"
+    assert plain.detail.startswith("The excerpt is not in the file exactly; lines 2-3 come close")
+    for _ in range(3):
+        assert verify_citations(root, cites, state=state) == [plain]
+    scan, _ = _reuse(root, state, rel, [Request(make_needle(cites[0].excerpt), (2, 3))])
+    assert scan is not None
+    (answer,) = scan.answers
+    assert answer.in_place is False and answer.occurrences == set()
+    assert answer.fuzzy is not None and answer.fuzzy[1:] == (2, 3)
