@@ -135,6 +135,11 @@ def test_a_large_file_counted_from_its_index_in_chunks_gives_the_same_answers(tm
     assert verify_citations(root, cites, state=state) == plain
     assert verify_citations(root, cites, state=state) == plain  # counted now, from the index
     assert verify_citations(root, cites, state=state) == plain  # and from the counts kept
+    requests = [Request(make_needle(f"line {k} says"), (k, k)) for k in (2, 150, 299, 400)]
+    scan, _ = _reuse(root, state, f"{CID}/big.txt", requests)
+    assert scan is not None, "the counts kept must find each cited line without a search"
+    assert [a.in_place for a in scan.answers] == [True] * 4
+    assert scan.n_lines == 400
 
 
 def test_a_large_file_of_just_a_bom_has_no_lines_when_counted_from_its_index(tmp_path, monkeypatch) -> None:
