@@ -269,8 +269,12 @@ def test_a_kept_near_miss_is_recalled_with_its_lines(tmp_path, monkeypatch) -> N
     (tmp_path / "root" / CID).mkdir(parents=True)
     root, state = tmp_path / "root", tmp_path / "state"
     rel = f"{CID}/n.txt"
-    (root / rel).write_bytes(b"alpha one\nbravo two three and more words here\ncharlie four five and other words\ndelta six\n")
-    cites = [file_citation(rel, 2, 3, "bravo two three and more words here\ncharlie four five and other wordz")]
+    (root / rel).write_bytes(
+        b"alpha one\nbravo two three and more words here\ncharlie four five and other words\ndelta six\n"
+    )
+    cites = [
+        file_citation(rel, 2, 3, "bravo two three and more words here\ncharlie four five and other wordz")
+    ]
     (plain,) = verify_citations(root, cites)
     assert plain.status == "excerpt_mismatch"
     assert plain.detail.startswith("The excerpt is not in the file exactly; lines 2-3 come close")
