@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from citations.verification.support import UNJUDGED, Support, judge_citation
+from citations.verification.support import (
+    SUPPORTS,
+    UNJUDGED,
+    Support,
+    claim_sentences,
+    judge_citation,
+    judge_support,
+)
 
 
 def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> None:
@@ -15,3 +22,18 @@ def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> No
     assert judge_citation("Sessions expire.", "Sessions expire.", "excerpt_mismatch") == Support(
         UNJUDGED, "The excerpt was not found in the source, so its support was not judged."
     )
+
+
+def test_a_found_excerpt_is_judged_by_the_lexical_judge() -> None:
+    claim, excerpt = "Sessions expire after two weeks.", "Sessions expire after two weeks."
+    for status in ("verified", "relocated", "url_matched"):
+        assert judge_citation(claim, excerpt, status) == judge_support(claim, excerpt)
+    assert judge_citation(claim, excerpt, "verified").label == SUPPORTS
+
+
+def test_a_marker_before_any_sentence_has_an_empty_claim_and_words_are_kept_whole() -> None:
+    assert claim_sentences("[c1]\n\nPages are validated. [c2]") == {"c1": "", "c2": "Pages are validated."}
+    assert claim_sentences("Xerxes ruled Persia [c1]. XX marks it [c2]") == {
+        "c1": "Xerxes ruled Persia.",
+        "c2": "XX marks it",
+    }
