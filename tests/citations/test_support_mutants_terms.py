@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from citations.verification import support_terms
 from citations.verification.support_terms import as_number, eval_product, light_stem, word_list
+from citations.verification.support_text import CitedText
 
 
 def test_stems_parts_and_products() -> None:
@@ -44,3 +45,46 @@ def test_numbers_lose_their_thousands_commas_and_hex_stays_as_written() -> None:
     assert as_number("10,000,000") == "1e+07"
     assert as_number("0x1F") == "0x1F"
     assert as_number("2.50") == "2.5"
+
+
+def test_the_numbers_of_a_cited_text_with_the_words_around_them() -> None:
+    """Each number with the three words before it (a list's numbers share the words before
+    the list) and the word or unit after it; a product such as 60 * 60 * 24 is left out."""
+    assert CitedText("Sessions last 2 weeks by default.")._pairs() == [("2", ["sessions", "last"], "weeks")]
+    assert CitedText("Max size is 2.5MB or 10 kb here")._pairs() == [
+        ("2.5", ["max", "size", "is"], "mb"),
+        ("10", ["max", "size", "is"], "kb"),
+    ]
+    assert CitedText("Codes 301, 302 or 307 redirect")._pairs() == [
+        ("301", ["codes"], "redirect"),
+        ("302", ["codes"], "redirect"),
+        ("307", ["codes"], "redirect"),
+    ]
+    assert CitedText("It is 0x1F wide")._pairs() == [("0x1f", ["it", "is"], "wide")]
+    assert CitedText("a b c d 7 items")._pairs() == [("7", ["b", "c", "d"], "items")]
+    assert CitedText("The window is 60 * 60 * 24 seconds")._pairs() == []
+    assert CitedText("7")._pairs() == [("7", [], "")]
+
+
+def test_a_competing_number_sits_before_the_same_unit_or_after_the_same_word() -> None:
+    text = CitedText("The timeout is 30 seconds, and up to 5 retries.")
+    assert text.competing_number("", "seconds") is True
+    assert text.competing_number("", "secs") is True  # the same unit
+    assert text.competing_number("", "second") is True  # the same stem
+    assert text.competing_number("up", "") is True
+    assert text.competing_number("", "apples") is False
+    assert text.competing_number("down", "") is False
+    assert text.competing_number("", "") is False
+    assert CitedText("no numbers here at all").competing_number("here", "at") is False
+    assert CitedText("size 2.5MB").competing_number("", "mb") is True
+    assert CitedText("size 2.5MB").competing_number("", "kb") is False
+    assert CitedText("last 7").competing_number("", "days") is False
+    assert CitedText("7 a b c d").competing_number("d", "") is False
+
+
+def test_a_number_is_said_with_the_same_word_after_it() -> None:
+    text = CitedText("It weighs 2.5 MB.")
+    assert text.says_number("2.5", "mb") is True
+    assert text.says_number("2.5", "kb") is False
+    assert text.says_number("2.5", "") is False
+    assert text.says_number("3", "mb") is False
