@@ -10,6 +10,7 @@ from citations.verification.support import (
     judge_citation,
     judge_support,
 )
+from citations.verification.support_rules import _claimed_literal
 
 
 def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> None:
@@ -37,3 +38,28 @@ def test_a_marker_before_any_sentence_has_an_empty_claim_and_words_are_kept_whol
         "c1": "Xerxes ruled Persia.",
         "c2": "XX marks it",
     }
+
+
+def test_the_literal_a_sentence_gives_as_a_default() -> None:
+    """Right after "defaults to" / "default (value) is": a quoted literal without its quotes,
+    or a path, dotted or colon value, lower-cased; None for a plain word or an empty quote."""
+    cases = {
+        "The default is 'utf-8'.": "utf-8",
+        "It defaults to /tmp/cache.": "/tmp/cache",
+        "DEFAULT IS 'Xy'": "xy",
+        "default is `a`": "a",
+        "default is 1.5.": "1.5",
+        'The default value is "a.b";': "a.b",
+        "defaults to 'x'y'": "x'y",
+        "defaults to http://h:80/": "http://h:80/",
+        "Default: None": None,
+        "default is ''": None,
+        "default is 'ab": None,
+        "default is x.": None,
+        "no default here": None,
+        "default is .hidden": None,
+        "default is ...": None,
+        "defaults to Lax": None,
+    }
+    for clause, literal in cases.items():
+        assert _claimed_literal(clause) == literal, clause
