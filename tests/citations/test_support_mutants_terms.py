@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citations.verification import support_terms
 from citations.verification.support_terms import as_number, eval_product, light_stem, word_list
-from citations.verification.support_text import CitedText
+from citations.verification.support_text import CitedText, Span
 
 
 def test_stems_parts_and_products() -> None:
@@ -88,3 +88,32 @@ def test_a_number_is_said_with_the_same_word_after_it() -> None:
     assert text.says_number("2.5", "kb") is False
     assert text.says_number("2.5", "") is False
     assert text.says_number("3", "mb") is False
+
+
+def test_a_name_is_in_a_text_whole_without_underscores_or_by_its_last_dotted_part() -> None:
+    text = Span("def page(self): return pagesize; ab abc words")
+    assert text.has_name("page_size") is True  # "pagesize" without its underscore
+    assert text.has_name("Zz.Yy.page") is True  # its last part, a word of the text
+    assert text.has_name("Zz.abc") is True
+    assert text.has_name("Zz.ab") is False  # a last part of two letters names nothing
+    assert text.has_name("Zz.qqq") is False
+    assert text.has_name("nope") is False
+
+
+def test_a_symbol_or_an_empty_literal_is_stated_only_standing_alone_or_quoted() -> None:
+    for literal in ("()", "{}", '""', "''", "[]"):
+        assert Span(f"it returns {literal}.")._has(literal) is True, literal
+    assert Span("x() y")._has("()") is False  # a call, not an empty tuple
+    assert Span("a >= b")._has(">=") is True
+    assert Span("use `>=` here")._has(">=") is True
+    assert Span("aX>=Xb")._has(">=") is False
+    assert Span("x<y")._has("<") is False
+
+
+def test_a_near_miss_is_a_longer_word_close_to_the_name_but_not_it() -> None:
+    text = CitedText("words: timeout limits colour cafe bus")
+    assert text.near_miss("timeoux") == "timeout"
+    assert text.near_miss("color") == "colour"
+    assert text.near_miss("cafx") == "cafe"
+    assert text.near_miss("bxus") is None  # "bus" is too short to be one
+    assert text.near_miss("limit") is None  # inside "limits": the same word
