@@ -1358,3 +1358,13 @@ def test_before_any_line_there_is_no_init_and_no_result():
     )
     interpreter.feed("plain text")
     assert (interpreter.init, interpreter.result, interpreter.lines) == (None, None, 1)
+
+
+def test_tool_input_first_seen_in_a_delta_keeps_its_index_apart_from_text_at_zero():
+    """A tool block whose start was lost is made at the index its delta names,
+    so text streamed at index 0 afterwards is its own block, not the tool's."""
+    lines = [start("msg_A"), delta(2, type="input_json_delta", partial_json='{"command": "ls"}')]
+    lines += [text_delta(0, "Hello."), block_stop(0), block_stop(2), message_delta(), message_stop()]
+    _, events = run(lines)
+    assert ("text", "primary", "Hello.") in shown(events)
+    assert [e.kind for e in events if e.kind == "tool_start"] == ["tool_start"]
