@@ -6,6 +6,7 @@ from citations.verification.support import (
     SUPPORTS,
     UNJUDGED,
     Support,
+    _clauses,
     claim_sentences,
     judge_citation,
     judge_support,
@@ -63,3 +64,37 @@ def test_the_literal_a_sentence_gives_as_a_default() -> None:
     }
     for clause, literal in cases.items():
         assert _claimed_literal(clause) == literal, clause
+
+
+def test_a_sentence_or_text_without_key_terms_is_not_judged() -> None:
+    nothing = Support(UNJUDGED, "No key terms to compare.")
+    assert judge_support("the a", "x y z") == nothing  # stop words only
+    assert judge_support("ab cd ef", "ab cd ef") == nothing  # words of two letters are no key terms
+    assert judge_support("not no never", "not no never") == nothing  # negations are no key terms
+    assert judge_support("Sessions expire.", "!!! ...") == nothing  # a cited text without words
+
+
+def test_the_reason_of_a_supported_sentence_in_one_part_or_several() -> None:
+    assert judge_support(
+        "Sessions expire after two weeks; cookies are secure.",
+        "Sessions expire after two weeks. Cookies are secure.",
+    ) == Support(SUPPORTS, "All 2 parts of the sentence are in the cited text.")
+    assert judge_support("Sessions expire after two weeks.", "Sessions expire after two weeks.") == Support(
+        SUPPORTS, '2 of 2 key terms are in the cited lines: "Sessions expire after two weeks.".'
+    )
+    assert judge_support("The default is 2 weeks.", "default = 2 weeks") == Support(
+        SUPPORTS, "Its number is in the cited text."
+    )
+
+
+def test_the_facts_a_sentence_joins() -> None:
+    assert _clauses("max_age is 4; timeout is 8") == ["max_age is 4", "timeout is 8"]
+    assert _clauses("sub_symbol and sup_symbol default to None") == [
+        "sub_symbol and sup_symbol default to None"
+    ]
+    assert _clauses("It is cached, and it is fast") == ["It is cached it is fast"]
+    assert _clauses("sessions") == ["sessions"]
+    assert _clauses("Sessions expire after 2 weeks, and 3 days") == [
+        "Sessions expire after 2 weeks",
+        "3 days",
+    ]
