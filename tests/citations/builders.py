@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sysconfig
 from pathlib import Path
 
 from citations.parsing import ParsedCitation
@@ -25,7 +26,15 @@ def file_citation(
 
 
 def installed_file(module: str, relative: str) -> Path:
-    """A real third-party file: ``relative`` inside the installed package ``module``."""
+    """A real third-party file: ``relative`` inside the installed package ``module``.
+
+    Found in site-packages, not through ``find_spec``: once imported, kombu and
+    celery replace their module object with one whose ``__spec__`` is None, and
+    ``find_spec`` then raises."""
+    for root in dict.fromkeys((sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])):
+        folder = Path(root) / module
+        if folder.is_dir():
+            return folder / relative
     spec = importlib.util.find_spec(module)
     assert spec is not None and spec.origin, f"{module} is not installed"
     return Path(spec.origin).parent / relative
