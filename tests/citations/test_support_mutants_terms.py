@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from citations.verification import support_terms
-from citations.verification.support_terms import as_number, eval_product, light_stem, word_list
+from citations.verification.support_terms import (
+    as_number,
+    claim_numbers,
+    eval_product,
+    is_negated,
+    light_stem,
+    run_bounds,
+    word_list,
+)
 from citations.verification.support_text import CitedText, Span
 
 
@@ -117,3 +125,52 @@ def test_a_near_miss_is_a_longer_word_close_to_the_name_but_not_it() -> None:
     assert text.near_miss("cafx") == "cafe"
     assert text.near_miss("bxus") is None  # "bus" is too short to be one
     assert text.near_miss("limit") is None  # inside "limits": the same word
+
+
+def test_the_bounds_of_a_list_of_numbers() -> None:
+    codes = ["codes", "301", "302", "or", "307", "redirect"]
+    assert [run_bounds(codes, i) for i in (1, 2, 4)] == [(1, 4)] * 3
+    assert run_bounds(["2", "and", "3"], 0) == (0, 2)
+    assert run_bounds(["two", "or", "three", "items"], 2) == (0, 2)
+    assert run_bounds(["1", "and", "2", "and", "3", "b"], 2) == (0, 4)
+    assert run_bounds(["5", "10ms", "x"], 0) == (0, 1)
+    assert run_bounds(["a", "or", "2"], 2) == (2, 2)
+    assert run_bounds(["1", "or"], 0) == (0, 0)
+    assert run_bounds(["x", "5"], 1) == (1, 1)
+    assert run_bounds(["or", "5"], 1) == (1, 1)
+    assert run_bounds(["3", "or", "x", "4"], 0) == (0, 0)
+
+
+def test_an_odd_number_of_negations_negates() -> None:
+    assert is_negated(["is", "not", "disabled"]) is True
+    assert is_negated(["is", "not", "disabled"], values=True) is False
+    assert is_negated(["not", "only"]) is False
+    assert is_negated(["not", "just"]) is False
+    assert is_negated(["x", "not"]) is True
+    assert is_negated(["isn't", "a", "number", "or", "isn't", "in", "range"]) is True
+    assert is_negated(["neither", "x", "nor", "y"]) is True
+    assert is_negated(["no", "x", "nor", "no"]) is True
+    assert is_negated(["not", "not"]) is False
+    assert is_negated(["never"]) is True
+    assert is_negated(["none"]) is False
+    assert is_negated(["none"], values=True) is True
+
+
+def test_the_numbers_of_a_claim_with_their_words_and_forms() -> None:
+    assert claim_numbers("Sessions expire after 2 weeks.") == [
+        ("2", "expire", "weeks", {"2", "1.2096e+06", "1.2096e+09"}, {"sess", "expir", "aft", "2", "week"})
+    ]
+    assert claim_numbers("It retries 3 or 4 times") == [
+        ("3", "retries", "times", {"3"}, {"it", "retry", "3", "or"}),
+        ("4", "retries", "times", {"4"}, {"or", "4", "tim"}),
+    ]
+    assert claim_numbers("one week later") == [
+        ("1", "", "week", {"1", "604800", "6.048e+08"}, {"one", "week", "lat"})
+    ]
+    assert claim_numbers("max 10ms then 0x1F") == [
+        ("10", "max", "ms", {"10", "0.01"}, {"max", "10m", "then"}),
+        ("0x1f", "max", "", {"0x1f"}, {"then", "0x1f"}),
+    ]
+    assert claim_numbers("ten minutes timeout") == [
+        ("10", "", "minutes", {"10", "600", "600000"}, {"ten", "minut", "timeout"})
+    ]
