@@ -30,3 +30,24 @@ def test_a_verified_citation_in_full(sandbox) -> None:
     assert result.resolved_path == f"{CID}/docs/notes.md"
     assert result.content_id == CID
     assert result.file_sha256 == hashlib.sha256(NOTES.encode()).hexdigest()
+
+
+def test_three_other_copies_are_all_listed_and_a_fourth_is_counted(tmp_path) -> None:
+    (tmp_path / CID).mkdir()
+    lines = ["filler"] * 12
+    for at in (2, 5, 8, 11):
+        lines[at - 1] = "the copied sentence"
+    (tmp_path / CID / "c.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (result,) = verify_citations(tmp_path, [file_citation(f"{CID}/c.md", 1, 1, "the copied sentence")])
+    assert result.status == "relocated"
+    assert result.detail == (
+        "The excerpt is not at the cited line 1 but at line 2. "
+        "3 other copies are in the file, at line 5, line 8 and line 11."
+    )
+    lines[12 - 1] = "the copied sentence"
+    (tmp_path / CID / "c.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (result,) = verify_citations(tmp_path, [file_citation(f"{CID}/c.md", 1, 1, "the copied sentence")])
+    assert result.detail == (
+        "The excerpt is not at the cited line 1 but at line 2. "
+        "4 other copies are in the file, at line 5, line 8, line 11 and 1 more."
+    )

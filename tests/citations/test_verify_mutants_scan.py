@@ -52,3 +52,16 @@ def test_chunks_shorter_than_the_overlap_still_make_a_seam_of_the_overlap(tmp_pa
     monkeypatch.setattr(read, "CHUNK", 32)
     monkeypatch.setattr(read, "OVERLAP", 256)
     assert verify_citations(tmp_path, cites) == whole
+
+
+def test_a_verbatim_excerpt_in_a_line_with_a_link_is_not_taken_as_found(tmp_path) -> None:
+    """The excerpt's bytes are in the file, but inside a Markdown link whose target the
+    normalised text drops: it is not found there (the link's text is)."""
+    (tmp_path / CID).mkdir()
+    text = "intro\nsee [docs](http://ex.com/a) then more\nlast line\ntail\n"
+    (tmp_path / CID / "l.md").write_text(text, encoding="utf-8")
+    cites = [file_citation(f"{CID}/l.md", None, None, "http://ex.com/a) then more")]
+    (result,) = verify_citations(tmp_path, cites)
+    assert result.status == "excerpt_mismatch"
+    (found,) = verify_citations(tmp_path, [file_citation(f"{CID}/l.md", None, None, "docs then more")])
+    assert (found.status, found.line_start, found.line_end) == ("verified", 2, 2)
