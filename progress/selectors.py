@@ -138,6 +138,9 @@ def page_state(question_id: int, *, finished: bool) -> dict:
     if finished:
         pass  # the picture comes from the run's summary (``run_summary``)
     else:
+        # The run may have ended since the question was read (the end event is
+        # recorded after the question's final state is committed).
+        state["ended"] = events.filter(kind="end").exists()
         texts = events.filter(kind__in=("text", "text_delta")).order_by("seq")
         state["live_text"] = timeline.live_text([broadcast.event_dict(e) for e in texts])
     return state

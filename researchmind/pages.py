@@ -50,6 +50,14 @@ def question_context(question: Question) -> dict:
         question.pk, "details", limit=limit, total=items.get("details")
     )
     state = selectors.page_state(question.pk, finished=question.is_finished)
+    if state.get("ended"):
+        # A run can end between reading the question and reading its events (a
+        # built-in run takes tens of milliseconds): the page would show it running
+        # while resuming after its end event, and never see it finish. The end
+        # event is recorded after the question's final state, so read it again.
+        question.refresh_from_db()
+        if question.is_finished:  # (a retried question keeps its earlier run's end)
+            return question_context(question)
     sub_runs = list(question.sub_runs.all())
     return (
         {

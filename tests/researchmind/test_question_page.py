@@ -111,3 +111,35 @@ def test_timeline_pages_are_the_owners_only(long_run, user, other_user, client_f
     for bad in ("?part=primary", "?part=raw&before=5", "?part=details&before=x", "?part=details&before=0"):
         base = reverse("question_timeline", args=[long_run.session_id, long_run.pk])
         assert owner.get(base + bad).status_code == 400
+
+
+def test_page_read_as_the_run_ends_shows_it_finished(user, make_session):
+    """A run can end between the page reading its question and reading its
+    events (a built-in run takes milliseconds): the page must not show it
+    running while resuming after its end event, or it never sees it finish."""
+    from researchmind.pages import question_context
+
+    question = Question.objects.create(
+        session=make_session(user), text="q", engine="builtin", status=Question.Status.RUNNING
+    )
+    read_as_running = Question.objects.get(pk=question.pk)
+    # The run then finishes: its final state first, then its end event.
+    Question.objects.filter(pk=question.pk).update(status=Question.Status.COMPLETE, answer="Done.")
+    ProgressEvent.objects.create(question=question, seq=1, kind="run_start", stage="primary")
+    ProgressEvent.objects.create(question=question, seq=2, kind="end", stage="primary", detail="Complete")
+    context = question_context(read_as_running)
+    assert context["question"].status == "complete"
+    assert context["last_seq"] == 2
+
+
+def test_running_page_before_its_end_resumes_from_its_last_event(user, make_session):
+    """Without an end event the page shows the run as running and resumes after its last seq."""
+    from researchmind.pages import question_context
+
+    question = Question.objects.create(
+        session=make_session(user), text="q", engine="builtin", status=Question.Status.RUNNING
+    )
+    ProgressEvent.objects.create(question=question, seq=1, kind="run_start", stage="primary")
+    context = question_context(Question.objects.get(pk=question.pk))
+    assert context["question"].status == "running"
+    assert context["last_seq"] == 1
