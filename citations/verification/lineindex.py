@@ -11,7 +11,9 @@ reading one block and a few ``find`` steps, and a cited range by reading
 just its bytes; the file is not counted, read whole or hashed again.
 Excerpts that were not in their cited lines were searched through the
 whole file: what that search found (copies, closest text) is kept too,
-keyed by the excerpt, the cited range and a fingerprint of the
+and so is which excerpts were found inside their cited lines, so an
+unchanged file cited again as before is neither read nor searched. Both
+are keyed by the excerpt, the cited range and a fingerprint of the
 verifier's own source, so a changed verifier never reuses an old answer.
 
 When may an index be trusted (``Entry.trusted``)? Size and mtime must
@@ -173,14 +175,14 @@ class Entry:
     """One file's index, as loaded or as just taken."""
 
     __slots__ = ("answers", "binary", "code", "counts", "ctime_ns", "dev", "ino", "mtime_ns")
-    __slots__ += ("n_lines", "sha256", "size", "skip", "taken_ns")
+    __slots__ += ("n_lines", "placed", "sha256", "size", "skip", "taken_ns")
 
     def __init__(self, stat: os.stat_result, taken_ns: int, skip: int, binary: bool, counts: array) -> None:
         self.stamp(stat, taken_ns)
         self.skip, self.binary, self.counts = skip, binary, counts
         self.sha256 = ""
         self.n_lines = 0
-        self.code, self.answers = code_fingerprint(), {}
+        self.code, self.answers, self.placed = code_fingerprint(), {}, set()
 
     def stamp(self, stat: os.stat_result, taken_ns: int) -> None:
         self.size, self.mtime_ns, self.ctime_ns = stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
@@ -199,23 +201,32 @@ class Entry:
         )
 
     def remember(self, requests: list[Request], answers: list[Answer]) -> bool:
-        """Keep the answer of every excerpt searched through the file;
-        whether anything new was kept."""
+        """Keep the answer of every excerpt searched through the file, and
+        which excerpts were inside their cited lines; whether anything new
+        was kept."""
         if self.code != code_fingerprint():
-            self.code, self.answers = code_fingerprint(), {}
+            self.code, self.answers, self.placed = code_fingerprint(), {}, set()
         added = False
         for request, answer in zip(requests, answers, strict=True):
-            if request.needle is None or answer.in_place or len(answer.occurrences) > MAX_COPIES:
+            if request.needle is None or len(answer.occurrences) > MAX_COPIES:
                 continue
             key = answer_key(request)
-            if key not in self.answers and len(self.answers) < MAX_ANSWERS:
+            if answer.in_place:
+                if key not in self.placed and len(self.placed) < MAX_ANSWERS:
+                    self.placed.add(key)
+                    added = True
+            elif key not in self.answers and len(self.answers) < MAX_ANSWERS:
                 self.answers[key] = [sorted(answer.occurrences), answer.fuzzy]
                 added = True
         return added
 
-    def recalled(self, request: Request) -> Answer | None:
-        """The kept search answer (the caller checked ``code``)."""
-        kept = self.answers.get(answer_key(request))
+    def recalled(self, request: Request, key: str | None = None) -> Answer | None:
+        """The kept answer: in place, or what the search found (the caller
+        checked ``code``). ``key``: the request's ``answer_key``, if known."""
+        key = answer_key(request) if key is None else key
+        if key in self.placed:
+            return Answer(True)
+        kept = self.answers.get(key)
         if kept is None:
             return None
         fuzzy = None if kept[1] is None else (kept[1][0], kept[1][1], kept[1][2])
@@ -226,7 +237,8 @@ class Entry:
         typecode = (
             "I" if array("I").itemsize == 4 and (self.counts[-1] if self.counts else 0) < 2**32 else "Q"
         )
-        memo = json.dumps({"code": self.code, "answers": self.answers}, separators=(",", ":")).encode()
+        memo = {"code": self.code, "answers": self.answers, "placed": sorted(self.placed)}
+        memo = json.dumps(memo, separators=(",", ":")).encode()
         head = _HEAD.pack(
             _MAGIC,
             self.size,
@@ -269,7 +281,7 @@ class Entry:
         entry.counts.frombytes(data[_HEAD.size : end])
         try:
             memo = json.loads(data[end:])
-            entry.code, entry.answers = memo["code"], memo["answers"]
+            entry.code, entry.answers, entry.placed = memo["code"], memo["answers"], set(memo["placed"])
         except (ValueError, KeyError, TypeError):
             return None
         return entry

@@ -141,34 +141,36 @@ class LineStore:
             body = self._count(real, entry, handle)
         if entry.binary:
             return FileScan(digest, entry.n_lines, True, "utf-8", answers)
+        # An excerpt cited as before is answered as before (in its cited
+        # lines, or what the search found): the file is unchanged, and so
+        # is the verifier. Only the others are looked for.
+        current = entry.code == code_fingerprint()
+        pending = []
+        for i, request in enumerate(requests):
+            if request.needle is not None:
+                kept = entry.recalled(request) if current else None
+                if kept is None:
+                    pending.append(i)
+                else:
+                    answers[i] = kept
+        if not pending:
+            return FileScan(digest, entry.n_lines, False, "utf-8", answers)
         if body is None:
             lines = FileLines(handle.fileno(), entry)
         else:
             lines = BlockLines(body, entry.counts, len(body))
-        current = entry.code == code_fingerprint()
-        recalled: dict[int, Answer] = {}
-        # As ``scan_whole`` does, each cited range read by its offsets. An
-        # excerpt whose search answer is kept was not in its cited lines
-        # when this file was read: only its verbatim bytes are looked for.
+        # As ``scan_whole`` does, each cited range read by its offsets.
+        looked_for = set(pending)
         for i, lo, hi in cited_windows(requests):
-            window = lines.window(lo, hi)
+            window = lines.window(lo, hi) if i in looked_for else None
             if window is None:
                 continue
             needle = requests[i].needle
-            if verbatim_in(needle, window):
-                answers[i].in_place = True
-                continue
-            kept = entry.recalled(requests[i]) if current else None
-            if kept is not None:
-                recalled[i] = kept
-            else:
-                answers[i].in_place = in_window(needle, decode(window)[0])
-        for i, request in enumerate(requests):
-            if request.needle is not None and not answers[i].in_place:
-                kept = recalled.get(i) or (entry.recalled(request) if current else None)
-                if kept is None:
-                    return self._searched(real, entry, handle, requests, body)
-                answers[i] = kept
+            answers[i].in_place = verbatim_in(needle, window) or in_window(needle, decode(window)[0])
+        if any(not answers[i].in_place for i in pending):
+            return self._searched(real, entry, handle, requests, body)
+        if entry.remember(requests, answers):
+            self._changed[real] = entry
         return FileScan(digest, entry.n_lines, False, "utf-8", answers)
 
     def _count(self, real: Path, entry: Entry, handle) -> bytes | None:
