@@ -57,6 +57,11 @@ _HEADING_RE = re.compile(
     re.M,
 )
 
+# A sentence ends at ".", "!" or "?" and a space, not after "i.e." or "e.g." inside it.
+_SENTENCE_END_RE = re.compile(r"(?<![\s(]i\.e\.)(?<![\s(]e\.g\.)(?<=[.!?])\s+")
+# Prefixes that make a word its own negation ("independent", "unsupported", "nonzero").
+NEGATING_PREFIXES = frozenset(("in", "un", "non", "im", "ir"))
+
 
 class Span:
     """Some text read once: its words, light stems, six-letter stem prefixes."""
@@ -94,7 +99,10 @@ class Span:
         )
 
     def flips(self, term: str) -> bool:
-        """Is the term only here as a negated antonym ("rejects" as "does not accept")?"""
+        """Is the term only here as a negated antonym ("rejects" as "does not accept") or
+        with a negating prefix ("depend" as "independent")?"""
+        if self._only_prefixed(term):
+            return True
         alternatives = NOT_PARAPHRASES.get(light_stem(term), ())
         return bool(alternatives) and not self.has_word(term) and any(self._has(a) for a in alternatives)
 
@@ -104,8 +112,22 @@ class Span:
             term in self.word_set
             or stem in self.stems
             or (len(stem) >= 6 and stem[:6] in self.prefixes)
-            or (len(term) > 3 and term not in UNITS and term in self.flat)  # not "seconds" in "milliseconds"
+            # Inside a longer word, but not "seconds" in "milliseconds" nor "depend" in "independent".
+            or (len(term) > 3 and term not in UNITS and term in self.flat and not self._only_prefixed(term))
         )
+
+    def _only_prefixed(self, term: str) -> bool:
+        """Is the term here only inside words that negate it by a prefix ("independent",
+        "unsupported", "invalid")? Short terms are left alone ("less" in "unless")."""
+        if len(term) < 5 or term in self.word_set or term not in self.flat:
+            return False
+        for m in re.finditer(re.escape(term), self.flat):
+            start = m.start()
+            while start and self.flat[start - 1].isalnum():
+                start -= 1
+            if self.flat[start : m.start()] not in NEGATING_PREFIXES:
+                return False
+        return True
 
     def _has(self, alternative: str) -> bool:
         """A paraphrase: a word, or a symbol the text quotes ('\\', `,`) or uses as an operator (a * b, >=3.10)."""
@@ -207,7 +229,7 @@ def segments(cited: str) -> list[Segment]:
         found.append(segment)
 
     def flush(setting: str = "") -> None:
-        for n, sentence in enumerate(re.split(r"(?<=[.!?])\s+", " ".join(prose))):
+        for n, sentence in enumerate(_SENTENCE_END_RE.split(" ".join(prose))):
             if sentence.strip():
                 negated = is_negated(polar_words(sentence))
                 if _OPEN_QUESTION_RE.search(sentence):  # "Controls if X should be shown" asserts neither
@@ -289,10 +311,18 @@ class CitedText(Span):
                 if first.unit <= seg.unit < first.unit + WINDOW and seg.heading == first.heading
             ]
             if first.heading not in headings:
-                headings[first.heading] = Span(first.heading)
+                headings[first.heading] = Span(self._with_class(first))
             self.windows.append(Span.joined([headings[first.heading], *near]))
         defined = re.search(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\)?)?", cited, re.M)
         self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None
+
+    def _with_class(self, segment: Segment) -> str:
+        """A heading as read with its statements: ``def __init__``'s parameters are its
+        class's, so the class line above it joins it ("the expiry of InMemoryChannelLayer")."""
+        if not re.match(r"\s*def\s+__init__\b", segment.heading):
+            return segment.heading
+        classes = [s.raw for s in self.segments if s.unit < segment.unit and re.match(r"\s*class\s", s.raw)]
+        return "\n".join([*classes[-1:], segment.heading])
 
     def near_miss(self, name: str) -> str | None:
         close = [  # "max_page" for "min_page"; not "middleware" inside "securitymiddleware"

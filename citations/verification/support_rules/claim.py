@@ -20,6 +20,7 @@ from citations.verification.support_terms import (
     UNITS,
     WORD_RE,
     claim_numbers,
+    light_stem,
     names_in,
 )
 from citations.verification.support_text import CitedText, Segment, Span
@@ -31,6 +32,9 @@ _QUOTED_RE = re.compile(r"(?<![\w'])'([^'\s][^'\n]*?)'(?![\w'])|\"([^\"\n]+)\"")
 
 
 Verdict = tuple[str, str] | None
+_NOT_DOING = frozenset(
+    light_stem(w) for w in "skip ignore omit avoid prevent refuse forbid disallow exclude suppress".split()
+)
 
 
 @dataclass
@@ -122,6 +126,9 @@ def coverage(claim: Claim) -> tuple[str, str]:
     absent_names = sorted(n for n in claim.names if not claim.text.has_name(n))
     if absent_names:
         return ABSENT, f"The name {absent_names[0]} is not in the cited lines."
+    decisive = [t for t in missing if _decisive(t, claim.text)]
+    if claim.share >= SUPPORTS_AT and decisive:
+        return WEAK, f"The cited lines do not say {decisive[0]}."
     if claim.share >= SUPPORTS_AT:
         together = max(found(s, claim.terms, claim.names) for s in claim.text.windows or [claim.text])
         if together / count < SUPPORTS_AT:
@@ -137,3 +144,13 @@ def coverage(claim: Claim) -> tuple[str, str]:
     if claim.share >= PARTIAL_AT:
         return WEAK, f"Missing from the cited lines: {listed}."
     return ABSENT, f"Most key terms are not in the cited lines (missing: {listed})."
+
+
+def _decisive(term: str, text: CitedText) -> bool:
+    """A key term the lines cannot leave out and still state the claim: one with a digit
+    names a version or algorithm ("sha1" where the lines say MD5), and a verb of not
+    doing ("skips", "ignores") carries the polarity ("always escape, even if ..."), unless
+    the lines say not doing in another of those verbs ("to avoid" for "to prevent")."""
+    if any(c.isdigit() for c in term):
+        return True
+    return light_stem(term) in _NOT_DOING and not (_NOT_DOING & text.stems)

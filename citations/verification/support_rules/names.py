@@ -86,10 +86,13 @@ def other_subject(claim: Claim) -> Verdict:
     literals = [q.lower() for q in quoted(claim.clause) if len(q) > 3]
     for name in sorted(named & (items | owners)):
         others = {n for n in claim.names if n.rsplit(".", 1)[-1] != name}
-        count = len(claim.terms) + len(others)
+        # The name itself is no evidence: counted, it ties the claim's own item with a
+        # sibling whose description states the claim (``cssstyles`` against ``prestyles``).
+        terms = [t for t in claim.terms if t not in named]
+        count = len(terms) + len(others)
         # A literal the sentence quotes locates the statement it is about.
         ranked = [  # a def line names every parameter and states nothing of them
-            (found(s, claim.terms, others) + count * sum(q in s.low for q in literals), s)
+            (found(s, terms, others) + count * sum(q in s.low for q in literals), s)
             for s in segments
             if not _OWNER_LINE_RE.match(s.raw)
         ] or [(0, claim.text)]
@@ -153,15 +156,27 @@ def raised_elsewhere(claim: Claim) -> Verdict:
 
 
 def other_function(claim: Claim) -> Verdict:
-    """A sentence opening with a function the lines mention but do not define (``signing.dumps`` in ``loads``)."""
-    m = re.match(r"\s*`?([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*(?=\(\)))", claim.clause)
+    """A sentence opening with a function the lines mention but do not define (``signing.dumps``
+    in ``loads``; ``conditional_escape``, called in ``escape``'s docstring as the remedy)."""
+    m = re.match(r"\s*`?([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*(?=\(\))|[a-z]+_\w+)", claim.clause)
     subject = m[1].lower() if m else None
     if subject and claim.text.defines and claim.text.has_name(subject):
         defined, params = claim.text.defines
         last = subject.rsplit(".", 1)[-1]
+        if "." not in subject and "(" not in claim.clause[m.end() : m.end() + 1]:
+            # A bare snake_case word may be a variable or parameter: only a name the lines
+            # call, and no def or class of the passage defines, is another function.
+            called = re.search(rf"\b{re.escape(last)}\s*\(", claim.text.low)
+            if not called or last in _defined_names(claim.text.low):
+                return None
         if last != defined and not re.search(rf"\b{re.escape(last)}\b", params):
             return CONTRADICTED, f"The cited lines define {defined}, not {last}."
     return None
+
+
+def _defined_names(low: str) -> set[str]:
+    """The names every def and class of the passage defines."""
+    return set(re.findall(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)", low, re.M))
 
 
 def _like(name: str, other: str) -> bool:

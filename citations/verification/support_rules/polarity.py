@@ -41,6 +41,12 @@ def polarity_tops(claim: Claim) -> list[Segment]:
     """The statements polarity is read against: those sharing most of the claim's
     terms, prose before code, those about the claim's subject first."""
     segments = claim.text.segments
+    if claim.scored:  # the claim's own bare setting states it without polarity: no neighbour lends one
+        score, i = claim.scored[0]
+        own = segments[i]
+        if own.negated is None and own.subject in claim.names and score > 0 and "#" not in own.raw:
+            if all(s < score for s, j in claim.scored if segments[j].negated is not None):
+                return []
     polar = [(score, i) for score, i in claim.scored if segments[i].negated is not None]
     polar = [(score, i) for score, i in polar if not segments[i].code and score > 0] or polar
     owned = [(score, i) for score, i in polar if any(segments[i].scope.has_name(n) for n in claim.subjects)]

@@ -155,11 +155,15 @@ def numbers(claim: Claim) -> Verdict:
     words or unit, or a number the text does not hold."""
     text = claim.text
     bound = set()  # numbers the text assigns to a name the sentence uses around them
+    matches = []
     for name, value in text.assigned.items():
         parts = {light_stem(p) for p in name.split("_") if len(p) > 1 and p not in STOP}
         near = [n for n in claim.numbers if parts and parts <= n[4]] if NUMBER_RE.fullmatch(value) else []
-        if not near:
-            continue
+        if near:
+            matches.append((name, value, parts, near))
+    for name, value, parts, near in matches:
+        if any(parts < other for _, _, other, _ in matches):
+            continue  # "group_expiry defaults to 86400" is not about ``expiry=60``
         if any(value in forms for _, _, _, forms, _ in near):
             bound.add(value)
         elif not any(text.says_number(v, after) for v, _, after, _, _ in near):
