@@ -21,9 +21,10 @@ import pytest
 from researchmind.engines.builtin import run_builtin
 from researchmind.engines.builtin.claims import Claim, _excerpt_span
 from researchmind.engines.builtin.passages import passages_of
+from researchmind.engines.builtin.projects import project_named
 from researchmind.engines.builtin.query import words
 from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import _project_named, answers
+from researchmind.engines.builtin.rank import answers
 from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -162,10 +163,10 @@ def test_the_project_a_question_names_is_known_by_its_top_folder():
     """'redis-py' names redis-py's README and its ``redis`` package, not
     Celery's ``celery/backends/redis.py``; '_pytest' is pytest."""
     asked = set(words("Why can a redis-py PubSub connection not execute other commands?"))
-    assert _project_named(f"{CID}/redis-8.1.0.dist-info/METADATA", asked)
-    assert _project_named(f"{CID}/redis/client.py", asked)
-    assert not _project_named(f"{CID}/celery/backends/redis.py", asked)
-    assert _project_named(f"{CID}/_pytest/outcomes.py", set(words("What does pytest's importorskip catch?")))
+    assert project_named(f"{CID}/redis-8.1.0.dist-info/METADATA", asked)
+    assert project_named(f"{CID}/redis/client.py", asked)
+    assert not project_named(f"{CID}/celery/backends/redis.py", asked)
+    assert project_named(f"{CID}/_pytest/outcomes.py", set(words("What does pytest's importorskip catch?")))
 
 
 def test_a_why_question_leads_with_the_reason_from_the_named_projects_docs(tmp_path):

@@ -54,9 +54,10 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
 
 
 # A literal value: a number or arithmetic on numbers, True/False/None, a
-# string (``b"…"`` too), or a call on one number (``timedelta(days=8)``).
+# string (``b"…"`` too), or a call on one number (``timedelta(days=8)``); an
+# octal, hex or binary number (``FILE_UPLOAD_PERMISSIONS = 0o644``) is one too.
 LITERAL = (
-    r"(?:[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[bBrRuU]?[\"'][^\"'\n]*[\"']"
+    r"(?:0[oOxXbB][\da-fA-F_]+|[-+]?[\d(][\d\s*+/.()_-]*|True|False|None|[bBrRuU]?[\"'][^\"'\n]*[\"']"
     r"|[A-Za-z_][\w.]*\((?:\s*\w+\s*=)?\s*[-+]?\d[\d\s*+/._]*\))"
 )
 # A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``,
@@ -248,6 +249,7 @@ def doc_passages(
     row = 0
     literal_after = False  # the previous paragraph ended with "::"
     literal_language = ""
+    literal_indent = 0  # the indentation of the line that introduced it
     while row < len(spans):
         a, b = spans[row]
         line = view(a, b)
@@ -260,12 +262,22 @@ def doc_passages(
             passages += _code_runs(text, spans, list(range(row + 1, close_at)), fence.group(2).lower())
             row = close_at + 1
             continue
-        if line.lstrip().startswith(">>> ") or (
-            literal_after and line.startswith((" ", "\t")) and line.strip()
-        ):
+        literal = literal_after and line.startswith((" ", "\t")) and line.strip()
+        if line.lstrip().startswith(">>> ") or literal:
             block = [row]
             while block[-1] + 1 < len(spans):
                 nxt = view(*spans[block[-1] + 1])
+                if not nxt.strip() and literal:
+                    # a literal block goes on across blank lines while its lines stay
+                    # indented past the line that introduced it (``import x``, a blank,
+                    # then the call)
+                    more = next(
+                        (r for r in range(block[-1] + 1, len(spans)) if view(*spans[r]).strip()), None
+                    )
+                    if more is None or _indent(view(*spans[more])) <= literal_indent:
+                        break
+                    block += list(range(block[-1] + 1, more + 1))
+                    continue
                 if not nxt.strip() or not (nxt.startswith((" ", "\t")) or nxt.lstrip().startswith(">>>")):
                     break
                 block.append(block[-1] + 1)
@@ -276,12 +288,14 @@ def doc_passages(
         directive = _DIRECTIVE.match(line)
         if directive:
             literal_after, literal_language = True, directive.group(1).lower()
+            literal_indent = _indent(line)
             row += 1
             continue
         if line.strip():
             # "Example::" introduces a literal block; ".. seealso::" or ".. note::" does not
             literal_after = line.rstrip().endswith("::") and not line.lstrip().startswith(".. ")
             literal_language = ""
+            literal_indent = _indent(line)
         prose_rows.append(row)
         row += 1
     # prose: each run of consecutive prose rows, cut into sentences
@@ -296,6 +310,10 @@ def doc_passages(
     for group in groups:
         passages += _prose(text, spans[group[0]][0], spans[group[-1]][1], owner)
     return passages
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def passages_of(path: str, text: str) -> list[Passage]:

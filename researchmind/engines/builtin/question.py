@@ -111,6 +111,9 @@ _COUNT = re.compile(
 )
 _YEAR_ASKED = re.compile(r"\b(which|what) year\b|\bwhen was\b", re.I)
 _DEFAULT = re.compile(r"\bdefault(s|ed)?\b", re.I)
+# "out of the box" asks what happens by default
+_OUT_OF_THE_BOX = re.compile(r"\bout[- ]of[- ]the[- ]box\b", re.I)
+_PARTICLES = frozenset("out up in off back down over".split())
 # "re-run", "thread-sensitive": a hyphenated word is also searched written as one
 _HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
 
@@ -141,11 +144,19 @@ def wants_of(text: str, kind: str) -> str:
     return "name"
 
 
+# "how many", "which port": an amount asked inside a yes/no question's words
+_ASKS_VALUE = re.compile(r"\b(how (many|much|long|far|often|big|large|small)|which|what)\b", re.I)
+
+
 def kind_of(text: str) -> str:
     if _HOWTO.search(text):
         return "howto"
     if _WHY.search(text):
         return "why"
+    if _YESNO.search(text) and not _ASKS_VALUE.search(text):
+        # "Is X enabled by default?" asks yes or no, not for an amount: its
+        # answer is a flag or a sentence, not a number
+        return "yesno"
     if _AMOUNT.search(text):
         return "amount"
     if _YESNO.search(text):
@@ -153,8 +164,9 @@ def kind_of(text: str) -> str:
     return "fact"
 
 
-def analyze(text: str) -> Question:
-    """The kind, terms, key terms and expansions of the question ``text``."""
+def analyze(question: str) -> Question:
+    """The kind, terms, key terms and expansions of the question ``question``."""
+    text = _OUT_OF_THE_BOX.sub("by default", question)
     folded = words(text)
     terms = question_terms(text)
     # a two-letter part of a hyphenated name ("py" of redis-py, "dj", "re" of re-run) says
@@ -184,6 +196,8 @@ def analyze(text: str) -> Question:
         for b in terms[i + 1 : i + 4]
         if a.isalpha() and b.isalpha() and len(a) > 2 and len(b) > 2
     ]
+    # "fan out" is ``fanout``, "set up" ``setup``: a verb and its particle are one identifier
+    joined += [a + b for a, b in itertools.pairwise(folded) if b in _PARTICLES and a in terms and len(a) > 2]
     for first, second in _HYPHENATED.findall(text):
         whole = fold(first + second)
         joined.append(whole)
@@ -192,7 +206,7 @@ def analyze(text: str) -> Question:
         if synonyms and last in terms:
             expansions[last] = expansions.get(last, frozenset()) | {w for w in synonyms if " " not in w}
     return Question(
-        text, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
+        question, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
     )
 
 

@@ -20,7 +20,9 @@ import re
 from dataclasses import replace
 
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
-from .passages import LITERAL, Passage, language_of, passages_of
+from .kinds import NAME_SET, defined_name_share, kind_fit, states_literal
+from .passages import Passage, language_of, passages_of
+from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem, related_words, words
 from .question import Question
 from .search import Hit
@@ -38,51 +40,25 @@ NUMBER_MARGIN = 0.1
 STATED_COVERAGE = 0.75
 # Below this share of the key terms the best passage is not taken as an answer.
 DECLINE_BELOW = 0.43
+# Weight of how much of a defined name's words are asked about (see ``defined_name_share``).
+DEFINED_NAME = 0.2
 
-_NUMBER = re.compile(r"\d|``[^`]+``|\b(?:true|false|none|null)\b", re.I)
-_DIGITS = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|thousand|unlimited|"
-    r"infinite|never|forever)\b",
-    re.I,
-)
-_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
-_TIME_UNIT = re.compile(
-    r"\d\s*(?:ms|s|sec|secs|m|h|d)\b|\b(?:milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
-    r"timedelta|never|forever)\b",
-    re.I,
-)
-_NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d")
-# A sentence that states what something is by default (a definition, not a mention).
-_STATES_DEFAULT = re.compile(
-    r"\bdefaults? (?:to|is|are|value is|values are)\b|\(default(?::[^)]*)?\)|\bby default\b|"
-    r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S",
-    re.I,
-)
-# "… the same as the default value": a mention of a default, weaker than a statement of one.
-_MENTIONS_DEFAULT = re.compile(r"\bdefault value\b", re.I)
-# In code, a name set to a literal states its default: ``max_retries = 3``.
-_LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$", re.M)
-# ``exc_type: type[ImportError] | None = None,``: a parameter left unset, whose
-# real default the documentation explains.
-_UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
-_CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
-_NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
-_CAUSE = re.compile(
-    r"\b(because|since(?!\s*[,.;:)]|\s*$)|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
-    r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
-    r"for safety|not safe|unsafe|would|could)\b",
-    re.I,
-)
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
     r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
     re.M,
 )
+# A sentence about what the one before it names: "It …", "This defaults to 80",
+# and "If you do not provide a value, it will follow …" (a condition, then "it").
 _ANAPHORA = re.compile(
-    r"^(?:defaults? to|it|this|these|that|they|its|the latter|the former|otherwise)\b", re.I
+    r"^(?:(?:if|when|unless)\b[^,.\n]{0,80},\s*)?"
+    r"(?:defaults? to|it|this|these|that|they|its|the latter|the former|otherwise)\b",
+    re.I,
 )
 
 
+_DEFAULT_WORDS = frozenset({"default", "defaults"})
+_CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
@@ -201,7 +177,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             elif "\n" not in body:
                 # a parameter's default in a signature (``ping_interval: float | None = 20,``):
                 # what the chunk's prose says about that name is what it is about
-                name = _NAME_SET.match(body)
+                name = NAME_SET.match(body)
                 if name:
                     mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
                     about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
@@ -242,8 +218,9 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     key_total = sum(weight[t] for t in q.key) or 1.0
     best_bm25 = max(h.score for h in hits) or 1.0
     # "redis-py", "Celery": the project a question names, by the top folder of its files
-    named = _named(q.text, hits)
+    named = named_paths(q.text, hits)
     some_named = bool(named)
+    named_names = names_of(named)
     claims = []
     scored = []
     for (
@@ -262,7 +239,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         antecedent,
     ) in raw:
         got, missing = 0.0, []
-        project = _project_of(hit.path)
+        project = project_of(hit.path)
         context_joined = None
         for t in q.key:
             match = matchers[t]
@@ -287,31 +264,42 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         # when the name is what is asked about (not ``min_leaves_retries = 0``)
         stated = (
             {"default", "defaults"}
-            if q.default
-            and coverage >= STATED_COVERAGE
-            and passage.code
-            and _LITERAL_SET.search(body)
-            and not _UNSET_PARAMETER.match(body)
+            if q.default and coverage >= STATED_COVERAGE and states_literal(passage, body, text)
             else ()
         )
+        # in code, the word "default" (a dict key, ``DATABASES['default']``) states no
+        # default: a literal set where the name is defined does
         generic_share = (
-            sum(t in stated or matchers[t](tokens, joined) > 0 for t in generic) / len(generic)
+            sum(
+                t in stated
+                or (not (passage.code and t in _DEFAULT_WORDS) and matchers[t](tokens, joined) > 0)
+                for t in generic
+            )
+            / len(generic)
             if generic
             else 0.0
         )
-        kind_ok, bonus = _kind_fit(q, passage, body, follow, text)
+        kind_ok, bonus = kind_fit(q, passage, body, follow, text)
         if bonus > 0:
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
+        if passage.code and q.kind != "howto":
+            # a definition over a mention: the name this line defines is what is
+            # asked (``TIME_ZONE`` for "time zone"), not a longer name that holds it
+            share = defined_name_share(body, q)
+            if share:
+                score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
         # the longer the passage, the more words it holds by chance
         score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
         if not passage.code and len(body) > LONG_SENTENCE:
             score -= 0.1
+        # a passage of another project that names the one asked about is about it too
+        on_project = some_named and (hit.path in named or mentions_project(tokens, named_names))
         if some_named:
-            score += 0.08 if hit.path in named else -0.08
+            score += 0.08 if on_project else -0.08
         in_docs = language_of(hit.path) is None
         if in_docs and not passage.code:
             # usage documentation, written for the reader, over a library's internals
@@ -330,16 +318,16 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 (-score, hit.path, line_start),
                 (hit, passage, body, follow, text, newlines, q, round(coverage, 4), score, missing, kind_ok),
                 aspects,
+                on_project,
             )
         )
     # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
     scored.sort(key=lambda item: item[0])
-    for _, args, aspects in scored[:MAX_RANKED]:
+    for _, args, aspects, on_project in scored[:MAX_RANKED]:
         claim = _claim(*args)
-        hit = args[0]
         if aspects:
             claim = replace(claim, aspects=aspects)
-        if some_named and hit.path not in named:
+        if some_named and not on_project:
             claim = replace(claim, off_project=True)
         claims.append(claim)
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start))
@@ -398,87 +386,12 @@ def _code_after(found: list[Passage], n: int, passage: Passage, text: str) -> tu
     return None
 
 
-_POSSESSIVE = re.compile(r"([\w-]+)['’]s\b")
-
-
-def _named(text: str, hits: list[Hit]) -> set[str]:
-    """The paths of ``hits`` in the project(s) the question names; "Hypothesis's
-    Redis database" names Hypothesis (the owner), not Redis."""
-    asked = set(words(text))
-    owners = {w for m in _POSSESSIVE.finditer(text) for w in words(m.group(1))}
-    if owners:
-        named = {h.path for h in hits if _project_named(h.path, owners)}
-        if named:
-            return named
-    return {h.path for h in hits if _project_named(h.path, asked)}
-
-
-_DIST = re.compile(r"-\d[\w.]*\.(?:dist|egg)-info$")
-
-
-def _project_named(path: str, asked: set[str]) -> bool:
-    """Whether the question names the project ``path`` belongs to: every word
-    of its top folder ("redis-8.1.0.dist-info" → redis, "_pytest" → pytest) is in it."""
-    parts = path.split("/")
-    if len(parts) < 3:
-        return False
-    top = words(_DIST.sub("", parts[1]))
-    return bool(top) and all(w in asked for w in top)
-
-
 def _joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
     """The question's joined identifiers among ``tokens``, also inside a
     longer one: "exampledatabase" in ``RedisExampleDatabase`` (tokens are
     stemmed: it is kept as "redisexampledatabas")."""
     every = " ".join(tokens)  # a joined term (two words) never spans the space between two tokens
     return {j for j in joined_terms if j in every or light_stem(j) in every}
-
-
-def _project_of(path: str) -> str:
-    """The one-word name of the project ``path`` belongs to, by its top folder
-    ("click/core.py" → click, "_pytest/…" → pytest), or "" (several words, or none)."""
-    parts = path.split("/")
-    if len(parts) < 3:
-        return ""
-    top = words(_DIST.sub("", parts[1]))
-    return top[0] if len(top) == 1 else ""
-
-
-def _kind_fit(
-    q: Question, passage: Passage, body: str, follow: tuple[int, Passage] | None, text: str
-) -> tuple[bool, float]:
-    """Whether the passage holds what the question's kind asks for, and the bonus for it."""
-    if q.kind == "amount":
-        if q.wants == "name":
-            ok = bool(_NAME.search(body) or _NUMBER.search(body))
-            bonus = 0.1 if ok else -0.1
-        elif q.wants == "year":
-            ok = bool(_YEAR.search(body))
-            bonus = 0.15 if ok else -0.15
-        else:
-            ok = bool(_DIGITS.search(body))
-            bonus = 0.15 if ok else -0.15
-            if ok and q.wants == "duration" and _TIME_UNIT.search(body):
-                bonus += 0.1
-        literal = passage.code and _LITERAL_SET.search(body) and not _UNSET_PARAMETER.match(body)
-        if q.default and (_STATES_DEFAULT.search(body) or literal):
-            bonus += 0.2
-        elif q.default and _MENTIONS_DEFAULT.search(body):
-            bonus += 0.1
-        return ok, bonus
-    if q.default and _STATES_DEFAULT.search(body):
-        return True, 0.15
-    if q.default and _MENTIONS_DEFAULT.search(body):
-        return True, 0.075
-    if q.kind == "why":
-        ok = bool(_CAUSE.search(body))
-        return ok, 0.25 if ok else -0.1
-    if q.kind == "howto":
-        if passage.code:
-            return True, 0.1
-        leads_to_code = follow is not None
-        return leads_to_code, 0.15 if leads_to_code else 0.0
-    return True, 0.0
 
 
 def _only_space(text: str, start: int, end: int) -> bool:

@@ -1,0 +1,146 @@
+"""What kind of fact a passage states, against what the question asks for.
+
+"How long …?" wants a number with a unit of time, "how many" a number,
+"which year" a year, "what … by default" a value stated as the default
+("defaults to", "(default: 2 weeks)", ``NAME = literal`` in code), "why" a
+reason, "how do I" code or a procedure. A passage that holds the kind of
+answer asked for ranks above one that only mentions the thing.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .passages import LITERAL, Passage
+from .query import light_stem, words
+from .question import Question
+
+NUMBER = re.compile(r"\d|``[^`]+``|\b(?:true|false|none|null)\b", re.I)
+DIGITS = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|thousand|unlimited|"
+    r"infinite|never|forever)\b|\bno (?:limit|maximum)\b",
+    re.I,
+)
+YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
+TIME_UNIT = re.compile(
+    r"\d\s*(?:ms|s|sec|secs|m|h|d)\b|\b(?:milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?|"
+    r"timedelta|never|forever)\b",
+    re.I,
+)
+NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d")
+# A sentence that states what something is by default (a definition, not a
+# mention); "it will follow Django's default of ``0``", "if you do not provide
+# a value, …" say it too.
+STATES_DEFAULT = re.compile(
+    r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
+    r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
+    r"\bif (?:you )?(?:do not|don't|not|none is|nothing is) (?:\w+ ){0,2}?"
+    r"(?:provided?|given|give|set|specified|specify|passed|pass|supplied|configured)\b|"
+    r"\bwhen (?:omitted|not (?:set|given|provided|specified))\b",
+    re.I,
+)
+# "… the same as the default value": a mention of a default, weaker than a statement of one.
+MENTIONS_DEFAULT = re.compile(r"\bdefault value\b", re.I)
+# In code, a name set to a literal states its default: ``max_retries = 3``.
+LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$", re.M)
+# ``exc_type: type[ImportError] | None = None,``: a parameter left unset, whose
+# real default the documentation explains.
+UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
+NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
+CAUSE = re.compile(
+    r"\b(because|since(?!\s*[,.;:)]|\s*$)|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
+    r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
+    r"for safety|not safe|unsafe|would|could|thanks to)\b",
+    re.I,
+)
+_SIGNATURE = re.compile(r"\b(?:def|class)\s+\w+\s*(?:\[[^\]]*\])?\s*$")
+_SCAN_BACK = 2000
+
+
+def in_call(text: str, pos: int) -> bool:
+    """Whether ``pos`` is inside the arguments of a call (``config(conn_max_age=600,``),
+    not a ``def``'s or ``class``'s parameters: a keyword argument passed in an
+    example is not the parameter's default."""
+    depth = 0
+    start = max(0, pos - _SCAN_BACK)
+    i = pos
+    while True:
+        close, open_ = text.rfind(")", start, i), text.rfind("(", start, i)
+        if open_ < 0:
+            return False
+        if close > open_:
+            depth += 1
+            i = close
+            continue
+        if depth:
+            depth -= 1
+            i = open_
+            continue
+        line = text[text.rfind("\n", 0, open_) + 1 : open_]
+        return not _SIGNATURE.search(line)
+
+
+def states_literal(passage: Passage, body: str, text: str) -> bool:
+    """A code passage that sets a name to a literal where it is defined (a
+    setting, a signature's parameter), not left ``None`` nor passed in a call."""
+    if not passage.code or UNSET_PARAMETER.match(body):
+        return False
+    return any(not in_call(text, passage.start + m.start()) for m in LITERAL_SET.finditer(body))
+
+
+def kind_fit(
+    q: Question, passage: Passage, body: str, follow: tuple[int, Passage] | None, text: str
+) -> tuple[bool, float]:
+    """Whether the passage holds what the question's kind asks for, and the bonus for it."""
+    if q.kind == "amount":
+        if q.wants == "name":
+            ok = bool(NAME.search(body) or NUMBER.search(body))
+            bonus = 0.1 if ok else -0.1
+        elif q.wants == "year":
+            ok = bool(YEAR.search(body))
+            bonus = 0.15 if ok else -0.15
+        else:
+            ok = bool(DIGITS.search(body))
+            bonus = 0.15 if ok else -0.15
+            if ok and q.wants == "duration" and TIME_UNIT.search(body):
+                bonus += 0.1
+        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+            bonus += 0.2
+        elif q.default and MENTIONS_DEFAULT.search(body):
+            bonus += 0.1
+        return ok, bonus
+    if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+        return True, 0.15
+    if q.default and MENTIONS_DEFAULT.search(body):
+        return True, 0.075
+    if q.kind == "why":
+        ok = bool(CAUSE.search(body))
+        return ok, 0.25 if ok else -0.1
+    if q.kind == "howto":
+        if passage.code:
+            return True, 0.1
+        leads_to_code = follow is not None
+        return leads_to_code, 0.15 if leads_to_code else 0.0
+    return True, 0.0
+
+
+def defined_name_share(body: str, q: Question) -> float:
+    """For a line of code that defines a name (``TIME_ZONE = …``,
+    ``ping_interval: float = 20,``), the share of the name's words the question
+    asks about: ``FILE_UPLOAD_PERMISSIONS`` is all of "permissions … uploaded
+    files", ``FILE_UPLOAD_DIRECTORY_PERMISSIONS`` is not. 0 for anything else."""
+    lines = [line for line in body.strip().split("\n") if not line.lstrip().startswith("#")]
+    if len(lines) != 1:  # the comment above a setting says what it is; the name is on its one line
+        return 0.0
+    found = NAME_SET.match(lines[0])
+    if not found:
+        return 0.0
+    parts = [light_stem(w) for w in words(found.group(1)) if len(w) > 1]
+    if not parts:
+        return 0.0
+    asked = {light_stem(t) for t in q.terms}
+    for others in q.expansions.values():
+        asked |= {light_stem(w) for w in others}
+    return sum(p in asked or any(len(p) >= 4 and a.startswith(p) for a in asked) for p in parts) / len(parts)
