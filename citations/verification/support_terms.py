@@ -246,6 +246,8 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
             raw, after = split[1], split[2]
         if raw is None:
             continue
+        if token in NUMBER_WORDS and tokens[i - 2 : i] == ["of", "the"] and i + 1 == len(tokens):
+            continue  # "the shorter of the two": the two things just named, not a count to find
         value = as_number(raw)
         forms = {value}
         if after in UNITS and not raw.startswith("0x"):

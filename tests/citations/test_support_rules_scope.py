@@ -124,3 +124,19 @@ def test_a_constructor_signature_states_its_class_defaults():
     assert any(
         "class InMemoryChannelLayer" in w.raw and "expiry=60" in w.raw for w in CitedText(cited).windows
     )
+
+
+def test_the_two_at_the_end_of_a_sentence_is_no_number_to_find():
+    """ "applies the shorter of the two" refers to the two timeouts just named: no 2
+    need be in the lines, and the comparison is still read ("longer" is not stated)."""
+    timeout = installed_file("urllib3", "util/timeout.py").read_text(encoding="utf-8")
+    cited = lines_from(timeout, "    :param total:", 7)
+    assert "the shorter timeout will be applied." in cited
+    claim = "When both a connect timeout and a total are given, urllib3 applies the {} of the two."
+    right = judge_support(claim.format("shorter"), cited)
+    assert right.label == "supports", right.reason
+    assert judge_support(claim.format("longer"), cited).label == "unsupported"
+    assert (
+        judge_support("urllib3 applies the shorter of the two timeouts in 2 steps.", cited).label
+        != "supports"
+    )
