@@ -11,7 +11,8 @@ claim category and the judge's time per pair.
     .venv/bin/python bench/eval_support.py                 # both parts
     .venv/bin/python bench/eval_support.py --show tuning   # also list the tuning part's errors
     .venv/bin/python bench/eval_support.py --set bench/support_set_fresh.jsonl   # the fresh set
-    .venv/bin/python bench/eval_support.py --set bench/support_set_third.jsonl   # the third held-out set
+    .venv/bin/python bench/eval_support.py --set bench/support_set_third.jsonl   # the third set
+    .venv/bin/python bench/eval_support.py --set bench/support_set_fourth.jsonl  # the fourth held-out set
 
 Held-out errors are only listed with ``--show held_out``; look at them only
 after tuning is over.
@@ -88,7 +89,7 @@ def report(name: str, records: list[dict], show: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "--show", choices=("tuning", "held_out", "fresh", "third"), help="list this part's errors"
+        "--show", choices=("tuning", "held_out", "fresh", "third", "fourth"), help="list this part's errors"
     )
     parser.add_argument("--set", type=Path, default=SET)
     args = parser.parse_args()
