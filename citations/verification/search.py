@@ -6,7 +6,9 @@ rejects most hits, and only real matches are mapped to line numbers. ASCII
 buffers (most files) are searched as bytes, so the whole file is never
 decoded; others are decoded once and searched as text. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
-excerpt. The first occurrence of an excerpt cited without lines is bounded
+excerpt. An excerpt elided with "..." is always searched in the
+normalised whole: its pieces may be too far apart for the lines around a
+word to hold them. The first occurrence of an excerpt cited without lines is bounded
 by its verbatim text (a plain ``find``, before any lower-casing): one that
 comes earlier must end before that one does, so only the lines up to it
 are lower-cased and searched, and a word with no hit before it leaves only
@@ -147,6 +149,12 @@ def search_any(
             every_word = _encoded(needle.all_words, True)
             anchor = next((w for w in every_word if low.find(w, 0, at + len(w) - 1) < 0), None)
             after = 0 if anchor is None else at
+        if len(needle.pieces) > 1:
+            # Pieces elided with "..." may lie up to MAX_GAP normalised
+            # characters apart (any number of raw bytes, whitespace being
+            # collapsed): no span around a word is sure to reach them all.
+            results.append(everything(needle, limit))
+            continue
         if anchor is None:
             anchor = _pick_anchor(low, needle_words, limit)
         if anchor is None:

@@ -6,13 +6,20 @@ for through the file (for every copy of it): from its chunk on during this
 pass, and through the chunks already passed by re-reading just those
 (rare, and far cheaper than searching every chunk for every excerpt just in
 case its cited lines, further on, turn out not to hold it). Searches also
-cover the seam between chunks, so an excerpt straddling one is found.
+cover the seam between chunks, so an excerpt straddling one is found: the
+seam is the last lines of the chunk before, at least ``overlap`` bytes and
+at least as long, once normalised, as the longest span an occurrence of
+any of the file's excerpts may have (its pieces and the ``MAX_GAP``s
+between them), so no occurrence can start before it and end after it.
 """
 
 from __future__ import annotations
 
+from citations.verification import normalize
 from citations.verification.hashing import Digest, Hasher
 from citations.verification.lines import LineIndex
+from citations.verification.needle import Needle
+from citations.verification.normalize import normalize_text
 from citations.verification.scan import (
     Answer,
     FileScan,
@@ -32,6 +39,7 @@ class _Searcher:
         self.requests, self.answers, self.overlap = requests, answers, overlap
         self.encoding = "utf-8"
         self.tail = b""
+        self.span = max((longest_span(r.needle) for r in requests if r.needle is not None), default=0)
 
     def chunk(self, chunk: bytes, index: LineIndex, first_line: int, which: list[int]) -> None:
         if which:
@@ -45,9 +53,23 @@ class _Searcher:
             else:
                 buffer = chunk
             self._search(buffer, index, first_line, which)
-        # The last lines (at least ``overlap`` bytes) seed the next seam.
-        joined = chunk if len(chunk) >= self.overlap else self.tail + chunk
-        self.tail = joined[joined.rfind(b"\n", 0, max(0, len(joined) - self.overlap)) + 1 :]
+        self.tail = self._seam(chunk)
+
+    def _seam(self, chunk: bytes) -> bytes:
+        """The last lines (at least ``overlap`` bytes, and ``span``
+        characters once normalised) that go in front of the next chunk."""
+        whole = len(chunk) < self.overlap
+        joined = self.tail + chunk if whole else chunk
+        size = self.overlap
+        while True:
+            tail = joined[joined.rfind(b"\n", 0, max(0, len(joined) - size)) + 1 :]
+            if not self.span or len(normalize_text(decode(tail)[0])) >= self.span:
+                return tail
+            if len(tail) == len(joined):
+                if whole:  # the seam before was long enough (or all there was): so is this
+                    return tail
+                whole, joined = True, self.tail + chunk
+            size *= 2
 
     def _search(self, buffer: bytes, index: LineIndex, first_line: int, which: list[int]) -> None:
         needles = [self.requests[i].needle for i in which]
@@ -55,6 +77,12 @@ class _Searcher:
         self.encoding = "latin-1" if used == "latin-1" else self.encoding
         for i, occurrences in zip(which, found, strict=True):
             self.answers[i].occurrences.update(occurrences)
+
+
+def longest_span(needle: Needle) -> int:
+    """The most normalised characters an occurrence of ``needle`` spans:
+    its pieces, and at most ``MAX_GAP`` between each two."""
+    return sum(map(len, needle.pieces)) + (len(needle.pieces) - 1) * normalize.MAX_GAP
 
 
 def _chunks(handle, data: bytes, sizes: tuple[int, int], hasher: Hasher, digest: Digest):
