@@ -7,6 +7,7 @@ reason, and the project a question names when one project's name holds another's
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -14,10 +15,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import CID, SITE, ask, installed, sandbox
 
+from researchmind.engines.builtin.claims import Claim
 from researchmind.engines.builtin.kinds import defined_name_share, in_call
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.projects import named_paths
 from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.rank import answers
 from researchmind.engines.builtin.search import Hit
 
 
@@ -128,3 +131,15 @@ def test_a_passage_that_names_the_project_asked_about_is_about_it(tmp_path):
     )
     assert "No Definitive Answer" not in quick
     assert citations[0]["source_file"].endswith("dj_database_url-3.1.2.dist-info/METADATA")
+
+
+def test_a_how_many_lead_must_be_about_what_is_counted():
+    """'How much memory …?' led by a number about requests (memory missing) is
+    no answer; the counted noun is the head before "of" or the verb."""
+    q = analyze("How much memory does django-htmx reserve per request by default?")
+    assert q.measured == "memory"
+    assert analyze("How many bits of randomness does get_random_string give?").measured == "bits"
+    assert analyze("How many active connections may a kombu pool hold?").measured == "connections"
+    lead = Claim(f"{CID}/django_htmx/middleware.py", None, 94, 94, "x", "", 0.6, 0.8, answers_kind=True)
+    assert answers(q, [lead], [])
+    assert not answers(q, [replace(lead, missing=("memory",))], [])

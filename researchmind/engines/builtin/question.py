@@ -128,6 +128,8 @@ class Question:
     joined: list[str] = field(default_factory=list)  # adjacent terms as one identifier
     wants: str = ""  # for an amount: "duration", "year", "count" or "name"
     default: bool = False  # asks what something is by default
+    learned: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> abbreviations the corpus uses
+    measured: str = ""  # what "how many/much X does …" counts: X's head noun, when a key term
 
 
 def wants_of(text: str, kind: str) -> str:
@@ -162,6 +164,24 @@ def kind_of(text: str) -> str:
     if _YESNO.search(text):
         return "yesno"
     return "fact"
+
+
+# "How many active connections may …": the words counted run to the verb.
+_MEASURED = re.compile(
+    r"\bhow (?:many|much) ((?:[\w/-]+ ){0,3}?[\w/-]+) (?:does|do|did|is|are|was|were|may|can|could|will|would|should|"
+    r"must|has|have)\b",
+    re.I,
+)
+
+
+def measured_of(text: str, key: list[str]) -> str:
+    """The head noun of what "how many/much X …?" counts ("connections" of
+    "how many active connections may …"), if it is a key term; else ""."""
+    found = _MEASURED.search(text)
+    if not found:
+        return ""
+    head = words(re.split(r"\s+of\s+", found.group(1))[0])  # "bits of randomness": bits
+    return head[-1] if head and head[-1] in key else ""
 
 
 def analyze(question: str) -> Question:
@@ -206,7 +226,15 @@ def analyze(question: str) -> Question:
         if synonyms and last in terms:
             expansions[last] = expansions.get(last, frozenset()) | {w for w in synonyms if " " not in w}
     return Question(
-        question, kind, terms, key, expansions, joined, wants_of(text, kind), bool(_DEFAULT.search(text))
+        question,
+        kind,
+        terms,
+        key,
+        expansions,
+        joined,
+        wants_of(text, kind),
+        bool(_DEFAULT.search(text)),
+        measured=measured_of(text, key),
     )
 
 

@@ -42,6 +42,8 @@ STATED_COVERAGE = 0.75
 DECLINE_BELOW = 0.43
 # Weight of how much of a defined name's words are asked about (see ``defined_name_share``).
 DEFINED_NAME = 0.2
+# How well an abbreviation learned from the corpus (``vocab.py``) matches its word.
+LEARNED_LEVEL = 0.7
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -87,16 +89,18 @@ def _tokens(text: str) -> _Tokens:
 class _Matcher:
     """How well a passage's tokens hold one term of the question: 1.0 the
     word (or a word sharing its first five letters: "auth", "authentication"),
-    0.8 a documentation synonym or a joined identifier holding it, else 0.
+    0.8 a documentation synonym or a joined identifier holding it, 0.7 an
+    abbreviation the corpus uses for it (``vocab.py``), else 0.
     Its stems are worked out once: ranking asks for every term of every passage."""
 
-    __slots__ = ("prefix", "stem", "synonyms", "term")
+    __slots__ = ("learned", "prefix", "stem", "synonyms", "term")
 
     def __init__(self, term: str, q: Question) -> None:
         self.term = term
         self.stem = light_stem(term)
         self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
         self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
+        self.learned = q.learned.get(term, frozenset())
 
     def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
         if self.stem in tokens:
@@ -111,6 +115,8 @@ class _Matcher:
             return 0.8
         if joined and any(self.term in j for j in joined):
             return 0.8
+        if self.learned and not self.learned.isdisjoint(tokens):
+            return LEARNED_LEVEL
         return 0.0
 
 
@@ -498,6 +504,8 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
         return False  # a fact about another project is not the answer about the one asked about
     if q.wants in ("count", "duration", "year") and not lead.answers_kind:
         return False  # "how many/how long/which year" and the lead states no number
+    if q.measured and q.measured in lead.missing:
+        return False  # "how much memory …?" and the lead's number is not about memory
     if lead.coverage >= DECLINE_BELOW:
         return True
     if len(picked) < 2 or lead.coverage < 0.3 or not q.key:

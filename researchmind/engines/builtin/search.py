@@ -6,11 +6,12 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .index import index_path, open_index
 from .query import fts_query, question_terms
 from .question import Question
+from .vocab import learn
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +172,17 @@ def _quoted(words_: list[str]) -> str:
 
 
 def _groups(q: Question) -> list[list[str]]:
-    """For each key term: the term, its documentation synonyms and the joined
-    identifiers that hold it — the words any of which say the text is about it."""
+    """For each key term: the term, its documentation synonyms, the abbreviations
+    the corpus uses for it and the joined identifiers that hold it — the words
+    any of which say the text is about it."""
     return [
-        [term, *sorted(q.expansions.get(term, ())), *(j for j in q.joined if term in j)] for term in q.key
+        [
+            term,
+            *sorted(q.expansions.get(term, ())),
+            *sorted(q.learned.get(term, ())),
+            *(j for j in q.joined if term in j),
+        ]
+        for term in q.key
     ]
 
 
@@ -296,6 +304,20 @@ def candidates(
     return hits
 
 
+def learned_words(
+    root: str | os.PathLike[str], q: Question, state: str | os.PathLike[str] | None = None
+) -> Question:
+    """``q`` with the abbreviations the sandbox's corpus uses for its words (``vocab.learn``)."""
+    path = index_path(root, state)
+    if not path.exists():
+        return q
+    conn = open_index(path)
+    try:
+        return learn(conn, q)
+    finally:
+        conn.close()
+
+
 def _previous_chunks(conn, rows: list, lines: int) -> dict[int, str]:
     """For each row's chunk, the last ``lines`` lines of the chunk before it in its file."""
     wanted = {r[7] - 1: r for r in rows}
@@ -352,7 +374,7 @@ def absent_terms(
     absent = []
     try:
         for term in q.key:
-            others = [term, *sorted(q.expansions.get(term, ())), *(j for j in q.joined if term in j)]
+            others = _groups(replace(q, key=[term]))[0]
             found = conn.execute(
                 f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
                 (_quoted(others), *scope_params),

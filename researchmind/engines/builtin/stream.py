@@ -26,7 +26,15 @@ from .answer import compose_answer
 from .index import ensure_fresh
 from .question import Question, analyze, parts_of
 from .rank import MAX_CLAIMS, answers, pick, rank_passages
-from .search import Hit, absent_terms, candidates, indexed_file_count, matching_files, newest_change_ns
+from .search import (
+    Hit,
+    absent_terms,
+    candidates,
+    indexed_file_count,
+    learned_words,
+    matching_files,
+    newest_change_ns,
+)
 from .streamjson import StreamWriter, marker, text_block
 
 MAX_HITS = 8  # passages read (and shown as Read steps) per answer
@@ -199,6 +207,7 @@ def _steps(
 
 def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     """The picked passages for ``q``, whether they answer it, and its key terms found nowhere."""
+    q = learned_words(root, q, state)
     follow = FOLLOW_LINES if q.kind == "howto" else 0
     found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow)
     picked = pick(rank_passages(q, found))
