@@ -8,7 +8,8 @@ hashed from the bytes read (on a worker thread when a core is free).
 ``verify_citations`` never raises: one ``Verification`` per citation, in order.
 Given the session's private ``state`` folder, files are line-indexed there
 (``linestore``), so an unchanged file is verified again without being
-read whole, counted or hashed.
+read whole, counted or hashed, and an excerpt cited in it again as before
+is answered from its index without being prepared or its lines read.
 """
 
 from __future__ import annotations
@@ -162,7 +163,6 @@ def _plan(
     files: SandboxFiles,
 ):
     """A final Verification, or the file(s) to read for this citation."""
-    needle = make_needle(citation.excerpt)
     if citation.source_type in ("inference", "memory"):
         return Verification(
             "unverifiable", f"The citation is {citation.source_type}, which no file can confirm."
@@ -173,6 +173,7 @@ def _plan(
                 "unverifiable",
                 "Only http(s) URLs are sources; this one is kept as text and never shown as a link.",
             )
+        needle = make_needle(citation.excerpt)
         content_id = urls.get(normalize_url(citation.url or ""))
         if content_id is None:
             return Verification("unverifiable", "The URL is not one of the session's content items.")
@@ -190,7 +191,10 @@ def _plan(
                 0.0,
                 content_id=content_id,
             )
-        return [(real, Job(index, citation, rel, content_id, Request(needle, None))) for rel, real in files]
+        return [
+            (real, Job(index, citation, rel, content_id, Request(needle, None, citation.excerpt)))
+            for rel, real in files
+        ]
     path = (citation.source_path or "").strip()
     if path not in locations:
         locations[path] = _locate(root, path, known, private, files)
@@ -202,7 +206,8 @@ def _plan(
     if citation.line_start is not None:
         end = citation.line_end if citation.line_end is not None else citation.line_start
         cited = (min(citation.line_start, end), max(citation.line_start, end))
-    return real, Job(index, citation, rel, content_id, Request(needle, cited), note)
+    request = Request.from_excerpt(citation.excerpt, cited)
+    return real, Job(index, citation, rel, content_id, request, note)
 
 
 def _in_private(real: Path | str, private: str) -> bool:

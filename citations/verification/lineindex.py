@@ -73,10 +73,10 @@ def code_fingerprint() -> str:
 
 
 def answer_key(request: Request) -> str:
-    """The excerpt as prepared for matching, and the range cited."""
-    needle = request.needle
-    verbatim = "-" if needle.verbatim is None else needle.verbatim.hex()
-    text = "\x00".join([*needle.pieces, needle.raw, str(needle.raw_length), verbatim, str(request.cited)])
+    """The excerpt as cited (all its preparing for matching is made from
+    it, so keying by it needs none), and the range cited."""
+    excerpt = request.needle.excerpt if request.excerpt is None else request.excerpt
+    text = f"{excerpt}\x00{request.cited}"
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
@@ -208,7 +208,7 @@ class Entry:
             self.code, self.answers, self.placed = code_fingerprint(), {}, set()
         added = False
         for request, answer in zip(requests, answers, strict=True):
-            if request.needle is None or len(answer.occurrences) > MAX_COPIES:
+            if not request.has_needle or len(answer.occurrences) > MAX_COPIES:
                 continue
             key = answer_key(request)
             if answer.in_place:

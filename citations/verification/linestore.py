@@ -147,12 +147,14 @@ class LineStore:
         current = entry.code == code_fingerprint()
         pending = []
         for i, request in enumerate(requests):
-            if request.needle is not None:
-                kept = entry.recalled(request) if current else None
-                if kept is None:
-                    pending.append(i)
-                else:
-                    answers[i] = kept
+            if not request.may_match:
+                continue
+            kept = entry.recalled(request) if current else None
+            if kept is not None:
+                answers[i] = kept
+                request.answered()
+            elif request.needle is not None:
+                pending.append(i)
         if not pending:
             return FileScan(digest, entry.n_lines, False, "utf-8", answers)
         if body is None:
@@ -160,9 +162,9 @@ class LineStore:
         else:
             lines = BlockLines(body, entry.counts, len(body))
         # As ``scan_whole`` does, each cited range read by its offsets.
-        looked_for = set(pending)
-        for i, lo, hi in cited_windows(requests):
-            window = lines.window(lo, hi) if i in looked_for else None
+        for k, lo, hi in cited_windows([requests[i] for i in pending]):
+            i = pending[k]
+            window = lines.window(lo, hi)
             if window is None:
                 continue
             needle = requests[i].needle

@@ -22,9 +22,12 @@ _BULLETISH = " \t-*+.)0123456789"  # the characters a list bullet is made of (in
 class Needle:
     """An excerpt prepared for searching."""
 
-    __slots__ = ("_words", "pieces", "raw", "raw_length", "verbatim")
+    __slots__ = ("_words", "excerpt", "pieces", "raw", "raw_length", "verbatim")
 
-    def __init__(self, pieces: list[str], raw: str, raw_length: int, verbatim: bytes | None) -> None:
+    def __init__(
+        self, pieces: list[str], raw: str, raw_length: int, verbatim: bytes | None, excerpt: str = ""
+    ) -> None:
+        self.excerpt = excerpt  # as cited: all the rest is made from it
         self.pieces = pieces  # normalised fragments, in order ("a ... b" cites two)
         self.raw = raw  # the first fragment as written
         self.raw_length = raw_length
@@ -116,4 +119,4 @@ def make_needle(excerpt: str | None) -> Needle | None:
     if not raw_pieces:
         return None
     pieces = [norm for _, norm in split if norm]
-    return Needle(pieces, raw_pieces[0], len(text), _verbatim(text))
+    return Needle(pieces, raw_pieces[0], len(text), _verbatim(text), excerpt)

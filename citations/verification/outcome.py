@@ -84,12 +84,11 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
         )
     base["file_sha256"] = scan.sha256
     cited = job.request.cited
-    needle = job.request.needle
     if cited is None:
         start = end = None
     else:
         start, end = cited
-    if needle is None:
+    if not job.request.has_needle:
         if cited is not None and scan.past_end(start):
             return Verification(
                 "line_out_of_range",

@@ -22,16 +22,57 @@ from dataclasses import dataclass, field
 
 from citations.verification.hashing import Digest
 from citations.verification.lines import LineIndex
-from citations.verification.needle import Needle
+from citations.verification.needle import Needle, make_needle
 from citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
 from citations.verification.search import decode, search_any
 from citations.verification.window import Window
 
+_UNMADE = object()  # the excerpt is not prepared yet
+_SOME = object()  # nor is it, but it is known to leave something to match
 
-@dataclass(slots=True)
+
 class Request:
-    needle: Needle | None
-    cited: tuple[int, int] | None  # (line_start, line_end) as cited
+    """An excerpt to look for in a file (``needle``, ``None`` when nothing
+    is left to match), and the lines cited for it. Made ``from_excerpt``,
+    the excerpt is prepared for matching only when first looked at: one a
+    line index already holds the answer for never is."""
+
+    __slots__ = ("_needle", "cited", "excerpt")
+
+    def __init__(
+        self, needle: Needle | None, cited: tuple[int, int] | None, excerpt: str | None = None
+    ) -> None:
+        self._needle = needle
+        self.cited = cited  # (line_start, line_end) as cited
+        self.excerpt = excerpt  # the excerpt as cited, which keys kept answers when given
+
+    @classmethod
+    def from_excerpt(cls, excerpt: str | None, cited: tuple[int, int] | None) -> Request:
+        if excerpt and not isinstance(excerpt, str):
+            return cls(make_needle(excerpt), cited, excerpt)  # raises now, not when looked at
+        return cls(_UNMADE if excerpt else None, cited, excerpt)
+
+    @property
+    def needle(self) -> Needle | None:
+        if self._needle is _UNMADE or self._needle is _SOME:
+            self._needle = make_needle(self.excerpt)
+        return self._needle
+
+    @property
+    def may_match(self) -> bool:
+        """Whether there may be a needle, without preparing it."""
+        return self._needle is not None
+
+    @property
+    def has_needle(self) -> bool:
+        """Whether there is a needle; prepares it unless that is known."""
+        return self._needle is _SOME or self.needle is not None
+
+    def answered(self) -> None:
+        """A kept answer was found for it: it has a needle (only those are
+        kept), so judging it need not prepare it."""
+        if self._needle is _UNMADE:
+            self._needle = _SOME
 
 
 @dataclass(slots=True)

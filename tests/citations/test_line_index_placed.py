@@ -12,7 +12,7 @@ import pytest
 from citations.verification import lineindex, linestore, verify_citations
 from citations.verification.lineindex import answer_key
 from citations.verification.linestore import LineStore
-from citations.verification.needle import make_needle
+from citations.verification.needle import Needle, make_needle
 from citations.verification.scan import Request
 from researchmind.sandbox import resolve_in_sandbox
 from tests.citations.builders import file_citation, installed_file
@@ -113,3 +113,33 @@ def test_an_index_without_its_in_place_marks_is_not_used(paginator) -> None:
     assert store.load(real) is None
     assert verify_citations(root, cite, state=state) == [first]
     assert store.load(real).placed
+
+
+def test_an_excerpt_answered_from_the_index_is_never_prepared(paginator) -> None:
+    """Cited again as before, an excerpt the index answers for is judged without being
+    prepared for matching (that is most of what a re-run would cost); a new one is prepared
+    and looked for; either way the key is the excerpt as cited and the range."""
+    root, state, lines, at = paginator
+    verify_citations(root, [file_citation(REL, at, at, lines[at - 1])], state=state)
+    verify_citations(root, [file_citation(REL, at, at, lines[at - 1])], state=state)
+    known = Request.from_excerpt(lines[at - 1], (at, at))
+    new = Request.from_excerpt(lines[at], (at + 1, at + 1))
+    assert answer_key(known) == answer_key(Request(make_needle(lines[at - 1]), (at, at)))
+    scan = _reuse(root, state, [known, new])
+    assert scan is not None and [a.in_place for a in scan.answers] == [True, True]
+    assert not isinstance(known._needle, Needle)  # not prepared: the index answered
+    assert known.has_needle and not isinstance(known._needle, Needle)
+    assert isinstance(new._needle, Needle)  # looked for in its lines
+    assert known.needle.pieces == make_needle(lines[at - 1]).pieces  # prepared when asked
+
+
+def test_requests_made_from_excerpts_say_whether_there_is_anything_to_match() -> None:
+    """No excerpt: nothing to match, known without preparing; an excerpt that folds to nothing
+    (only markup) has no needle once prepared; a real one has."""
+    for empty in (None, ""):
+        request = Request.from_excerpt(empty, (1, 1))
+        assert not request.may_match and not request.has_needle and request.needle is None
+    markup = Request.from_excerpt("** `` **", (1, 1))
+    assert markup.may_match and not markup.has_needle and markup.needle is None
+    real = Request.from_excerpt("class Paginator:", None)
+    assert real.may_match and real.has_needle and real.needle.raw == "class Paginator:"
