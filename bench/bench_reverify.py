@@ -24,17 +24,26 @@ median round, wall and CPU time (``time.process_time``):
 
 Every run's results are checked identical to the plain run's.
 
-Run: ``.venv/bin/python bench/bench_reverify.py [--mb 50] [--citations 1000] [--rounds 7]``
+``--before <commit>`` also times, in the same interleaved rounds, the
+trusted re-run of the verification package as it was at that commit
+(extracted with ``git archive`` and imported under another name), so a
+change is measured against what it replaced on the same machine and load.
+
+Run: ``.venv/bin/python bench/bench_reverify.py [--mb 50] [--citations 1000] [--rounds 7] [--before <commit>]``
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
+import io
 import os
 import shutil
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import Counter
@@ -56,11 +65,37 @@ def touch(root: Path, rels: list[str]) -> None:
         os.utime(root / rel, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
 
+def package_at(commit: str, into: Path):
+    """``citations.verification`` as it was at ``commit``, importable as
+    ``verification_before`` (its own imports renamed; the rest of the
+    project is today's)."""
+    repo = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", commit, "citations/verification"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    package = into / "verification_before"
+    (into / "citations" / "verification").rename(package)
+    for module in package.rglob("*.py"):
+        module.write_text(module.read_text().replace("citations.verification", "verification_before"))
+    sys.path.insert(0, str(into))
+    return importlib.import_module("verification_before")
+
+
+def same(results: list, plain: list) -> bool:
+    """Equal field by field (another package's Verification is another class)."""
+    return [dataclasses.astuple(r) for r in results] == [dataclasses.astuple(p) for p in plain]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--mb", type=int, default=50)
     parser.add_argument("--citations", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--before", help="also time the trusted re-run of this commit's verifier")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root, states = Path(tmp) / "sandbox", Path(tmp) / "state"
@@ -107,6 +142,14 @@ def main() -> None:
 
         bare = [dataclasses.replace(c, excerpt=None) for c in citations]
         verify_citations(root, bare, state=steady)
+        before_name = f"re-run (trusted), {args.before}"
+        if args.before:
+            old = package_at(args.before, Path(tmp) / "before")
+            verify_old = old.verify_citations
+            old_state = states / "before"
+            verify_old(root, citations, state=old_state)
+            time.sleep(lineindex.RACY_NS / 1e9 + 0.2)
+            verify_old(root, citations, state=old_state)
         contenders = {
             "read cited files (bytes)": lambda: read_cited(root, citations),
             "read + SHA-256": lambda: read_and_hash(root, citations),
@@ -117,6 +160,10 @@ def main() -> None:
             "re-run (trusted index)": run("re-run (trusted index)", state=steady),
             "same, no excerpts (floor)": lambda: verify_citations(root, bare, state=steady),
         }
+        if args.before:
+            contenders[before_name] = lambda: outputs.setdefault(before_name, []).append(
+                verify_old(root, citations, state=old_state)
+            )
         if shutil.which("rg"):
             contenders["rg -F -n (same excerpts)"] = lambda: ripgrep(root, citations)
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in contenders}
@@ -125,7 +172,7 @@ def main() -> None:
             for name, func in contenders.items():
                 samples[name].append(timed(func))
         index_bytes = sum(p.stat().st_size for p in (steady / linestore.FOLDER).rglob("*.idx"))
-    identical = all(result == plain for runs in outputs.values() for result in runs)
+    identical = all(same(result, plain) for runs in outputs.values() for result in runs)
     wall = {name: statistics.median(w for w, _ in runs) for name, runs in samples.items()}
     cpu = {name: statistics.median(c for _, c in runs) for name, runs in samples.items()}
     print(f"sandbox: {len(files)} files, {size / 1e6:.1f} MB cited, {len(citations)} citations")
@@ -148,6 +195,11 @@ def main() -> None:
     print(f"#15 re-verify (<= 2x reading the files, wall): {ratio:.2f}x {'OK' if ratio <= 2 else 'OVER'}")
     ratio = cpu[trusted] / cpu[read]
     print(f"    the same in CPU time: {ratio:.2f}x {'OK' if ratio <= 2 else 'OVER'}")
+    if args.before:
+        print(
+            f"    before ({args.before}): wall {wall[before_name] / wall[read]:.2f}x"
+            f"  CPU {cpu[before_name] / cpu[read]:.2f}x reading"
+        )
     rg = "rg -F -n (same excerpts)"
     if rg in wall:
         ratio = wall["verify, no index"] / wall[rg]

@@ -57,19 +57,24 @@ class _Searcher:
 
     def _seam(self, chunk: bytes) -> bytes:
         """The last lines (at least ``overlap`` bytes, and ``span``
-        characters once normalised) that go in front of the next chunk."""
+        characters once normalised) that go in front of the next chunk.
+        Only the fewest last lines that may hold ``span`` characters are
+        normalised (doubling), not the whole overlap."""
         whole = len(chunk) < self.overlap
         joined = self.tail + chunk if whole else chunk
-        size = self.overlap
-        while True:
-            tail = joined[joined.rfind(b"\n", 0, max(0, len(joined) - size)) + 1 :]
-            if not self.span or len(normalize_text(decode(tail)[0])) >= self.span:
-                return tail
-            if len(tail) == len(joined):
-                if whole:  # the seam before was long enough (or all there was): so is this
-                    return tail
+        start, size = len(joined), self.span
+        while self.span:
+            start = _line_start(joined, size)
+            if len(normalize_text(decode(joined[start:])[0])) >= self.span:
+                break
+            if start == 0:
+                if whole:  # all there is, or the seam before was long enough: so is this
+                    break
                 whole, joined = True, self.tail + chunk
+                start = len(joined)
+                continue
             size *= 2
+        return joined[min(start, _line_start(joined, self.overlap)) :]
 
     def _search(self, buffer: bytes, index: LineIndex, first_line: int, which: list[int]) -> None:
         needles = [self.requests[i].needle for i in which]
@@ -77,6 +82,11 @@ class _Searcher:
         self.encoding = "latin-1" if used == "latin-1" else self.encoding
         for i, occurrences in zip(which, found, strict=True):
             self.answers[i].occurrences.update(occurrences)
+
+
+def _line_start(data: bytes, size: int) -> int:
+    """Where the last lines of ``data`` holding at least ``size`` bytes start."""
+    return data.rfind(b"\n", 0, max(0, len(data) - size)) + 1
 
 
 def longest_span(needle: Needle) -> int:
