@@ -16,10 +16,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_builtin_ranking import CID, SITE, ask, installed, sandbox
 
 from researchmind.engines.builtin.claims import Claim
-from researchmind.engines.builtin.kinds import defined_name_share, in_call
+from researchmind.engines.builtin.kinds import defined_name_share, identifier_share, in_call
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.projects import named_paths
-from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.question import analyze, spellings
 from researchmind.engines.builtin.rank import answers
 from researchmind.engines.builtin.search import Hit
 
@@ -143,3 +143,23 @@ def test_a_how_many_lead_must_be_about_what_is_counted():
     lead = Claim(f"{CID}/django_htmx/middleware.py", None, 94, 94, "x", "", 0.6, 0.8, answers_kind=True)
     assert answers(q, [lead], [])
     assert not answers(q, [replace(lead, missing=("memory",))], [])
+
+
+def test_a_how_to_scores_the_option_named_for_what_it_asks():
+    """``:param ignore_unknown_options:`` documents an option named for "ignore
+    … options"; a parameter mentioned in passing (``Redis(connection_pool=pool)``)
+    or a line that starts with a word and a colon documents none."""
+    q = analyze("How do I make click ignore command line options it does not recognise?")
+    assert identifier_share(":param ignore_unknown_options: instructs click to ignore options", q) > 0.5
+    assert identifier_share("limit (int): Maximum number of active connections.", q) == 0.0
+    assert identifier_share("the plain ``Redis(connection_pool=pool)`` constructor", q) == 0.0
+    assert identifier_share("line: only short-option clusters", q) == 0.0
+
+
+def test_british_and_american_spellings_meet():
+    """'recognise' finds click's "recognized"; 'behaviour' "behavior"; 'cancelled' "canceled"."""
+    assert "recognize" in analyze("Which options does click not recognise?").expansions["recognise"]
+    assert spellings("behaviour") == {"behavior"}
+    assert spellings("cancelled") == {"canceled"}
+    assert spellings("canceled") == {"cancelled"}
+    assert spellings("default") == frozenset()

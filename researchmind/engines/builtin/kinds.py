@@ -126,6 +126,40 @@ def kind_fit(
     return True, 0.0
 
 
+# A parameter's entry in its documentation: ":param ignore_unknown_options:",
+# "limit (int):", "``decode_responses``:" — where a name is defined, not mentioned.
+_PARAMETER_ENTRY = re.compile(
+    r":param\s+(?:[\w\[\], .|]+\s+)?(\w+):|"  # :param ignore_unknown_options:
+    r"^\s*(?:[-*]\s+)?`{0,2}([A-Za-z]\w*)`{0,2}\s*\([^)\n]*\)\s*:(?!:)|"  # limit (int):
+    r"^\s*(?:[-*]\s+)?`{0,2}([A-Za-z]\w*_\w+)`{0,2}\s*:(?!:)",  # ``decode_responses``: (a name, not a word)
+    re.M,
+)
+
+
+def _asked_stems(q: Question) -> set[str]:
+    asked = {light_stem(t) for t in q.terms}
+    for others in (*q.expansions.values(), *q.learned.values()):
+        asked |= {light_stem(w) for w in others}
+    return asked
+
+
+def _share(name: str, asked: set[str]) -> float:
+    parts = [light_stem(w) for w in words(name) if len(w) > 1]
+    if not parts:
+        return 0.0
+    return sum(p in asked or any(len(p) >= 4 and a.startswith(p) for a in asked) for p in parts) / len(parts)
+
+
+def identifier_share(body: str, q: Question) -> float:
+    """The share of the words of the parameter a passage documents that the
+    question asks with: "make click ignore options it does not recognise" is
+    most of ``:param ignore_unknown_options:`` — an option named for what the
+    how-to asks to do. 0 for a passage that documents no parameter (a mention
+    such as ``Redis(connection_pool=pool)`` is not one)."""
+    found = _PARAMETER_ENTRY.match(body)
+    return _share(next(g for g in found.groups() if g), _asked_stems(q)) if found else 0.0
+
+
 def defined_name_share(body: str, q: Question) -> float:
     """For a line of code that defines a name (``TIME_ZONE = …``,
     ``ping_interval: float = 20,``), the share of the name's words the question
@@ -137,10 +171,4 @@ def defined_name_share(body: str, q: Question) -> float:
     found = NAME_SET.match(lines[0])
     if not found:
         return 0.0
-    parts = [light_stem(w) for w in words(found.group(1)) if len(w) > 1]
-    if not parts:
-        return 0.0
-    asked = {light_stem(t) for t in q.terms}
-    for others in q.expansions.values():
-        asked |= {light_stem(w) for w in others}
-    return sum(p in asked or any(len(p) >= 4 and a.startswith(p) for a in asked) for p in parts) / len(parts)
+    return _share(found.group(1), _asked_stems(q))

@@ -184,6 +184,37 @@ def measured_of(text: str, key: list[str]) -> str:
     return head[-1] if head and head[-1] in key else ""
 
 
+# British and American spellings: "recognise" is "recognized" in click's docs.
+_SPELLINGS = (
+    ("isation", "ization"),
+    ("ise", "ize"),
+    ("ised", "ized"),
+    ("ises", "izes"),
+    ("ising", "izing"),
+    ("our", "or"),
+    ("ours", "ors"),
+    ("tre", "ter"),
+    ("lled", "led"),
+    ("lling", "ling"),
+)
+
+
+def spellings(word: str) -> frozenset[str]:
+    """The other spelling of ``word`` ("recognise" → "recognize", "behaviour" →
+    "behavior", and back), empty for most words."""
+    found = set()
+    if len(word) >= 6:
+        for british, american in _SPELLINGS:
+            for a, b in ((british, american), (american, british)):
+                if (
+                    word.endswith(a)
+                    and not (len(b) > len(a) and word.endswith(b))
+                    and len(word) - len(a) >= 3
+                ):
+                    found.add(word[: -len(a)] + b)
+    return frozenset(found)
+
+
 def analyze(question: str) -> Question:
     """The kind, terms, key terms and expansions of the question ``question``."""
     text = _OUT_OF_THE_BOX.sub("by default", question)
@@ -202,7 +233,7 @@ def analyze(question: str) -> Question:
     for term in terms:
         # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
         bases = {form for form in inflections(term) if form in SYNONYMS}  # "retried": "retry" too
-        others = ((lookup(SYNONYMS, term) | bases) - {term}) | related_words(term)
+        others = ((lookup(SYNONYMS, term) | bases) - {term}) | related_words(term) | spellings(term)
         if others:
             expansions[term] = frozenset(w for w in others if " " not in w)
     for first, second in itertools.pairwise(folded):

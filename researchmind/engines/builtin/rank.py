@@ -20,7 +20,7 @@ import re
 from dataclasses import replace
 
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
-from .kinds import NAME_SET, defined_name_share, kind_fit, states_literal
+from .kinds import NAME_SET, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import Passage, language_of, passages_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem, related_words, words
@@ -44,6 +44,8 @@ DECLINE_BELOW = 0.43
 DEFINED_NAME = 0.2
 # How well an abbreviation learned from the corpus (``vocab.py``) matches its word.
 LEARNED_LEVEL = 0.7
+# Weight, in a how-to, of a passage naming an identifier made of the question's words.
+NAMED_OPTION = 0.15
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -290,7 +292,12 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
-        if passage.code and q.kind != "howto":
+        if q.kind == "howto":
+            # an option named for what the how-to asks to do (``ignore_unknown_options``)
+            share = identifier_share(body, q)
+            if share >= 0.5:
+                score += NAMED_OPTION * share
+        elif passage.code:
             # a definition over a mention: the name this line defines is what is
             # asked (``TIME_ZONE`` for "time zone"), not a longer name that holds it
             share = defined_name_share(body, q)
