@@ -181,7 +181,8 @@ def _read_next_steps(text: str, spans: list[tuple[int, int]]) -> list[str]:
             break
         item = _ITEM_RE.match(line)
         if item:
-            steps.append(item.group(1).strip())
+            if item.group(1).strip():  # a bullet with nothing after it is no step
+                steps.append(item.group(1).strip())
         elif line.strip() and steps and line[:1] in " \t":
             # An indented line continues the item above it.
             steps[-1] = f"{steps[-1]} {line.strip()}"
