@@ -15,7 +15,12 @@ median round, wall and CPU time (``time.process_time``):
 - a re-run after every file was touched (same bytes, new ctime): each index
   is suspicious, so each file is hashed once and the index kept;
 - re-runs from trusted indexes (same size, mtime and ctime, past the racy
-  margin): the steady state of re-verification;
+  margin): the steady state of re-verification, where every citation is
+  answered from what its file's index kept (in its cited lines, or what a
+  search found), no range read and no excerpt prepared;
+- the same, but the excerpts verified in their cited lines are new to the
+  indexes (the same text with trailing spaces never cited before, a new
+  variant each round): each is prepared and its cited range read by offset;
 - the same citations without their excerpts, from trusted indexes: what
   resolving the paths, opening each file and its index and judging cost
   before any excerpt is prepared or looked at (the floor under a re-run);
@@ -150,6 +155,29 @@ def main() -> None:
             verify_old(root, citations, state=old_state)
             time.sleep(lineindex.RACY_NS / 1e9 + 0.2)
             verify_old(root, citations, state=old_state)
+        # Excerpts in their cited lines, cited in a way the index has not seen:
+        # the same text (so the same results) with trailing spaces.
+        ranges_state = states / "ranges"
+        shutil.copytree(steady, ranges_state)
+        in_place = [
+            r.status == "verified" and c.line_start is not None for c, r in zip(citations, plain, strict=True)
+        ]
+        # Made before the rounds, so the timing holds none of it.
+        variants = iter(
+            [
+                [
+                    dataclasses.replace(c, excerpt=c.excerpt + " " * k) if new else c
+                    for c, new in zip(citations, in_place, strict=True)
+                ]
+                for k in range(1, args.rounds + 1)
+            ]
+        )
+
+        def ranges_run():
+            outputs.setdefault("re-run, ranges read", []).append(
+                verify_citations(root, next(variants), state=ranges_state)
+            )
+
         contenders = {
             "read cited files (bytes)": lambda: read_cited(root, citations),
             "read + SHA-256": lambda: read_and_hash(root, citations),
@@ -159,6 +187,7 @@ def main() -> None:
             "re-run after touch": touched_run,
             "re-run (trusted index)": run("re-run (trusted index)", state=steady),
             "same, no excerpts (floor)": lambda: verify_citations(root, bare, state=steady),
+            "re-run, ranges read": ranges_run,
         }
         if args.before:
             contenders[before_name] = lambda: outputs.setdefault(before_name, []).append(
@@ -185,7 +214,7 @@ def main() -> None:
     for name in contenders:
         print(f"{name:26s} {wall[name] * 1000:9.1f} {cpu[name] * 1000:9.1f}")
     read = "read cited files (bytes)"
-    for name in list(contenders)[2:8]:
+    for name in list(contenders)[2:9]:
         print(
             f"{name:24s} vs reading: wall {wall[name] / wall[read]:6.2f}x  CPU {cpu[name] / cpu[read]:6.2f}x"
             f"   vs read + SHA-256: wall {wall[name] / wall['read + SHA-256']:5.2f}x"
