@@ -26,7 +26,7 @@ the held-out part (every third question) and the second held-out batch separatel
 
 Held-out questions are only counted unless ``--show held`` is given; the
 second held-out batch (questions 101 on) is reported on its own and printed
-only with ``--show new``.
+only with ``--show new``, the third (questions 201 on) only with ``--show third``.
 """
 
 from __future__ import annotations
@@ -388,7 +388,9 @@ def main() -> int:
     parser.add_argument(
         "--scale", type=int, default=0, help="also fill the sandbox to this many MB and time answers"
     )
-    parser.add_argument("--show", choices=("tune", "held", "new", "all"), help="print each question's lead")
+    parser.add_argument(
+        "--show", choices=("tune", "held", "new", "third", "all"), help="print each question's lead"
+    )
     parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="eval-builtin-"))
@@ -426,13 +428,16 @@ def main() -> int:
         tune = [o for o in outcomes if o.case.split == "tune"]
         held = [o for o in outcomes if o.case.split == "held"]
         new = [o for o in outcomes if o.case.split == "new"]
+        third = [o for o in outcomes if o.case.split == "third"]
         report("tuning part", tune, box)
         report("held-out part", held, box)
         report("new held-out batch", new, box)
+        report("third held-out batch", third, box)
         report("first set (tuning + held-out)", tune + held, box)
+        report("questions 1-126 (all read while tuning since the fourth pass)", tune + held + new, box)
         report("all", outcomes, box)
         if args.show:
-            parts = {"tune": tune, "held": held, "new": new, "all": outcomes}
+            parts = {"tune": tune, "held": held, "new": new, "third": third, "all": outcomes}
             show(parts[args.show], box)
         print()
         latency("answer latency, eval sandbox", box, cases)

@@ -8,7 +8,11 @@ whitespace folded). A two-file question has one gold fact per file.
 ``held_out`` questions (every third) are not looked at while tuning the engine.
 Questions numbered from 101 are a second held-out batch (``split == "new"``),
 written from the files after the second tuning pass and committed before the
-engine was run on them; the tuning loop never prints them.
+engine was run on them; the tuning loop never prints them. Since the fourth
+pass every question up to 200 has been read (they are all tuning data now).
+Questions numbered from 201 are a third held-out batch (``split == "third"``),
+written from files the passes had not used, after the fourth pass's engine
+changes and committed before the engine was first run on them.
 """
 
 from __future__ import annotations
@@ -32,7 +36,10 @@ class Case:
 
     @property
     def split(self) -> str:
-        """The part: tune, held (every third of the first set) or new (the second held-out batch)."""
+        """The part: tune, held (every third of the first set), new (the second
+        held-out batch) or third (the third held-out batch)."""
+        if self.number > 200:
+            return "third"
         if self.number > 100:
             return "new"
         return "held" if self.number % 3 == 0 else "tune"
@@ -711,4 +718,169 @@ CASES += [
     _case(124, "unanswerable", "How many CPU cores does asgiref's WsgiToAsgi adapter reserve?"),
     _case(125, "unanswerable", "How long does click keep its shell history file by default?"),
     _case(126, "unanswerable", "How much memory does django-htmx reserve per request by default?"),
+    # The third held-out batch: written by reading these files, before the engine ran on any of them.
+    _case(
+        201,
+        "yesno",
+        "Does Django add a trailing slash to URLs by default?",
+        ("django/conf/global_settings.py", (241, 242), "APPEND_SLASH = True"),
+    ),
+    _case(
+        202,
+        "synonym",
+        "On which weekday do calendars in Django start by default?",
+        ("django/conf/global_settings.py", (429, 431), "FIRST_DAY_OF_WEEK = 0"),
+    ),
+    _case(
+        203,
+        "name",
+        "What prefix does Django put in the subject line of emails sent to the site admins?",
+        ("django/conf/global_settings.py", (237, 239), 'EMAIL_SUBJECT_PREFIX = "[Django] "'),
+    ),
+    _case(
+        204,
+        "name",
+        "Which X-Frame-Options header value does Django send by default?",
+        ("django/conf/global_settings.py", (453, 454), 'X_FRAME_OPTIONS = "DENY"'),
+    ),
+    _case(
+        205,
+        "number",
+        "What is the default prefetch multiplier of a Celery worker?",
+        ("celery/app/defaults.py", (365, 365), "prefetch_multiplier=Option(4"),
+    ),
+    _case(
+        206,
+        "synonym",
+        "How long does Celery keep task results before they are deleted by default?",
+        ("celery/app/defaults.py", (218, 219), "timedelta(days=1)"),
+    ),
+    _case(
+        207,
+        "name",
+        "What is the name of the queue Celery sends tasks to by default?",
+        ("celery/app/defaults.py", (287, 287), "default_queue=Option('celery')"),
+    ),
+    _case(
+        208,
+        "synonym",
+        "How long does a websockets client wait for the opening handshake to complete by default?",
+        ("websockets/asyncio/client.py", (279, 279), "open_timeout: float | None = 10"),
+    ),
+    _case(
+        209,
+        "name",
+        "What User-Agent header does a websockets client send by default?",
+        ("websockets/asyncio/client.py", (180, 181), "Python/x.y.z websockets/X.Y"),
+    ),
+    _case(
+        210,
+        "howto",
+        "How do I stop a websockets client from using the system's configured proxy?",
+        ("websockets/asyncio/client.py", (183, 184), "to :obj:`None` to disable the proxy"),
+    ),
+    _case(
+        211,
+        "yesno",
+        "Does click.confirm treat an empty answer as yes by default?",
+        ("click/termui.py", (291, 291), "default: bool | None = False"),
+    ),
+    _case(
+        212,
+        "howto",
+        "How do I open a file manager with a file selected using click?",
+        ("click/termui.py", (941, 943), "launch a file manager with the file located", "locate=True"),
+    ),
+    _case(
+        213,
+        "name",
+        "Which marker text does Python-Markdown's toc extension replace with the table of contents by default?",
+        ("markdown/extensions/toc.py", (449, 451), "Default: `[TOC]`"),
+    ),
+    _case(
+        214,
+        "number",
+        "Down to which heading level does Python-Markdown's table of contents go by default?",
+        ("markdown/extensions/toc.py", (491, 491), "Default: `6` (bottom)"),
+    ),
+    _case(
+        215,
+        "yesno",
+        "Are Python-Markdown footnotes ordered by where they are defined by default?",
+        ("markdown/extensions/footnotes.py", (67, 69), "Default: True."),
+    ),
+    _case(
+        216,
+        "number",
+        "How long does asgiref's ApplicationCommunicator wait for an output message by default?",
+        ("asgiref/testing.py", (99, 99), "receive_output(self, timeout=1)"),
+    ),
+    _case(
+        217,
+        "synonym",
+        "Does Hypothesis test the same examples on every run by default?",
+        (
+            "hypothesis/_settings.py",
+            (811, 811),
+            "The default is ``False``. If running on CI, the default is ``True``",
+        ),
+    ),
+    _case(
+        218,
+        "why",
+        "Why does markdownify put nothing around subscript and superscript text by default?",
+        ("markdownify-1.2.3.dist-info/METADATA", (112, 113), "because this is non-standard behavior"),
+    ),
+    _case(
+        219,
+        "why",
+        "Why does a websockets connection refuse to send a dictionary?",
+        ("websockets/asyncio/connection.py", (438, 438), "because this is often an error"),
+    ),
+    _case(
+        220,
+        "twofile",
+        "Which word separator does Python-Markdown's toc extension use in anchors, and what is the name of "
+        "Django's session cookie?",
+        ("markdown/extensions/toc.py", (485, 485), "Word separator. Default: `-`."),
+        ("django/conf/global_settings.py", (491, 491), 'SESSION_COOKIE_NAME = "sessionid"'),
+    ),
+    _case(
+        221,
+        "twofile",
+        "Which character set does Django use for responses by default, and how many connections does "
+        "Celery's broker connection pool hold by default?",
+        ("django/conf/global_settings.py", (177, 179), 'DEFAULT_CHARSET = "utf-8"'),
+        ("celery/app/defaults.py", (101, 101), "pool_limit=Option(10"),
+    ),
+    _case(
+        222,
+        "name",
+        "Which response header does django-htmx's HttpResponseClientRedirect set?",
+        ("django_htmx/http.py", (45, 45), 'self["HX-Redirect"]'),
+    ),
+    _case(
+        223,
+        "howto",
+        "How do I make htmx reload the whole page from a Django view with django-htmx?",
+        ("django_htmx/http.py", (53, 56), "HttpResponseClientRefresh", 'self["HX-Refresh"] = "true"'),
+    ),
+    _case(
+        224,
+        "yesno",
+        "Does a kombu Connection use SSL by default?",
+        ("kombu/connection.py", (120, 121), "Default is ``False``."),
+    ),
+    _case(
+        225,
+        "howto",
+        "How do I make a kombu connection connect right away instead of lazily?",
+        ("kombu/connection.py", (136, 138), "force it by calling", "conn.connect()"),
+    ),
+    _case(226, "unanswerable", "Which Redis database number does django-htmx's cache use by default?"),
+    _case(227, "unanswerable", "How many seconds does click wait before a prompt times out by default?"),
+    _case(
+        228, "unanswerable", "Which compression level does Python-Markdown use when writing its output files?"
+    ),
+    _case(229, "unanswerable", "How many shards does asgiref's ApplicationCommunicator create by default?"),
 ]
