@@ -143,3 +143,17 @@ def test_requests_made_from_excerpts_say_whether_there_is_anything_to_match() ->
     assert markup.may_match and not markup.has_needle and markup.needle is None
     real = Request.from_excerpt("class Paginator:", None)
     assert real.may_match and real.has_needle and real.needle.raw == "class Paginator:"
+
+
+def test_an_excerpt_that_cannot_be_prepared_fails_only_its_own_citation(paginator) -> None:
+    """An excerpt that is not text (a caller's mistake) is prepared when its citation is
+    planned, not later while its file is scanned: that citation is unverifiable, the others
+    in the same file are verified, with or without an index, and nothing raises."""
+    root, state, lines, at = paginator
+    cites = [file_citation(REL, at, at, 12345), file_citation(REL, at, at, lines[at - 1])]
+    for folder in (None, state, state):
+        bad, good = verify_citations(root, cites, state=folder)
+        assert bad.status == "unverifiable" and "could not be checked" in bad.detail
+        assert good.status == "verified" and good.line_start == at
+    with pytest.raises(AttributeError):
+        Request.from_excerpt(12345, (1, 1))
