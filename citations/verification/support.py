@@ -28,10 +28,15 @@ assignment, each under its def or parameter heading):
   "low"/"high") said of the claim's subject contradict.
 
 A fact is stated, contradicted, or unstated. The sentence is ``supports``
-when every fact is stated, ``unsupported`` when one is contradicted or none is
-stated, ``partial`` when it joins facts and only some are stated (a wrong
-"supports" is worse than "partial"); ``unjudged`` when there is nothing to
-compare. The reason says what decided. Measured on hand-labelled real text by
+when every fact is stated and nothing beside the words found casts doubt on
+them (support_rules/doubt.py: a negation bearing on a matched word, statements
+that disagree, a subject named only to be compared with, the other word of a
+pair, a sibling item's statement, another number, a swapped replacement, an
+order named the other way round); a doubted sentence is ``unjudged`` with the
+reason (precision first: a wrong "supports" is worse than none). It is
+``unsupported`` when one fact is contradicted or none is stated, ``partial``
+when it joins facts and only some are stated (a wrong "supports" is worse
+than "partial"); ``unjudged`` also when there is nothing to compare. The reason says what decided. Measured on hand-labelled real text by
 bench/eval_support.py (docs/BENCHMARKS.md).
 
 Pure Python: no Django imports.
@@ -69,11 +74,15 @@ from citations.verification.support_rules import (
     stated_default,
     value_meaning,
 )
+from citations.verification.support_rules.doubt import doubt
 from citations.verification.support_terms import CLAUSE_RE, NEGATIONS, NUMBER_RE, STOP, WORD_RE
 from citations.verification.support_text import CitedText
 
 SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = "supports", "partial", "unsupported", "unjudged"
 LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
+# Every word found but a doubt signal fired: left unjudged, not "partial" (which the sets
+# define as joined facts with only some stated) nor "supports"; the reason says why.
+DOUBTED = UNJUDGED
 __all__ = [
     "FOUND", "LABELS", "PARTIAL", "SUPPORTS", "SUPPORTS_AT", "UNJUDGED", "UNSUPPORTED",
     "Support", "claim_sentences", "judge_citation", "judge_support",
@@ -161,6 +170,9 @@ def judge_support(claim: str, cited: str) -> Support:
         if kind == CONTRADICTED:
             return Support(UNSUPPORTED, reason)
     if all(k == STATED for k in kinds):
+        doubted = doubt(Claim.read(claim, text))
+        if doubted:  # every word found, but something beside them may say otherwise
+            return Support(DOUBTED, doubted)
         return Support(
             SUPPORTS,
             verdicts[0][1]

@@ -1,7 +1,9 @@
 """The rules the support judge applies to one fact of a sentence (a clause)
 against the cited text, by idea: ``claim`` reads the fact and measures how much
 of it the text states; ``values`` checks the literals, defaults and numbers it
-gives; ``polarity`` what it says happens; ``names`` what it is about. Each rule
+gives; ``polarity`` what it says happens; ``names`` what it is about;
+``doubt`` what, beside words that are all found, keeps a sentence from
+``supports`` (support.py applies it to the whole sentence). Each rule
 returns ``None`` when it has nothing to say, or the verdict and a reason that
 says what decided it.
 

@@ -17,6 +17,7 @@ from citations.verification.support_rules.claim import (
     quoted,
 )
 from citations.verification.support_terms import (
+    NEGATIONS,
     NUMBER_RE,
     NUMBER_WORDS,
     STOP,
@@ -84,8 +85,10 @@ def stated_default(claim: Claim) -> Verdict:
     """A default the sentence gives (on/off, or a literal such as ATX) against the one the
     lines about its subject state ("Defaults to ``UNDERLINED``", "(default: ``False``)")."""
     owned = [seg for seg in claim.text.segments if claim.owns(seg)]
-    defaults = [
-        next(v for v in m if v) for seg in owned or [claim.text] for m in _DEFAULT_RE.findall(seg.raw)
+    defaults = [  # "Defaults to True." ends a sentence: its full stop is not the value's
+        next(v for v in m if v).rstrip(".")
+        for seg in owned or [claim.text]
+        for m in _DEFAULT_RE.findall(seg.raw)
     ]
     claimed = _claimed_default(claim.words)
     stated = {value.lower() in ("false", "none") for value in defaults if value in _BOOLEANS}
@@ -188,6 +191,8 @@ def _claimed_value(clause: str) -> str | None:
     value = next((v for v in m.groups() if v), "") if m else ""
     value = value.strip(".").lower()
     if not value or value in ("true", "false", "none", "a", "an", "the", "on", "off") or value in STOP:
+        return None
+    if value in NEGATIONS:  # "By default, the token is not placed ...": a polarity, not a value
         return None
     return None if value in NUMBER_WORDS or value == "one" else value  # "two weeks": a number
 
