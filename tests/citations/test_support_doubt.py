@@ -154,3 +154,17 @@ def test_a_stated_default_is_read_without_its_full_stop():
     assert judge_support("blocking defaults to True.", LOCK).label == "supports"
     verdict = judge_support("By default, the lock token is not placed in thread-local storage.", LOCK)
     assert "not not" not in verdict.reason and "true." not in verdict.reason, verdict.reason
+
+
+def test_another_thing_done_to_the_same_subject_is_a_doubt():
+    """ "special device names such as ``CON`` and ``NUL`` will be prefixed with an
+    underscore": "CON and NUL are removed" has every word of the passage, but the
+    statement about CON and NUL says what is done to them, and it is not removing."""
+    wrong = judge_support(
+        "On Windows, device names such as CON and NUL are removed from the filename.", SECURE_FILENAME
+    )
+    assert wrong.label == "unjudged" and "prefixed" in wrong.reason, wrong.reason
+    right = judge_support(
+        "On Windows, device names such as CON and NUL are prefixed with an underscore.", SECURE_FILENAME
+    )
+    assert right.label == "supports", right.reason
