@@ -168,3 +168,21 @@ def test_another_thing_done_to_the_same_subject_is_a_doubt():
         "On Windows, device names such as CON and NUL are prefixed with an underscore.", SECURE_FILENAME
     )
     assert right.label == "supports", right.reason
+
+
+def test_not_just_without_but_denies():
+    """ "exactly True, not just a true value" denies "any true value"; "not only X but
+    also Y" would add Y. The sentence that says "exactly True" is no longer called
+    supported either: the judge cannot tell which side of the contrast it takes
+    (a right ``supports`` lost, the price of not saying a wrong one)."""
+    patch = cited("django", "utils/cache.py", 37, 48)
+    assert "(exactly True, not just a\n      true value)" in patch
+    wrong = judge_support(
+        "Any true value makes patch_cache_control add only the parameter name to the header.", patch
+    )
+    assert wrong.label == "unjudged" and '"not"' in wrong.reason, wrong.reason
+    right = judge_support(
+        "patch_cache_control turns keyword parameter names to lowercase and converts underscores to hyphens.",
+        patch,
+    )
+    assert right.label == "supports", right.reason

@@ -37,8 +37,9 @@ def _denial(claim: Claim, seg: Segment) -> str:
     for i, w in enumerate(words):
         if not (w in NEGATIONS or w.endswith("n't")) or w == "non":
             continue
-        if i + 1 < len(words) and words[i + 1] in ("only", "just", "none", "null"):
-            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if following in ("none", "null") or (following in ("only", "just") and "but" in words[i + 2 :]):
+            continue  # "is not None"; "not only X but also Y" adds Y ("not just a true value" alone denies)
         if i and words[i - 1] in ("if", "when", "unless", "whether"):
             continue
         if seg.code and not re.search(rf"[\"'][^\"'\n]*\b{re.escape(w)}\b[^\"'\n]*[\"']", seg.low):
