@@ -13,6 +13,7 @@ claim category and the judge's time per pair.
     .venv/bin/python bench/eval_support.py --set bench/support_set_fresh.jsonl   # the fresh set
     .venv/bin/python bench/eval_support.py --set bench/support_set_third.jsonl   # the third set
     .venv/bin/python bench/eval_support.py --set bench/support_set_fourth.jsonl  # the fourth held-out set
+    .venv/bin/python bench/eval_support.py --doubts        # also how often each doubt signal fires
 
 Held-out errors are only listed with ``--show held_out``; look at them only
 after tuning is over.
@@ -30,6 +31,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from citations.verification.support import LABELS, SUPPORTS, judge_support
+from citations.verification.support_rules import Claim
+from citations.verification.support_rules.doubt import DOUBTS, evidence
+from citations.verification.support_text import CitedText
 
 SET = Path(__file__).with_name("support_set.jsonl")
 GOLD = ("supports", "partial", "unsupported")
@@ -86,18 +90,39 @@ def report(name: str, records: list[dict], show: bool) -> dict:
     return result
 
 
+def doubt_table(records: list[dict]) -> None:
+    """How often each doubt signal fires on the whole sentence of gold-supported pairs and
+    of the others, whatever the judge answers: a general signal fires mostly on the others."""
+    fired: Counter = Counter()
+    for record in records:
+        claim = Claim.read(record["claim"], CitedText(record["cited"]))
+        lines = evidence(claim)
+        for signal in DOUBTS:
+            if signal(claim, lines):
+                fired[(signal.__name__, record["label"] == SUPPORTS)] += 1
+    gold = Counter(r["label"] == SUPPORTS for r in records)
+    print(f"\ndoubt signals fire on (of {gold[False]} not supported / {gold[True]} supported):")
+    for signal in DOUBTS:
+        print(
+            f"  {signal.__name__:<20} {fired[(signal.__name__, False)]:>4} / {fired[(signal.__name__, True)]:>3}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
         "--show", choices=("tuning", "held_out", "fresh", "third", "fourth"), help="list this part's errors"
     )
     parser.add_argument("--set", type=Path, default=SET)
+    parser.add_argument("--doubts", action="store_true", help="how often each doubt signal fires")
     args = parser.parse_args()
     records = load(args.set)
     labels = Counter(r["label"] for r in records)
     print(f"{len(records)} pairs: " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
     for part in dict.fromkeys(r["split"] for r in records):
         report(part, [r for r in records if r["split"] == part], args.show == part)
+    if args.doubts:
+        doubt_table(records)
 
 
 if __name__ == "__main__":
