@@ -2,7 +2,11 @@
 
 A word of the excerpt is found with a fast lower-cased substring search; only
 the lines around each hit are decoded and normalised, a plain substring test
-rejects most hits, and only real matches are mapped to line numbers. ASCII
+rejects most hits, and only real matches are mapped to line numbers. The
+lines around a hit reach, on each side, at least the excerpt's length in
+normalised characters, not in raw bytes: whitespace, markup and link
+targets may fold thousands of bytes between two of its words into one
+space (see ``_widened``). ASCII
 buffers (most files) are searched as bytes, so the whole file is never
 decoded; others are decoded once and searched as text. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
@@ -24,6 +28,13 @@ from citations.verification.window import Window
 
 MAX_HITS = 20000
 _PROBE = 4  # hits looked at to judge how rare a word is
+# Bytes a normalised text may not keep as characters of their own:
+# whitespace, markup, dashes, what a list bullet is made of, and every
+# non-ASCII byte (NFKC may fold a character into its neighbour). Any other
+# byte stays a character unless a role, a link target or a link drops it,
+# and those need one of ``_MARKS`` on its line.
+_FOLDABLE = bytes(range(0x80, 0x100)) + b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f*_`#>-+.)0123456789"
+_MARKS = {True: (True, b"`", b"]("), False: (False, "`", "](")}  # for bytes, for str
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -54,10 +65,13 @@ def _pick_anchor(low, words: list, limit: int) -> object | None:
     return best
 
 
-def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tuple[int, int]] | None:
+def _spans(
+    low, anchor, reach: int, newline, bounds: tuple[int, int]
+) -> list[tuple[int, int, int, int]] | None:
     """Whole-line spans around each hit of ``anchor`` inside ``bounds``,
-    merged, in order; ``None`` after ``MAX_HITS`` hits (the word is everywhere)."""
-    spans: list[tuple[int, int]] = []
+    merged, in order, each with its first and last hit: (start, end, first,
+    last); ``None`` after ``MAX_HITS`` hits (the word is everywhere)."""
+    spans: list[tuple[int, int, int, int]] = []
     limit = bounds[1]
     pos, hits = low.find(anchor, *bounds), 0
     while pos >= 0:
@@ -68,11 +82,90 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
         end = low.find(newline, pos + reach)
         end = len(low) if end < 0 else end
         if spans and start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], end)
+            spans[-1] = (spans[-1][0], end, spans[-1][2], pos)
         else:
-            spans.append((start, end))
+            spans.append((start, end, pos, pos))
         pos = low.find(anchor, pos + 1, limit)
     return spans
+
+
+def _kept(hay, start: int, end: int, marks: tuple) -> int:
+    """At least how many characters of ``hay[start:end]`` its normalised
+    text keeps, given whole lines from ``start`` and no markup folded by
+    context (``marks``) on the lines it touches: its bytes that no step of
+    the normalisation removes (see ``_FOLDABLE``)."""
+    stretch = hay[start:end]
+    if not marks[0]:  # a str: its ASCII characters, counted as UTF-8 bytes
+        stretch = stretch.encode("utf-8", "surrogatepass")
+    return len(stretch.translate(None, _FOLDABLE))
+
+
+def _normalised(hay, start: int, end: int) -> int:
+    """How many characters the whole lines ``hay[start:end]`` normalise to."""
+    stretch = hay[start:end]
+    return len(normalize_text(stretch.decode("ascii") if isinstance(stretch, bytes) else stretch))
+
+
+def _has_marks(hay, start: int, end: int, marks: tuple) -> bool:
+    return any(hay.find(mark, start, end) >= 0 for mark in marks[1:])
+
+
+def _back(hay, newline, start: int, hit: int, need: int) -> int:
+    """``start``, moved back a line at a time (doubling) until the text
+    between it and ``hit`` is sure to normalise to ``need`` characters or
+    more: an occurrence holding ``hit`` cannot begin before it."""
+    marks = _MARKS[isinstance(hay, bytes)]
+    while start > 0:
+        line_end = hay.find(newline, hit)
+        if not _has_marks(hay, start, len(hay) if line_end < 0 else line_end, marks):
+            kept = _kept(hay, start, hit, marks)
+        else:  # only whole lines can be measured without their context
+            kept = _normalised(hay, start, hay.rfind(newline, 0, hit) + 1)
+        if kept >= need:
+            break
+        start = hay.rfind(newline, 0, max(0, hit - 2 * (hit - start))) + 1
+    return start
+
+
+def _ahead(hay, newline, end: int, hit: int, need: int, size: int) -> int:
+    """``end``, moved on (doubling, within ``size``) until the text from
+    ``hit`` to it is sure to normalise to ``need`` characters or more."""
+    marks = _MARKS[isinstance(hay, bytes)]
+    while end < size:
+        if not _has_marks(hay, hay.rfind(newline, 0, hit) + 1, end, marks):
+            kept = _kept(hay, hit, end, marks)
+        else:
+            line_end = hay.find(newline, hit, end)
+            kept = 0 if line_end < 0 else _normalised(hay, line_end + 1, end)
+        if kept >= need:
+            break
+        end = hay.find(newline, hit + 2 * (end - hit), size)
+        end = size if end < 0 else end
+    return end
+
+
+def _widened(hay, spans, need: int, newline, size: int) -> list[tuple[int, int]] | None:
+    """The spans, each widened until it is sure to hold every occurrence of
+    an excerpt normalised to ``need - 1`` characters around its hits, then
+    merged again; ``None`` once they cover a quarter of the text (see the
+    caller). The reach around a hit is in raw bytes, but whitespace, markup
+    and link targets may fold a long stretch of them into a few characters
+    (a blank or deeply indented stretch between two words of the excerpt):
+    this is what measures it in normalised characters."""
+    out: list[tuple[int, int]] = []
+    total = 0
+    for start, end, first, last in spans:
+        start = _back(hay, newline, start, first, need)
+        end = _ahead(hay, newline, end, last, need, size)
+        while out and start <= out[-1][1]:
+            total -= out[-1][1] - out[-1][0]
+            start, end = min(start, out[-1][0]), max(end, out[-1][1])
+            out.pop()
+        out.append((start, end))
+        total += end - start
+        if total > size // 4:
+            return None
+    return out
 
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
@@ -161,6 +254,8 @@ def search_any(
             results.append(everything(needle, limit))
             continue
         spans = _spans(low, anchor, 2 * needle.raw_length + 100, newline, (after, limit)) if anchor else []
+        if spans:
+            spans = _widened(hay, spans, len(needle.pieces[0]) + 1, newline, len(low))
         if spans is not None:
             # Every word must be near the hit; a C-speed find per word
             # spares normalising the many hits of a common anchor.
