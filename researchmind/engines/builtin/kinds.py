@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .passages import LITERAL, Passage
+from .passages import DECLARED, LITERAL, Passage
 from .query import light_stem, words
 from .question import Question
 
@@ -87,6 +87,8 @@ def states_literal(passage: Passage, body: str, text: str) -> bool:
     setting, a signature's parameter), not left ``None`` nor passed in a call."""
     if not passage.code or UNSET_PARAMETER.match(body):
         return False
+    if any(DECLARED.match(line) for line in body.split("\n")):
+        return True
     return any(not in_call(text, passage.start + m.start()) for m in LITERAL_SET.finditer(body))
 
 

@@ -63,6 +63,12 @@ LITERAL = (
 # A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``,
 # or a parameter's default in a signature: ``ping_interval: float | None = 20,``.
 _SETTING = re.compile(r"\s*[A-Za-z_][\w.]*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$")
+# A setting declared with its default as a constructor's first argument, also
+# inside a call: celery's ``prefetch_multiplier=Option(4, type='int'),``.
+DECLARED = re.compile(
+    r"^\s*[A-Za-z_]\w*\s*=\s*[A-Z]\w*\(\s*(?:default\s*=\s*)?"
+    r"(?:[-+]?\d[\d_.]*|True|False|[bBrRuU]?[\"'][^\"'\n]*[\"'])\s*[,)]"
+)
 
 
 def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], language: str) -> list[Passage]:
@@ -74,7 +80,8 @@ def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], langu
     first = text[spans[part[0]][0] : spans[part[0]][1]].lstrip()
     owner = spans[part[0]] if first.startswith("#") else (0, 0)
     for k, row in enumerate(part):
-        if not _SETTING.match(text, spans[row][0], spans[row][1]):
+        line = text[spans[row][0] : spans[row][1]]
+        if not (_SETTING.match(line) or DECLARED.match(line)):
             continue
         top = k
         while top > 0 and text[spans[part[top - 1]][0] : spans[part[top - 1]][1]].lstrip().startswith("#"):

@@ -26,6 +26,7 @@ GENERIC = frozenset(
     """
     default defaults many much long far number value values happen happens happening work works kind type
     does do done get best way need needs want able possible per main usually normally often exactly times
+    go goes put puts treat treats take takes
     """.split()
 )
 # In "how do I create/give/set up X", the verb says a procedure is wanted; the
@@ -72,6 +73,9 @@ _SYNONYMS = [
     "reason because",
     "size bytes length",
     "convert converts conversion",
+    "empty nothing blank",
+    "around surround surrounding",
+    "reload refresh",
 ]
 # word -> the other words of its groups (looked up by the word or the form it inflects)
 SYNONYMS: dict[str, frozenset[str]] = {}
@@ -129,7 +133,8 @@ class Question:
     wants: str = ""  # for an amount: "duration", "year", "count" or "name"
     default: bool = False  # asks what something is by default
     learned: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> abbreviations the corpus uses
-    measured: str = ""  # what "how many/much X does …" counts: X's head noun, when a key term
+    measured: str = ""  # what "how many/much X" counts or "which X" names: X's head noun, when a key term
+    counts: bool = False  # "how many/much": the lead's number must be about ``measured``
 
 
 def wants_of(text: str, kind: str) -> str:
@@ -166,22 +171,24 @@ def kind_of(text: str) -> str:
     return "fact"
 
 
-# "How many active connections may …": the words counted run to the verb.
+# "How many active connections may …", "Which compression level does …": the
+# words of what is counted or named run to the verb.
 _MEASURED = re.compile(
-    r"\bhow (?:many|much) ((?:[\w/-]+ ){0,3}?[\w/-]+) (?:does|do|did|is|are|was|were|may|can|could|will|would|should|"
-    r"must|has|have)\b",
+    r"^\s*(?:how (?:many|much)|which|what) ((?:[\w/-]+ ){0,3}?[\w/-]+) (?:does|do|did|is|are|was|were|may|can|"
+    r"could|will|would|should|must|has|have)\b",
     re.I,
 )
 
 
 def measured_of(text: str, key: list[str]) -> str:
-    """The head noun of what "how many/much X …?" counts ("connections" of
-    "how many active connections may …"), if it is a key term; else ""."""
+    """The head noun of what "how many/much X …?" counts or "which X …?" names
+    ("connections" of "how many active connections may …", "level" of "which
+    compression level does …"): its last word that is a key term; else ""."""
     found = _MEASURED.search(text)
     if not found:
         return ""
     head = words(re.split(r"\s+of\s+", found.group(1))[0])  # "bits of randomness": bits
-    return head[-1] if head and head[-1] in key else ""
+    return next((w for w in reversed(head) if w in key), "")
 
 
 # British and American spellings: "recognise" is "recognized" in click's docs.
@@ -226,9 +233,13 @@ def analyze(question: str) -> Question:
     generic = GENERIC | HOWTO_VERBS if kind == "howto" else GENERIC
     parts = {fold(w) for pair in _HYPHENATED.findall(text) for w in pair if len(w) <= 2}
     parts |= {fold(w) for w in re.findall(r"\b(\w{1,2})[-_]\w", text)}
-    key = [t for t in terms if t not in generic and (len(t) > 2 or t.isdigit() or t not in parts)] or list(
-        terms
-    )
+    # "Python-Markdown", "python-dotenv": "python" in a project's name says as little
+    named_python = {"python"} & {fold(w) for pair in _HYPHENATED.findall(text) for w in pair}
+    key = [
+        t
+        for t in terms
+        if t not in generic and t not in named_python and (len(t) > 2 or t.isdigit() or t not in parts)
+    ] or list(terms)
     expansions: dict[str, frozenset[str]] = {}
     for term in terms:
         # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
@@ -266,6 +277,7 @@ def analyze(question: str) -> Question:
         wants_of(text, kind),
         bool(_DEFAULT.search(text)),
         measured=measured_of(text, key),
+        counts=bool(re.match(r"\s*how (?:many|much)\b", text, re.I)),
     )
 
 

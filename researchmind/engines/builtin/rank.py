@@ -46,6 +46,8 @@ DEFINED_NAME = 0.2
 LEARNED_LEVEL = 0.7
 # Weight, in a how-to, of a passage naming an identifier made of the question's words.
 NAMED_OPTION = 0.15
+# A "which X …?" lead without X is declined below this coverage (a "how many X" one always).
+NAMED_HEAD_COVERAGE = 0.6
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -63,6 +65,9 @@ _ANAPHORA = re.compile(
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
+_DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
+_CAMEL = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b")
+_HUMP = re.compile(r"[A-Z]?[a-z0-9]+")
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
@@ -82,10 +87,14 @@ class _Tokens(frozenset):
 
 
 def _tokens(text: str) -> _Tokens:
-    """Stemmed words, link targets left out (a URL is not what a passage says)."""
+    """Stemmed words, link targets left out (a URL is not what a passage says);
+    a CamelCase identifier also gives its words (``HttpResponseClientRefresh``:
+    client, refresh), as snake_case ones do through FTS5's tokenizer."""
     if "](" in text or "://" in text:
         text = _URL.sub(" ", text)
-    return _Tokens(map(light_stem, words(text)))
+    found = words(text)
+    humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
+    return _Tokens(map(light_stem, found + humps if humps else found))
 
 
 class _Matcher:
@@ -191,6 +200,12 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
                     for p in about[:3]:
                         context |= tok(p.start, p.end)
+                elif _DEF_LINE.match(body):
+                    # ``async def receive_output(self, timeout=1):``: its docstring says what it does
+                    after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
+                    for p in after:
+                        context |= tok(p.start, p.end)
+                if name or _DEF_LINE.match(body):
                     # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
                     classes = _CLASS_LINE.findall(text, 0, passage.start)
                     if classes:
@@ -512,7 +527,10 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
     if q.wants in ("count", "duration", "year") and not lead.answers_kind:
         return False  # "how many/how long/which year" and the lead states no number
     if q.measured and q.measured in lead.missing:
-        return False  # "how much memory …?" and the lead's number is not about memory
+        # "how much memory …?" and the lead's number is not about memory; "which
+        # compression level …?" and a lead about little else of the question either
+        if q.counts or lead.coverage < NAMED_HEAD_COVERAGE:
+            return False
     if lead.coverage >= DECLINE_BELOW:
         return True
     if len(picked) < 2 or lead.coverage < 0.3 or not q.key:
