@@ -16,10 +16,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_builtin_ranking import CID, SITE, ask, cited_lines, installed, sandbox
 
 from researchmind.engines.builtin.claims import Claim
+from researchmind.engines.builtin.decide import answers
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import _tokens, answers, rank_passages
+from researchmind.engines.builtin.rank import rank_passages
 from researchmind.engines.builtin.search import Hit
+from researchmind.engines.builtin.tokens import tokens_of
 
 
 def test_a_setting_declared_with_its_default_is_a_passage_of_its_own():
@@ -48,7 +50,7 @@ def test_celerys_declared_default_leads(tmp_path):
 
 def test_a_camel_case_identifier_gives_its_words():
     """``HttpResponseClientRefresh`` holds client and refresh; the whole name stays a token."""
-    tokens = _tokens("class HttpResponseClientRefresh(HttpResponse):")
+    tokens = tokens_of("class HttpResponseClientRefresh(HttpResponse):")
     assert {"client", "refresh", "httpresponseclientrefresh"} <= tokens
 
 

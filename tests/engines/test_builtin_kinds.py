@@ -16,11 +16,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_builtin_ranking import CID, SITE, ask, installed, sandbox
 
 from researchmind.engines.builtin.claims import Claim
+from researchmind.engines.builtin.decide import answers
 from researchmind.engines.builtin.kinds import defined_name_share, identifier_share, in_call
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.projects import named_paths
 from researchmind.engines.builtin.question import analyze, spellings
-from researchmind.engines.builtin.rank import answers
 from researchmind.engines.builtin.search import Hit
 
 

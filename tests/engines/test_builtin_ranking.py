@@ -20,11 +20,11 @@ import pytest
 
 from researchmind.engines.builtin import run_builtin
 from researchmind.engines.builtin.claims import Claim, _excerpt_span
+from researchmind.engines.builtin.decide import answers
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.projects import project_named
 from researchmind.engines.builtin.query import words
 from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import answers
 from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])

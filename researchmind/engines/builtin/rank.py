@@ -1,5 +1,5 @@
-"""Rank the passages of the retrieved chunks as a careful reader would, and
-decide whether the best of them answers the question at all.
+"""Rank the passages of the retrieved chunks as a careful reader would
+(``decide.py`` then picks what to quote and whether the lead answers).
 
 A passage scores by the share of the question's key terms it holds (rarer
 terms weigh more; a documentation synonym, a joined identifier, the
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import operator
 import re
 from dataclasses import replace
 
@@ -26,11 +25,10 @@ from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem, related_words, words
 from .question import Question
 from .search import Hit
+from .tokens import Matcher, Tokens, joined_in, tokens_of
 
-MAX_CLAIMS = 6
 # Passages ranked into claims: far more than an answer quotes (six, none overlapping).
 MAX_RANKED = 120
-MAX_PER_FILE = 3
 MAX_LEAD_CHARS = 420
 LONG_SENTENCE = 350
 # A passage that states a number leads a "how many/how long" answer over a
@@ -38,16 +36,10 @@ LONG_SENTENCE = 350
 NUMBER_MARGIN = 0.1
 # A name set to a literal this much about the question states its default.
 STATED_COVERAGE = 0.75
-# Below this share of the key terms the best passage is not taken as an answer.
-DECLINE_BELOW = 0.43
 # Weight of how much of a defined name's words are asked about (see ``defined_name_share``).
 DEFINED_NAME = 0.2
-# How well an abbreviation learned from the corpus (``vocab.py``) matches its word.
-LEARNED_LEVEL = 0.7
 # Weight, in a how-to, of a passage naming an identifier made of the question's words.
 NAMED_OPTION = 0.15
-# A "which X …?" lead without X is declined below this coverage (a "how many X" one always).
-NAMED_HEAD_COVERAGE = 0.6
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -66,69 +58,6 @@ _ANAPHORA = re.compile(
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
-_CAMEL = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b")
-_HUMP = re.compile(r"[A-Z]?[a-z0-9]+")
-_URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
-
-
-_FIRST_FIVE = operator.itemgetter(slice(0, 5))
-
-
-class _Tokens(frozenset):
-    """A passage's stemmed words, and (made when first asked) their 5-letter prefixes."""
-
-    _prefixes: frozenset[str] | None = None
-
-    def prefixes(self) -> frozenset[str]:
-        if self._prefixes is None:
-            # a shorter token's "prefix" is the token itself, never a 5-letter stem prefix
-            self._prefixes = frozenset(map(_FIRST_FIVE, self))
-        return self._prefixes
-
-
-def _tokens(text: str) -> _Tokens:
-    """Stemmed words, link targets left out (a URL is not what a passage says);
-    a CamelCase identifier also gives its words (``HttpResponseClientRefresh``:
-    client, refresh), as snake_case ones do through FTS5's tokenizer."""
-    if "](" in text or "://" in text:
-        text = _URL.sub(" ", text)
-    found = words(text)
-    humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
-    return _Tokens(map(light_stem, found + humps if humps else found))
-
-
-class _Matcher:
-    """How well a passage's tokens hold one term of the question: 1.0 the
-    word (or a word sharing its first five letters: "auth", "authentication"),
-    0.8 a documentation synonym or a joined identifier holding it, 0.7 an
-    abbreviation the corpus uses for it (``vocab.py``), else 0.
-    Its stems are worked out once: ranking asks for every term of every passage."""
-
-    __slots__ = ("learned", "prefix", "stem", "synonyms", "term")
-
-    def __init__(self, term: str, q: Question) -> None:
-        self.term = term
-        self.stem = light_stem(term)
-        self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
-        self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
-        self.learned = q.learned.get(term, frozenset())
-
-    def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
-        if self.stem in tokens:
-            return 1.0
-        if self.prefix:
-            if isinstance(tokens, _Tokens):
-                if self.prefix in tokens.prefixes():
-                    return 1.0
-            elif any(t.startswith(self.prefix) for t in tokens if len(t) >= 5):
-                return 1.0
-        if self.synonyms and not self.synonyms.isdisjoint(tokens):
-            return 0.8
-        if joined and any(self.term in j for j in joined):
-            return 0.8
-        if self.learned and not self.learned.isdisjoint(tokens):
-            return LEARNED_LEVEL
-        return 0.0
 
 
 def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
@@ -138,21 +67,21 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     for rank, hit in enumerate(hits):
         text = hit.text[:MAX_SCAN_CHARS]
         newlines = [i for i, ch in enumerate(text) if ch == "\n"]
-        heading_tokens = _tokens(hit.heading or "")
-        path_tokens = _Tokens(_tokens(hit.path.split("/", 1)[-1]) | heading_tokens)
+        heading_tokens = tokens_of(hit.heading or "")
+        path_tokens = Tokens(tokens_of(hit.path.split("/", 1)[-1]) | heading_tokens)
         # a section named for an aspect asked about ("Actions" for "how was it fixed?")
         aspects = frozenset(
             light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
         )
         found = passages_of(hit.path, text)
-        seen: dict[tuple[int, int], _Tokens] = {}
+        seen: dict[tuple[int, int], Tokens] = {}
 
-        def tok(start: int, end: int, seen=seen, text=text) -> _Tokens:
+        def tok(start: int, end: int, seen=seen, text=text) -> Tokens:
             """The tokens of ``text[start:end]``, each span tokenized once per chunk
             (a sentence is read as a passage, then as context of the next two)."""
             found_tokens = seen.get((start, end))
             if found_tokens is None:
-                found_tokens = seen[start, end] = _tokens(text[start:end])
+                found_tokens = seen[start, end] = tokens_of(text[start:end])
             return found_tokens
 
         for n, passage in enumerate(found):
@@ -184,13 +113,13 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     antecedent = tok(before[-1].start, before[-1].end)
                 elif not before and hit.before and not text[: passage.start].strip():
                     # the chunk's first sentence: the one before it ends the previous chunk
-                    previous = _tokens(hit.before[-300:])
+                    previous = tokens_of(hit.before[-300:])
                     context |= previous
                     if _ANAPHORA.match(body):
                         antecedent = previous
                 if header:
                     # "delivery_mode (enum): …" above its indented "The default value is 2."
-                    antecedent = _Tokens(antecedent | _tokens(header))
+                    antecedent = Tokens(antecedent | tokens_of(header))
             elif "\n" not in body:
                 # a parameter's default in a signature (``ping_interval: float | None = 20,``):
                 # what the chunk's prose says about that name is what it is about
@@ -209,8 +138,8 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                     # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
                     classes = _CLASS_LINE.findall(text, 0, passage.start)
                     if classes:
-                        context |= _tokens(classes[-1])
-            context = _Tokens(context)
+                        context |= tokens_of(classes[-1])
+            context = Tokens(context)
             follow = _code_after(found, n, passage, text)
             raw.append(
                 (
@@ -233,7 +162,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         return []
     # Rarer key terms among the candidates weigh more (a local IDF).
     key_terms = set(q.key)
-    matchers = {t: _Matcher(t, q) for t in q.terms}
+    matchers = {t: Matcher(t, q) for t in q.terms}
     count = {t: sum(1 for r in raw if matchers[t](r[4], r[5])) for t in q.terms}
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
@@ -275,7 +204,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 around = match(context) or match(path_tokens)
                 if not around and joined_terms and any(t in j for j in joined_terms):
                     if context_joined is None:
-                        context_joined = _joined_in(context, joined_terms)
+                        context_joined = joined_in(context, joined_terms)
                     around = match(context, context_joined)
                 level = 0.5 if around else 0.0
             if level == 0.0:
@@ -414,14 +343,6 @@ def _code_after(found: list[Passage], n: int, passage: Passage, text: str) -> tu
     return None
 
 
-def _joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
-    """The question's joined identifiers among ``tokens``, also inside a
-    longer one: "exampledatabase" in ``RedisExampleDatabase`` (tokens are
-    stemmed: it is kept as "redisexampledatabas")."""
-    every = " ".join(tokens)  # a joined term (two words) never spans the space between two tokens
-    return {j for j in joined_terms if j in every or light_stem(j) in every}
-
-
 def _only_space(text: str, start: int, end: int) -> bool:
     between = text[start:end]
     return (
@@ -482,58 +403,3 @@ def _dedent(code: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
     cut = min(indents, default=0)
     return "\n".join(line[cut:].rstrip() for line in lines)
-
-
-def pick(claims: list[Claim]) -> list[Claim]:
-    """The lead and up to five distinct supporting passages, three per file,
-    none far weaker than the lead unless it holds a term no kept one does."""
-    if not claims:
-        return []
-    floor = claims[0].score * 0.6
-    picked: list[Claim] = []
-    covered: set[str] = set()
-    per_file: dict[str, int] = {}
-    per_aspect: dict[str, int] = {}
-    spans: list[tuple[str, int, int]] = []
-    for claim in claims:
-        if per_file.get(claim.path, 0) >= MAX_PER_FILE:
-            continue
-        if any(p == claim.path and a <= claim.line_end and claim.line_start <= b for p, a, b in spans):
-            continue  # overlaps a kept passage
-        new_aspect = any(per_aspect.get(a, 0) < 2 for a in claim.aspects)
-        if picked and claim.score < floor and claim.terms <= covered and not new_aspect:
-            continue
-        for a in claim.aspects:
-            per_aspect[a] = per_aspect.get(a, 0) + 1
-        covered |= claim.terms
-        per_file[claim.path] = per_file.get(claim.path, 0) + 1
-        spans.append((claim.path, claim.line_start, claim.line_end))
-        picked.append(claim)
-        if len(picked) == MAX_CLAIMS:
-            break
-    return picked
-
-
-def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
-    """Whether the lead may be presented as the answer: every key term occurs
-    in the sandbox, the lead comes from the project the question names (if it
-    names one), and covers enough of the key terms — or, for a question
-    in two parts, the lead and the next passage together cover most of them."""
-    if not picked or absent:
-        return False
-    lead = picked[0]
-    if lead.off_project:
-        return False  # a fact about another project is not the answer about the one asked about
-    if q.wants in ("count", "duration", "year") and not lead.answers_kind:
-        return False  # "how many/how long/which year" and the lead states no number
-    if q.measured and q.measured in lead.missing:
-        # "how much memory …?" and the lead's number is not about memory; "which
-        # compression level …?" and a lead about little else of the question either
-        if q.counts or lead.coverage < NAMED_HEAD_COVERAGE:
-            return False
-    if lead.coverage >= DECLINE_BELOW:
-        return True
-    if len(picked) < 2 or lead.coverage < 0.3 or not q.key:
-        return False
-    both_miss = set(lead.missing) & set(picked[1].missing)
-    return 1 - len(both_miss) / len(q.key) >= 0.75

@@ -23,9 +23,10 @@ from researchmind.engines.scope import split_scope
 from researchmind.sandbox import default_state_dir, read_manifest
 
 from .answer import compose_answer
+from .decide import MAX_CLAIMS, answers, pick
 from .index import ensure_fresh
 from .question import Question, analyze, parts_of
-from .rank import MAX_CLAIMS, answers, pick, rank_passages
+from .rank import rank_passages
 from .search import (
     Hit,
     absent_terms,

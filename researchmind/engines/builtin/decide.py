@@ -1,0 +1,76 @@
+"""Choose what an answer quotes, and whether its lead answers at all.
+
+``pick`` keeps the lead and up to five distinct supporting passages; ``answers``
+says whether the lead may be presented as the answer (every key term occurs
+somewhere, it comes from the project named, it covers enough of the question,
+it holds what a "how many" asks for and is about what a "which X" names).
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+from .claims import Claim
+from .question import Question
+
+MAX_CLAIMS = 6
+MAX_PER_FILE = 3
+# Below this share of the key terms the best passage is not taken as an answer.
+DECLINE_BELOW = 0.43
+# A "which X …?" lead without X is declined below this coverage (a "how many X" one always).
+NAMED_HEAD_COVERAGE = 0.6
+
+
+def pick(claims: list[Claim]) -> list[Claim]:
+    """The lead and up to five distinct supporting passages, three per file,
+    none far weaker than the lead unless it holds a term no kept one does."""
+    if not claims:
+        return []
+    floor = claims[0].score * 0.6
+    picked: list[Claim] = []
+    covered: set[str] = set()
+    per_file: dict[str, int] = {}
+    per_aspect: dict[str, int] = {}
+    spans: list[tuple[str, int, int]] = []
+    for claim in claims:
+        if per_file.get(claim.path, 0) >= MAX_PER_FILE:
+            continue
+        if any(p == claim.path and a <= claim.line_end and claim.line_start <= b for p, a, b in spans):
+            continue  # overlaps a kept passage
+        new_aspect = any(per_aspect.get(a, 0) < 2 for a in claim.aspects)
+        if picked and claim.score < floor and claim.terms <= covered and not new_aspect:
+            continue
+        for a in claim.aspects:
+            per_aspect[a] = per_aspect.get(a, 0) + 1
+        covered |= claim.terms
+        per_file[claim.path] = per_file.get(claim.path, 0) + 1
+        spans.append((claim.path, claim.line_start, claim.line_end))
+        picked.append(claim)
+        if len(picked) == MAX_CLAIMS:
+            break
+    return picked
+
+
+def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
+    """Whether the lead may be presented as the answer: every key term occurs
+    in the sandbox, the lead comes from the project the question names (if it
+    names one), and covers enough of the key terms — or, for a question
+    in two parts, the lead and the next passage together cover most of them."""
+    if not picked or absent:
+        return False
+    lead = picked[0]
+    if lead.off_project:
+        return False  # a fact about another project is not the answer about the one asked about
+    if q.wants in ("count", "duration", "year") and not lead.answers_kind:
+        return False  # "how many/how long/which year" and the lead states no number
+    if q.measured and q.measured in lead.missing:
+        # "how much memory …?" and the lead's number is not about memory; "which
+        # compression level …?" and a lead about little else of the question either
+        if q.counts or lead.coverage < NAMED_HEAD_COVERAGE:
+            return False
+    if lead.coverage >= DECLINE_BELOW:
+        return True
+    if len(picked) < 2 or lead.coverage < 0.3 or not q.key:
+        return False
+    both_miss = set(lead.missing) & set(picked[1].missing)
+    return 1 - len(both_miss) / len(q.key) >= 0.75
