@@ -17,7 +17,8 @@ from test_builtin_ranking import CID, SITE, ask, cited_lines, installed, sandbox
 
 from researchmind.engines.builtin.claims import Claim
 from researchmind.engines.builtin.decide import answers
-from researchmind.engines.builtin.passages import passages_of
+from researchmind.engines.builtin.kinds import kind_fit
+from researchmind.engines.builtin.passages import Passage, passages_of
 from researchmind.engines.builtin.question import analyze
 from researchmind.engines.builtin.rank import rank_passages
 from researchmind.engines.builtin.search import Hit
@@ -90,3 +91,15 @@ def test_a_which_question_whose_lead_is_not_about_what_it_names_is_declined():
     versions = analyze("Which Python versions do pytest and asgiref require?")
     assert versions.measured == "versions"
     assert answers(versions, [replace(lead, coverage=0.62, missing=("versions", "pytest"))], [])
+
+
+def test_a_quoted_string_in_code_names_a_value():
+    """'What is the name of the queue …?' wants a name: in code a quoted string
+    is one (``default_queue=Option('celery')``); prose needs a code span or a Name."""
+    q = analyze("What is the name of the queue Celery sends tasks to by default?")
+    code = "default_queue=Option('celery'),"
+    ok, bonus = kind_fit(q, Passage(0, len(code), True, "python"), code, None, code)
+    assert ok and bonus > 0
+    prose = "tasks go to the queue named after the app."
+    ok, _ = kind_fit(q, Passage(0, len(prose), False, ""), prose, None, prose)
+    assert not ok

@@ -29,6 +29,7 @@ TIME_UNIT = re.compile(
     r"timedelta|never|forever)\b",
     re.I,
 )
+QUOTED = re.compile(r"'[^'\n]+'|\"[^\"\n]+\"")
 NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d")
 # A sentence that states what something is by default (a definition, not a
 # mention); "it will follow Django's default of ``0``", "if you do not provide
@@ -98,7 +99,8 @@ def kind_fit(
     """Whether the passage holds what the question's kind asks for, and the bonus for it."""
     if q.kind == "amount":
         if q.wants == "name":
-            ok = bool(NAME.search(body) or NUMBER.search(body))
+            # in code a quoted string names a value too: ``default_queue=Option('celery')``
+            ok = bool(NAME.search(body) or NUMBER.search(body) or (passage.code and QUOTED.search(body)))
             bonus = 0.1 if ok else -0.1
         elif q.wants == "year":
             ok = bool(YEAR.search(body))
