@@ -12,7 +12,9 @@ engine was run on them; the tuning loop never prints them. Since the fourth
 pass every question up to 200 has been read (they are all tuning data now).
 Questions numbered from 201 are a third held-out batch (``split == "third"``),
 written from files the passes had not used, after the fourth pass's engine
-changes and committed before the engine was first run on them.
+changes and committed before the engine was first run on them; they were
+read after that first run. Questions from 301 are a fourth held-out batch
+(``split == "fourth"``), written the same way after the pass's last change.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ class Case:
     @property
     def split(self) -> str:
         """The part: tune, held (every third of the first set), new (the second
-        held-out batch) or third (the third held-out batch)."""
+        held-out batch), third (the third held-out batch) or fourth."""
+        if self.number > 300:
+            return "fourth"
         if self.number > 200:
             return "third"
         if self.number > 100:
@@ -883,4 +887,86 @@ CASES += [
         228, "unanswerable", "Which compression level does Python-Markdown use when writing its output files?"
     ),
     _case(229, "unanswerable", "How many shards does asgiref's ApplicationCommunicator create by default?"),
+    # A fourth held-out batch: written by reading these files after the last engine change of the
+    # fourth pass, committed before the engine ran on any of them (the third batch had been read).
+    _case(
+        301,
+        "number",
+        "How many old tmp_path directories does pytest keep by default?",
+        ("_pytest/tmpdir.py", (299, 301), "default=3"),
+    ),
+    _case(
+        302,
+        "number",
+        "What relative tolerance does pytest.approx use by default?",
+        ("_pytest/approx.py", (489, 489), "DEFAULT_RELATIVE_TOLERANCE: float | Decimal = 1e-6"),
+    ),
+    _case(
+        303,
+        "name",
+        "Which bullet characters does markdownify use for lists by default?",
+        ("markdownify-1.2.3.dist-info/METADATA", (104, 104), "Defaults to ``'*+-'``"),
+    ),
+    _case(
+        304,
+        "synonym",
+        "At what line length does markdownify break paragraphs when wrapping is turned on?",
+        ("markdownify-1.2.3.dist-info/METADATA", (172, 173), "Defaults to ``False`` and ``80``"),
+    ),
+    _case(
+        305,
+        "yesno",
+        "Does dj-database-url require SSL by default?",
+        ("dj_database_url/__init__.py", (134, 134), "ssl_require: bool = False"),
+    ),
+    _case(
+        306,
+        "yesno",
+        "Are kombu exchanges durable by default?",
+        ("kombu/entity.py", (107, 109), "Default is :const:`True`."),
+    ),
+    _case(
+        307,
+        "name",
+        "Which hash algorithm does Django's salted_hmac use by default?",
+        ("django/utils/crypto.py", (24, 25), "Default algorithm is SHA1"),
+    ),
+    _case(
+        308,
+        "howto",
+        "How do I turn an arbitrary string into a safe file name with Django?",
+        ("django/utils/text.py", (282, 286), "get_valid_filename"),
+    ),
+    _case(
+        309,
+        "synonym",
+        "How many redirects does a websockets client follow before giving up?",
+        ("websockets/asyncio/client.py", (37, 37), '"WEBSOCKETS_MAX_REDIRECTS", "10"'),
+    ),
+    _case(
+        310,
+        "why",
+        "Why should I pass an explicit algorithm to Django's salted_hmac?",
+        ("django/utils/crypto.py", (28, 29), "The default algorithm will change to SHA256"),
+    ),
+    _case(
+        311,
+        "twofile",
+        "What is the default absolute tolerance of pytest.approx, and are kombu exchanges deleted "
+        "automatically when their queues are done by default?",
+        ("_pytest/approx.py", (488, 488), "DEFAULT_ABSOLUTE_TOLERANCE: float | Decimal = 1e-12"),
+        ("kombu/entity.py", (111, 112), "Default is :const:`False`."),
+    ),
+    _case(
+        312,
+        "howto",
+        "How do I remove the HTML tags from a string in Django?",
+        ("django/utils/html.py", (216, 217), "strip_tags", "Return the given HTML with all tags stripped"),
+    ),
+    _case(
+        313, "unanswerable", "How many parallel workers does pytest use to clean up old tmp_path directories?"
+    ),
+    _case(314, "unanswerable", "Which TLS version does dj-database-url enforce by default?"),
+    _case(315, "unanswerable", "Into how many languages does markdownify translate headings?"),
+    _case(316, "unanswerable", "How many CPU cores does pytest.approx use to compare numbers?"),
 ]
