@@ -118,7 +118,8 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
     masked = FILE_LINE_RE.sub(lambda m: " " * len(m.group(0)), masked)
     masked = masked.replace("`", " ")
     out: list[Found] = []
-    links = {m.group(2): m.group(1) for m in _LINK_RE.finditer(masked)}
+    # A link's text without its code marks, blanked above: "[`setup` guide](…)" is "setup guide".
+    links = {m.group(2): " ".join(m.group(1).split()) for m in _LINK_RE.finditer(masked)}
     for match in URL_RE.finditer(masked):
         url = match.group(0).rstrip(".,;:)")
         out.append(
