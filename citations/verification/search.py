@@ -34,6 +34,7 @@ _PROBE = 4  # hits looked at to judge how rare a word is
 # byte stays a character unless a role, a link target or a link drops it,
 # and those need one of ``_MARKS`` on its line.
 _FOLDABLE = bytes(range(0x80, 0x100)) + b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f*_`#>-+.)0123456789"
+_SOLID = bytes(b not in _FOLDABLE for b in range(256))  # 1 for a byte sure to stay, else 0
 _MARKS = {True: (b"`", b"]("), False: ("`", "](")}  # in bytes, in str
 
 
@@ -94,7 +95,7 @@ def _kept(stretch) -> int:
     bytes that no step of the normalisation removes (see ``_FOLDABLE``)."""
     if not isinstance(stretch, bytes):  # a str: its ASCII characters, as UTF-8 bytes
         stretch = stretch.encode("utf-8", "surrogatepass")
-    return len(stretch.translate(None, _FOLDABLE))
+    return stretch.translate(_SOLID).count(1)
 
 
 def _normalised(stretch) -> int:
@@ -168,18 +169,24 @@ def _widened(
     lie between the start and every hit, and if they alone normalise to
     ``need`` characters, no occurrence holding a hit begins before the span
     does; likewise at its end."""
+    if not marked and isinstance(hay, bytes):
+        # The common case, kept tight (it runs for every span of every
+        # excerpt searched): the count of ``_kept`` per side, inlined, and
+        # the spans handed back as they are when none is short.
+        for start, end in spans:
+            if (start and hay[start : start + reach].translate(_SOLID).count(1) < need) or (
+                end < size and hay[end - reach : end].translate(_SOLID).count(1) < need
+            ):
+                break
+        else:
+            return spans
     out: list[tuple[int, int]] = []
     total, widened = 0, False
-    plain = not marked and isinstance(hay, bytes)
     for start, end in spans:
         # Most spans are plainly long enough: a count per side, no loop
         # (and in text free of markup folded by context, no look for it).
         before, after = start + reach, end - reach
-        if plain:  # the count of ``_kept``, inlined: this runs for every span
-            short = (start and len(hay[start:before].translate(None, _FOLDABLE)) < need) or (
-                end < size and len(hay[after:end].translate(None, _FOLDABLE)) < need
-            )
-        elif not marked:
+        if not marked:
             short = (start and _kept(hay[start:before]) < need) or (
                 end < size and _kept(hay[after:end]) < need
             )
