@@ -58,6 +58,14 @@ def _datastructures_wrapped() -> tuple[str, str, int, int]:
     return body, excerpt, start, end
 
 
+def _rewrapped(module: str, relative: str, first: str, last: str) -> tuple[str, str, int, int]:
+    """A real file's hard-wrapped paragraph, its continuation lines indented by 600 spaces."""
+    lines = _lines(module, relative)
+    excerpt = _quoted(lines[line_of(lines, first) - 1 : line_of(lines, last)])
+    body, start, end = _deep_wrap(lines, first, last, INDENT)
+    return body, excerpt, start, end
+
+
 def _datastructures_link() -> tuple[str, str, int, int]:
     """The same paragraph with "every key", on its middle line, written as a Markdown link with
     a 1,100-byte target, quoted as rendered (the link's text only)."""
@@ -85,6 +93,27 @@ CASES = {
     ),
     "deeply indented wrapping": _datastructures_wrapped,
     "a long link target": _datastructures_link,
+    # Files with no backtick or "](" (no markup folded by context), as bytes and as text.
+    "deeply indented wrapping, no markup, ASCII": lambda: _rewrapped(
+        "django", "middleware/common.py", "If APPEND_SLASH is set", "process the initial URL as usual."
+    ),
+    "deeply indented wrapping, no markup, decoded": lambda: _rewrapped(
+        "django", "db/models/deletion.py", "Add 'objs' to the collection", "if the relation can be null."
+    ),
+    # Files large enough for the widened lines around a word to stay under a quarter of them
+    # (past that, the whole file is normalised once instead).
+    "blank lines, large file": lambda: _blank_stretch(
+        "django", "db/models/query.py", "The queryset iterator protocol uses", "default case:"
+    ),
+    "blank lines, large file, decoded": lambda: _blank_stretch(
+        "django", "db/models/fields/__init__.py", "Check if field name is valid", 'is not "pk".'
+    ),
+    "deeply indented wrapping, large file, no markup, ASCII": lambda: _rewrapped(
+        "django", "forms/fields.py", "Return the value that should be shown", "data, if any."
+    ),
+    "deeply indented wrapping, large file, no markup, decoded": lambda: _rewrapped(
+        "django", "db/migrations/autodetector.py", "Prepare field lists and a list", "field that uses it."
+    ),
 }
 
 
@@ -96,15 +125,19 @@ def case(request, tmp_path):
     return tmp_path, excerpt, first, last
 
 
-def test_the_excerpt_is_far_apart_in_raw_bytes(case) -> None:
+def test_the_excerpt_is_far_apart_in_raw_bytes(case, request) -> None:
     """Each case's lines normalise to exactly the excerpt, and hold over twice the raw reach
     the search once had on each side of one of its words (twice its length, plus 100), so no
-    word's reach covered them all; they run over three lines or more."""
+    word's reach covered them all; they run over three lines or more. The file is decoded (not
+    ASCII) and free of markup folded by context exactly as the case's name says."""
     root, excerpt, first, last = case
     lines = (root / REL).read_text(encoding="utf-8").splitlines(keepends=True)
     assert normalize_text("".join(lines[first - 1 : last])) == normalize_text(excerpt)
     assert len("".join(lines[first - 1 : last]).encode()) > 2 * (2 * len(excerpt) + 100)
     assert last - first >= 2
+    raw = (root / REL).read_bytes()
+    assert ("no markup" in request.node.callspec.id) == (b"`" not in raw and b"](" not in raw)
+    assert ("decoded" in request.node.callspec.id) == (not raw.isascii())
 
 
 def test_cited_at_wrong_lines_it_is_relocated_to_exactly_its_lines(case) -> None:
