@@ -43,12 +43,10 @@ def question_context(question: Question) -> dict:
     summary = (question.summary or selectors.run_summary(question.pk)) if question.is_finished else {}
     limit = selectors.FINISHED_TIMELINE_PAGE if question.is_finished else selectors.TIMELINE_PAGE
     items = summary.get("items") or {}
-    primary, earlier_primary = selectors.timeline_page(
-        question.pk, "primary", limit=limit, total=items.get("primary")
-    )
-    details, earlier_details = selectors.timeline_page(
-        question.pk, "details", limit=limit, total=items.get("details")
-    )
+    # The last seq first, then the lists up to it: a run commits events
+    # between these reads, and the socket resumes after this seq, so each
+    # event is on the page or in the replay, once. (Read after the lists, an
+    # event committed in between was in neither: lost from the live page.)
     state = selectors.page_state(question.pk, finished=question.is_finished)
     if state.get("ended"):
         # A run can end between reading the question and reading its events (a
@@ -58,6 +56,15 @@ def question_context(question: Question) -> dict:
         question.refresh_from_db()
         if question.is_finished:  # (a retried question keeps its earlier run's end)
             return question_context(question)
+    last_seq = state["last_seq"]
+    primary, earlier_primary = selectors.timeline_page(
+        question.pk, "primary", limit=limit, total=items.get("primary")
+    )
+    details, earlier_details = selectors.timeline_page(
+        question.pk, "details", limit=limit, total=items.get("details")
+    )
+    primary = [event for event in primary if event["seq"] <= last_seq]
+    details = [event for event in details if event["seq"] <= last_seq]
     sub_runs = list(question.sub_runs.all())
     return (
         {
@@ -68,7 +75,7 @@ def question_context(question: Question) -> dict:
             "earlier_primary": earlier_primary,
             "earlier_details": earlier_details,
             "live_text": state["live_text"],
-            "last_seq": state["last_seq"],
+            "last_seq": last_seq,
             "phase_event": state["phase_event"],
             "run_svg": summary.get("svg", ""),
             "run_summary": summary,
