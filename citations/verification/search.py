@@ -6,8 +6,8 @@ rejects most hits, and only real matches are mapped to line numbers. The
 lines around a hit reach, on each side, at least the excerpt's length in
 normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
-space (see ``_widened``). ASCII
-buffers (most files) are searched as bytes, so the whole file is never
+space (see ``reach``). ASCII buffers (most files) are searched as bytes,
+so the whole file is never
 decoded; others are decoded once and searched as text. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
 excerpt. An excerpt elided with "..." is always searched in the
@@ -24,18 +24,11 @@ from __future__ import annotations
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
 from citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
+from citations.verification.reach import widened
 from citations.verification.window import Window
 
 MAX_HITS = 20000
 _PROBE = 4  # hits looked at to judge how rare a word is
-# Bytes a normalised text may not keep as characters of their own:
-# whitespace, markup, dashes, what a list bullet is made of, and every
-# non-ASCII byte (NFKC may fold a character into its neighbour). Any other
-# byte stays a character unless a role, a link target or a link drops it,
-# and those need one of ``_MARKS`` on its line.
-_FOLDABLE = bytes(range(0x80, 0x100)) + b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f*_`#>-+.)0123456789"
-_SOLID = bytes(b not in _FOLDABLE for b in range(256))  # 1 for a byte sure to stay, else 0
-_MARKS = {True: (b"`", b"]("), False: ("`", "](")}  # in bytes, in str
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -70,7 +63,7 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
     """Whole-line spans around each hit of ``anchor`` inside ``bounds``,
     merged, in order; ``None`` after ``MAX_HITS`` hits (the word is everywhere).
     Each reaches ``reach`` bytes or more before its first hit and after its
-    last (unless the text ends first), which ``_widened`` relies on."""
+    last (unless the text ends first), which ``reach.widened`` relies on."""
     spans: list[tuple[int, int]] = []
     limit = bounds[1]
     pos, hits = low.find(anchor, *bounds), 0
@@ -87,126 +80,6 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
             spans.append((start, end))
         pos = low.find(anchor, pos + 1, limit)
     return spans
-
-
-def _kept(stretch) -> int:
-    """At least how many characters ``stretch`` keeps once normalised, when
-    no markup folded by context (``_MARKS``) is on the lines it touches: its
-    bytes that no step of the normalisation removes (see ``_FOLDABLE``)."""
-    if not isinstance(stretch, bytes):  # a str: its ASCII characters, as UTF-8 bytes
-        stretch = stretch.encode("utf-8", "surrogatepass")
-    return stretch.translate(_SOLID).count(1)
-
-
-def _normalised(stretch) -> int:
-    """How many characters the whole lines ``stretch`` normalise to."""
-    return len(normalize_text(stretch.decode("ascii") if isinstance(stretch, bytes) else stretch))
-
-
-def _has_marks(hay, start: int, end: int) -> bool:
-    """Whether markup folded by context may be in ``hay[start:end]``. A
-    single character is found at memchr speed, a pair is not: "](" is only
-    looked for when there is a "]"."""
-    tick, link = _MARKS[isinstance(hay, bytes)]
-    if hay.find(tick, start, end) >= 0:
-        return True
-    return hay.find(link[:1], start, end) >= 0 and hay.find(link, start, end) >= 0
-
-
-def _long_before(hay, newline, start: int, hit: int, need: int, exact: bool = False) -> bool:
-    """Whether the text from ``start`` (a line start) to ``hit`` is sure to
-    normalise to ``need`` characters or more: then an occurrence holding
-    ``hit`` cannot begin before ``start``. Counted (``_kept``) when no markup
-    folded by context is on those lines; else, with ``exact``, the whole
-    lines before the hit's are normalised (only they can be without their
-    context); else it is not sure."""
-    line_end = hay.find(newline, hit)
-    if not _has_marks(hay, start, len(hay) if line_end < 0 else line_end):
-        return _kept(hay[start:hit]) >= need
-    return exact and _normalised(hay[start : hay.rfind(newline, 0, hit) + 1]) >= need
-
-
-def _long_after(hay, newline, end: int, hit: int, need: int, exact: bool = False) -> bool:
-    """The same from ``hit`` to ``end`` (a line end)."""
-    if not _has_marks(hay, hay.rfind(newline, 0, hit) + 1, end):
-        return _kept(hay[hit:end]) >= need
-    line_end = hay.find(newline, hit, end)
-    return exact and line_end >= 0 and _normalised(hay[line_end + 1 : end]) >= need
-
-
-def _back(hay, newline, start: int, hit: int, need: int) -> int:
-    """``start``, moved back a line at a time (doubling the reach) until
-    the text from it to ``hit`` is sure to be long enough."""
-    while start > 0 and not _long_before(hay, newline, start, hit, need, exact=True):
-        start = hay.rfind(newline, 0, max(0, hit - 2 * (hit - start))) + 1
-    return start
-
-
-def _ahead(hay, newline, end: int, hit: int, need: int, size: int) -> int:
-    """``end``, moved on (doubling the reach, within ``size``) until the
-    text from ``hit`` to it is sure to be long enough."""
-    while end < size and not _long_after(hay, newline, end, hit, need, exact=True):
-        end = hay.find(newline, hit + 2 * (end - hit), size)
-        end = size if end < 0 else end
-    return end
-
-
-def _widened(
-    hay, spans, need: int, reach: int, newline, size: int, marked: bool
-) -> list[tuple[int, int]] | None:
-    """The spans (from ``_spans`` with ``reach``), each widened until it is
-    sure to hold every occurrence of an excerpt normalised to ``need - 1``
-    characters around its hits, then merged again; ``None`` once widened
-    spans cover a quarter of the text (see the caller). The reach around a
-    hit is in raw bytes, but whitespace, markup and link targets may fold a
-    long stretch of them into a few characters (a blank or deeply indented
-    stretch between two words of the excerpt): this measures it in
-    normalised characters. ``marked``: whether markup folded by context may
-    be anywhere in ``hay[:size]``.
-
-    A span's first hit is ``reach`` bytes or more after its start, and its
-    last hit as far before its end: so the ``reach`` bytes after its start
-    lie between the start and every hit, and if they alone normalise to
-    ``need`` characters, no occurrence holding a hit begins before the span
-    does; likewise at its end."""
-    if not marked and isinstance(hay, bytes):
-        # The common case, kept tight (it runs for every span of every
-        # excerpt searched): the count of ``_kept`` per side, inlined, and
-        # the spans handed back as they are when none is short.
-        for start, end in spans:
-            if (start and hay[start : start + reach].translate(_SOLID).count(1) < need) or (
-                end < size and hay[end - reach : end].translate(_SOLID).count(1) < need
-            ):
-                break
-        else:
-            return spans
-    out: list[tuple[int, int]] = []
-    total, widened = 0, False
-    for start, end in spans:
-        # Most spans are plainly long enough: a count per side, no loop
-        # (and in text free of markup folded by context, no look for it).
-        before, after = start + reach, end - reach
-        if not marked:
-            short = (start and _kept(hay[start:before]) < need) or (
-                end < size and _kept(hay[after:end]) < need
-            )
-        else:
-            short = (start and not _long_before(hay, newline, start, before, need)) or (
-                end < size and not _long_after(hay, newline, end, after, need)
-            )
-        if short:
-            wide = _back(hay, newline, start, before, need), _ahead(hay, newline, end, after, need, size)
-            widened = widened or wide != (start, end)
-            start, end = wide
-        while out and start <= out[-1][1]:
-            total -= out[-1][1] - out[-1][0]
-            start, end = min(start, out[-1][0]), max(end, out[-1][1])
-            out.pop()
-        out.append((start, end))
-        total += end - start
-        if widened and total > size // 4:
-            return None
-    return out
 
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
@@ -259,7 +132,6 @@ def search_any(
     anchors = text is None or len(low) == len(text)  # else offsets would not line up
     lines = index if text is None else LineIndex(text)
     windows: dict[int, Window] = {}
-    marked: list[bool] = []  # whether markup folded by context is in ``low``: looked for once
 
     def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
         # Normalised once per stretch, shared by every excerpt.
@@ -298,9 +170,7 @@ def search_any(
         around = 2 * needle.raw_length + 100  # bytes: widened where they fold to too little
         spans = _spans(low, anchor, around, newline, (after, limit)) if anchor else []
         if spans:
-            if not marked:
-                marked.append(_has_marks(hay, 0, len(low)))
-            spans = _widened(hay, spans, len(needle.pieces[0]) + 1, around, newline, len(low), marked[0])
+            spans = widened(hay, spans, len(needle.pieces[0]) + 1, around, newline, len(low))
         if spans is not None:
             # Every word must be near the hit; a C-speed find per word
             # spares normalising the many hits of a common anchor.
