@@ -22,20 +22,16 @@ EVENTS_TABLE = ProgressEvent._meta.db_table
 
 
 def _add_step(question: Question, seq: int) -> None:
-    """One step of a run as the recorder commits it: a primary item or a detail."""
-    if seq % 2:
-        ProgressEvent.objects.create(
-            question=question,
-            seq=seq,
-            kind="tool_start",
-            stage="primary",
-            detail=f"Searching {seq}",
-            payload={"tool_use_id": f"tool{seq}"},
-        )
-    else:
-        ProgressEvent.objects.create(
-            question=question, seq=seq, kind="system", stage="expandable", detail=f"hook {seq}", payload={}
-        )
+    """One event of a run as the recorder commits it: a step (primary), a
+    detail, or a piece of the streamed answer."""
+    kind, stage, payload = [
+        ("tool_start", "primary", {"tool_use_id": f"tool{seq}"}),
+        ("system", "expandable", {}),
+        ("text_delta", "primary", {"text": f"Sentence {seq}. "}),
+    ][seq % 3]
+    ProgressEvent.objects.create(
+        question=question, seq=seq, kind=kind, stage=stage, detail=f"{kind} {seq}", payload=payload
+    )
 
 
 @pytest.fixture
@@ -87,3 +83,17 @@ def test_page_plus_replay_is_every_event_once(running, part, key):
     ]
     assert sorted(on_page + replayed) == stored
     assert all(seq <= context["last_seq"] for seq in on_page)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="selectors.page_state reads the streamed text after the last seq; "
+    "the fix (its text query bounded by seq__lte=last_seq) is outside this change's files",
+)
+def test_page_text_plus_replay_is_the_text_once(running):
+    """The live answer the page opens with, followed by the pieces the socket
+    replays, is the streamed text once: no piece doubled or lost."""
+    context, replay = _page_and_replay(running)
+    replayed = "".join(event["payload"]["text"] for event in replay if event["kind"] == "text_delta")
+    stored = timeline.live_text(selectors.events_after(running.pk, 0, 10_000))
+    assert context["live_text"] + replayed == stored
