@@ -129,9 +129,12 @@ def page_state(question_id: int, *, finished: bool) -> dict:
     every event: the last seq, the current phase, the streamed text so far
     (running only)."""
     events = ProgressEvent.objects.filter(question_id=question_id)
-    phase = events.filter(kind="phase").order_by("-seq").first()
+    # The last seq first: the page's socket replays what comes after it, so
+    # what is read here stops at it (a later event shown here too would be doubled).
+    last_seq = events.aggregate(m=Max("seq"))["m"] or 0
+    phase = events.filter(kind="phase", seq__lte=last_seq).order_by("-seq").first()
     state = {
-        "last_seq": events.aggregate(m=Max("seq"))["m"] or 0,
+        "last_seq": last_seq,
         "phase_event": broadcast.event_dict(phase) if phase is not None else None,
         "live_text": "",
     }
@@ -141,6 +144,6 @@ def page_state(question_id: int, *, finished: bool) -> dict:
         # The run may have ended since the question was read (the end event is
         # recorded after the question's final state is committed).
         state["ended"] = events.filter(kind="end").exists()
-        texts = events.filter(kind__in=("text", "text_delta")).order_by("seq")
+        texts = events.filter(kind__in=("text", "text_delta"), seq__lte=last_seq).order_by("seq")
         state["live_text"] = timeline.live_text([broadcast.event_dict(e) for e in texts])
     return state

@@ -85,11 +85,6 @@ def test_page_plus_replay_is_every_event_once(running, part, key):
     assert all(seq <= context["last_seq"] for seq in on_page)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="selectors.page_state reads the streamed text after the last seq; "
-    "the fix (its text query bounded by seq__lte=last_seq) is outside this change's files",
-)
 def test_page_text_plus_replay_is_the_text_once(running):
     """The live answer the page opens with, followed by the pieces the socket
     replays, is the streamed text once: no piece doubled or lost."""
