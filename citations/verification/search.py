@@ -21,6 +21,10 @@ the occurrences around it to look at.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from functools import lru_cache
+
 from citations.verification.lines import LineIndex
 from citations.verification.needle import Needle
 from citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
@@ -36,6 +40,34 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"
+
+
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+@lru_cache(maxsize=1)
+def _spelling() -> tuple[frozenset[str], str]:
+    """Non-ASCII characters whose normalised form holds an ASCII letter or
+    digit (ligatures "ﬁ", full-width and mathematical letters, superscripts,
+    "ß" case-folded to "ss"), and those of them that NFKC leaves alone (only
+    case folding spells their word: eight of them). Made once, from the one
+    normalisation's NFKC and case folding (about 0.1 s)."""
+    forms = ((c, unicodedata.normalize("NFKC", c).casefold()) for c in map(chr, range(0x80, 0x20000)))
+    spelling = frozenset(c for c, form in forms if not _ALNUM.isdisjoint(form))
+    return spelling, "".join(sorted(c for c in spelling if unicodedata.is_normalized("NFKC", c)))
+
+
+def hides_words(text: str) -> bool:
+    """Whether ``text`` (not ASCII) may spell, once normalised, an ASCII word
+    its raw lower-cased text does not hold ("conﬁguration" reads
+    "configuration"): then no word can be looked for in it raw. Text NFKC
+    leaves alone (a C-speed check) is looked at for the few characters case
+    folding expands; other text for every character of ``_spelling``."""
+    spelling, folded_only = _spelling()
+    if unicodedata.is_normalized("NFKC", text):
+        return any(c in text for c in folded_only)
+    return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))
 
 
 def _pick_anchor(low, words: list, limit: int) -> object | None:
@@ -129,7 +161,9 @@ def search_any(
     ]
     reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)
     low = hay.lower() if reach == len(hay) else hay[:reach].lower()
-    anchors = text is None or len(low) == len(text)  # else offsets would not line up
+    # Words are looked for in the raw text: not where offsets would not line
+    # up, nor where a character may spell a word only once normalised.
+    anchors = text is None or (len(low) == len(text) and not hides_words(text))
     lines = index if text is None else LineIndex(text)
     windows: dict[int, Window] = {}
 
