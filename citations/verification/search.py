@@ -7,8 +7,9 @@ lines around a hit reach, on each side, at least the excerpt's length in
 normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
 space (see ``reach``). ASCII buffers (most files) are searched as bytes,
-so the whole file is never
-decoded; others are decoded once and searched as text. When an anchor word
+so the whole file is never decoded; others are decoded once and searched
+as text, or normalised whole when a character in them spells a word only
+once normalised (see ``hides_words``). When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
 excerpt. An excerpt elided with "..." is always searched in the
 normalised whole: its pieces may be too far apart for the lines around a
