@@ -1,4 +1,5 @@
-"""The error a broken engine line is reported with names what the decoder expected and where."""
+"""Odd engine lines: the error a broken line is reported with names what the decoder expected and
+where; a subtype that is not a string reads as none, as text or as bytes."""
 
 from __future__ import annotations
 
@@ -16,3 +17,17 @@ def test_line_cut_off_after_a_key_expects_a_value():
         "raw",
         "The line starts with '{' but is not valid JSON (Expecting value, character 32).",
     )
+
+
+def test_system_line_whose_subtype_is_not_a_string_has_no_subtype():
+    """``"subtype": 5`` or ``null`` is no subtype: the event says "unknown" and its payload's
+    subtype is empty, whether the line came as text or as bytes."""
+    interpreter = StreamInterpreter()
+    for line in ('{"type":"system","subtype":5,"x":1}', '{"type":"system","subtype":null,"x":1}'):
+        for fed in (line, line.encode()):
+            (event,) = interpreter.feed(fed)
+            assert (event.kind, event.detail, event.payload) == (
+                "system",
+                "System event: unknown",
+                {"type": "system", "subtype": "", "x": 1},
+            )
