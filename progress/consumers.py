@@ -15,10 +15,9 @@ from collections import OrderedDict
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.sessions import InstanceSessionWrapper
 
 from progress import broadcast, selectors
+from progress.leanconsumer import LeanWebsocketConsumer
 from researchmind.tokens import SUBPROTOCOL
 
 log = logging.getLogger(__name__)
@@ -86,7 +85,7 @@ def _after_from_query(query_string: bytes) -> tuple[int, str]:
     return after, fmt
 
 
-class QuestionConsumer(AsyncWebsocketConsumer):
+class QuestionConsumer(LeanWebsocketConsumer):
     question_id: int
     last_sent: int = 0
     group: str | None = None
@@ -136,19 +135,29 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         else:
             await super().dispatch(message)
 
-    def _frame_send(self):
-        """The server's send for a live frame: under Channels' session
-        middleware, whose send wrapper reads the (lazy) session twice per
-        message and does nothing else for a websocket frame (it saves sessions
-        on HTTP responses only)."""
-        send = self.__dict__.get("_raw_send")
-        if send is None:
-            send = self.base_send
-            wrapper = getattr(send, "__self__", None)
-            if isinstance(wrapper, InstanceSessionWrapper):
-                send = wrapper.real_send
-            self._raw_send = send
-        return send
+    def handle_at_once(self, message: dict) -> bool:
+        """A live batch for a program that is up to date, written to its
+        connection right inside the broadcast (no task, no lock: nothing else
+        of this consumer runs, see progress/leanconsumer.py). Pages (HTML
+        renders), a gap to fill from the database, the run's end (the answer
+        follows) and a replay in progress go through ``progress_events``."""
+        if (
+            message.get("type") != broadcast.EVENTS_MESSAGE
+            or self.format != "json"
+            or message.get("ended")
+            or self._lock.locked()
+        ):
+            return False
+        last, first = message.get("last", 0), message.get("first", 0)
+        if last <= self.last_sent:
+            return True  # already sent (we caught up from the database first)
+        if first > self.last_sent + 1:
+            return False  # a gap: progress_events fills it from the database
+        frames = message.get("frames") or []
+        if not self.frames.write_at_once(frames[self.last_sent + 1 - first :]):
+            return False
+        self.last_sent = last
+        return True
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients may send ``{"after": seq}`` to resume; everything else is ignored
@@ -188,10 +197,9 @@ class QuestionConsumer(AsyncWebsocketConsumer):
             if skip < 0:
                 return
             if self.format == "json":
-                # Forward the frames serialised once by the broadcaster.
-                send = self._frame_send()
-                for frame in frames[skip:]:
-                    await send({"type": "websocket.send", "text": frame})
+                # Forward the frames serialised once by the broadcaster (and
+                # framed once for every page of this process).
+                await self.frames.send_texts(frames[skip:])
                 self.last_sent = message["last"]
                 if message.get("ended"):
                     await self._finish_json()
@@ -204,13 +212,12 @@ class QuestionConsumer(AsyncWebsocketConsumer):
         if self.format == "html":
             # shield: one page closing must not cancel the render others await.
             html = await asyncio.shield(render_shared(self.question_id, events))
-            await self.send(text_data=html)
+            await self.frames.send_texts([html])
             self.last_sent = events[-1]["seq"]
             if any(event["kind"] == "end" for event in events):
                 await self.close(code=1000)  # the run is over: a normal close, which htmx does not reconnect
         else:
-            for event in events:
-                await self.send(text_data=broadcast.event_frame(event))
+            await self.frames.send_texts([broadcast.event_frame(event) for event in events], shared=False)
             self.last_sent = events[-1]["seq"]
             if any(event["kind"] == "end" for event in events):
                 await self._finish_json()

@@ -159,8 +159,10 @@ if REDIS_URL:
             # pushed one copy per consumer through Redis (200 pages: 200 per
             # event) and fell seconds behind (bench/bench_fanout_ws.py). Nothing
             # is lost with it: the database holds every event and a page that
-            # misses a notification catches up from there.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # misses a notification catches up from there. Our subclass decodes
+            # a message once per process and hands it to up-to-date pages at
+            # once (progress/layers.py).
+            "BACKEND": "progress.layers.BroadcastRedisPubSubChannelLayer",
             # redis-py 8 defaults to a socket timeout that kills idle
             # consumers with close code 1011; channels-redis needs None.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},

@@ -74,6 +74,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "citations.management",
             "citations.apps",
             "progress.consumers",
+            "progress.leanconsumer",
             "progress.routing",
             "progress.admin",
             "progress.apps",
