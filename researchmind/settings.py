@@ -162,7 +162,7 @@ if REDIS_URL:
             # misses a notification catches up from there. Our subclass decodes
             # a message once per process and hands it to up-to-date pages at
             # once (progress/layers.py).
-            "BACKEND": "progress.layers.BroadcastRedisPubSubChannelLayer",
+            "BACKEND": "progress.redislayer.BroadcastRedisPubSubChannelLayer",
             # redis-py 8 defaults to a socket timeout that kills idle
             # consumers with close code 1011; channels-redis needs None.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},

@@ -41,6 +41,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "progress.broadcast",  # owns the channel layer
             "progress.layers",
+            "progress.redislayer",
             "progress.recorder",
             "progress.selectors",
             "citations.services",

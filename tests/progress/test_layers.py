@@ -119,7 +119,7 @@ async def test_redis_pub_sub_members_get_one_decoded_message_or_their_queued_byt
     delivers it (no Redis server needed: nothing is sent)."""
     import asyncio
 
-    from progress.layers import BroadcastRedisPubSubChannelLayer
+    from progress.redislayer import BroadcastRedisPubSubChannelLayer
 
     layer = BroadcastRedisPubSubChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}])
     loop_layer = layer._get_layer()
