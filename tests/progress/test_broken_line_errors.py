@@ -3,6 +3,8 @@ where; a subtype that is not a string reads as none, as text or as bytes."""
 
 from __future__ import annotations
 
+import json
+
 from progress.stream import StreamInterpreter, parse_line
 
 
@@ -31,3 +33,22 @@ def test_system_line_whose_subtype_is_not_a_string_has_no_subtype():
                 "System event: unknown",
                 {"type": "system", "subtype": "", "x": 1},
             )
+
+
+def test_line_that_cannot_be_interpreted_keeps_the_current_phase():
+    """The raw event for a line that breaks interpretation carries the phase announced before it."""
+    interpreter = StreamInterpreter()
+    marker = '<!-- PROGRESS: {"phase": "Searching"} -->'
+    interpreter.feed(
+        json.dumps(
+            {"type": "assistant", "message": {"id": "m1", "content": [{"type": "text", "text": marker}]}}
+        )
+    )
+    line = '{"type":"system","subtype":"api_retry","retry_delay_ms":1' + "0" * 400 + "}"
+    (event,) = interpreter.feed(line)
+    assert (event.kind, event.phase) == ("raw", "searching")
+
+
+def test_text_line_ending_in_a_capital_keeps_it():
+    """Only the line end is stripped from a line of text, not a final "X"."""
+    assert parse_line("Hello X\n").raw == "Hello X"
