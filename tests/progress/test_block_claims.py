@@ -57,3 +57,66 @@ def test_a_late_thinking_line_claims_the_streamed_thinking_block():
     interpreter, events = run(lines)
     assert interpreter.thinking_text == "Plan the answer."
     assert [e.payload["text"] for e in events if e.kind == "text"] == ["First part.", "Second part."]
+
+
+def test_a_block_restarted_at_a_finished_index_is_claimed_by_its_line():
+    """A message whose index 0 starts again after that block finished (no new
+    message_start): the new block's line claims the new block, so its text is
+    streamed once and recorded at index 0, not again as a block of its own."""
+    first = [
+        start("msg_A"),
+        block_start(0, {"type": "text", "text": ""}),
+        text_delta(0, "First try."),
+        assistant("msg_A", text_block("First try.")),
+        block_stop(0),
+    ]
+    again = [
+        block_start(0, {"type": "text", "text": ""}),
+        text_delta(0, "Second try."),
+        assistant("msg_A", text_block("Second try.")),
+        block_stop(0),
+        message_delta(),
+        message_stop(),
+    ]
+    _, events = run(first + again)
+    assert [e.kind for e in events] == ["text_delta", "text", "text_delta", "text"]  # no line refused as raw
+    assert "".join(e.payload["text"] for e in events if e.kind == "text_delta") == "First try.Second try."
+    assert [(e.payload["text"], e.payload["index"]) for e in events if e.kind == "text"] == [
+        ("First try.", 0),
+        ("Second try.", 0),
+    ]
+
+
+def test_a_restarted_block_is_found_after_a_later_block_is_claimed():
+    """Index 1 starts again while a thinking block after it waits for its line;
+    the thinking line claims the thinking block, and the restarted text's line
+    still claims the restarted block (it is not skipped as if claimed)."""
+    lines = [
+        start("msg_A"),
+        block_start(0, {"type": "text", "text": ""}),
+        text_delta(0, "Zero."),
+        assistant("msg_A", text_block("Zero.")),
+        block_stop(0),
+        block_start(1, {"type": "text", "text": ""}),
+        text_delta(1, "One."),
+        assistant("msg_A", text_block("One.")),
+        block_stop(1),
+        block_start(2, {"type": "thinking", "thinking": ""}),
+        delta(2, type="thinking_delta", thinking="Think again."),
+        block_stop(2),
+        block_start(1, {"type": "text", "text": ""}),
+        text_delta(1, "One, redone."),
+        assistant("msg_A", {"type": "thinking", "thinking": "Think again.", "signature": "sig"}),
+        assistant("msg_A", text_block("One, redone.")),
+        block_stop(1),
+        message_delta(),
+        message_stop(),
+    ]
+    interpreter, events = run(lines)
+    assert "".join(e.payload["text"] for e in events if e.kind == "text_delta") == "Zero.One.One, redone."
+    assert [(e.payload["text"], e.payload["index"]) for e in events if e.kind == "text"] == [
+        ("Zero.", 0),
+        ("One.", 1),
+        ("One, redone.", 1),
+    ]
+    assert interpreter.thinking_text == "Think again."
