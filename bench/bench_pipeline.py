@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import os
@@ -38,20 +39,28 @@ from django.core.management import call_command  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 
 
-async def pipe_batches(lines):
+def pipe_batches(lines) -> list[list]:
     """The lines as an engine delivers them (``stream_batches``): OutputLine
-    objects with their bytes, about 64 KB per batch (as one pipe read), one
-    turn of the event loop per batch."""
-    batch, size = [], 0
+    objects with their bytes, about 64 KB per batch (as one pipe read). Made
+    before the clock starts: cutting the lines up is the bench's work, not the
+    pipeline's."""
+    batches, batch, size = [], [], 0
     for line in lines:
         batch.append(line)
         size += len(line.data)
         if size >= 65536:
-            yield batch
+            batches.append(batch)
             batch, size = [], 0
-            await asyncio.sleep(0)
     if batch:
+        batches.append(batch)
+    return batches
+
+
+async def delivered(batches):
+    """The batches one turn of the event loop apart, as pipe reads come."""
+    for batch in batches:
         yield batch
+        await asyncio.sleep(0)
 
 
 # Two long transcripts, both in the exact real format of the fixtures:
@@ -106,11 +115,12 @@ async def ingest(lines) -> tuple[float, int]:
     recorder = ProgressRecorder(question.pk, raw_log=Path(TMP) / f"raw-{question.pk}.log")
     await recorder.start()
     interpreter = StreamInterpreter()
-    output = [OutputLine("stdout", line, line.encode()) for line in lines]
+    batches = pipe_batches([OutputLine("stdout", line, line.encode()) for line in lines])
     stdout_lines, stderr_lines = [], []
+    gc.collect()  # every run starts without the garbage of what came before
     start, cpu_start = time.perf_counter(), time.process_time()
     # The ingestion loop of runs.arun_question itself: keep raw, parse, record.
-    await runs.ingest(pipe_batches(output), recorder, interpreter, stdout_lines, stderr_lines)
+    await runs.ingest(delivered(batches), recorder, interpreter, stdout_lines, stderr_lines)
     await recorder.close()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     events = await question.events.acount()
@@ -217,43 +227,63 @@ async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
     return max(gaps or [0.0]), len(stamps), elapsed
 
 
-def measure_ingestion(kind: str, lines: list[str]) -> None:
-    size = sum(len(line) for line in lines)
-    # CPU time (the pipeline's database thread included) and wall time; on this
-    # shared 2-core machine the wall clock also swings with other people's load.
-    rounds, walls = [], []
-    for _ in range(5):
-        start, wall = time.process_time(), time.perf_counter()
-        for line in lines:
-            json.loads(line)
-        rounds.append(time.process_time() - start)
-        walls.append(time.perf_counter() - wall)
-    loads, loads_wall = sorted(rounds)[2], sorted(walls)[2]
+def _loads_time(lines) -> tuple[float, float]:
+    gc.collect()
+    start, wall = time.process_time(), time.perf_counter()
+    for line in lines:
+        json.loads(line)
+    return time.process_time() - start, time.perf_counter() - wall
+
+
+def _parse_time(lines) -> float:
     from progress.stream import StreamInterpreter
 
+    gc.collect()
     start = time.process_time()
     interpreter = StreamInterpreter()
     for line in lines:
         interpreter.feed(line)
     interpreter.finish()
-    parse_only = time.process_time() - start
-    # Median of 3 runs, each into a fresh question, as the baseline is a median
-    # too (the first touch of new memory in a fresh VM is slow for everyone).
-    results = sorted((asyncio.run(ingest(lines)) for _ in range(3)), key=lambda result: result[1])
-    elapsed, cpu, events, received, produced = results[1]
-    print(f"[{kind}] lines: {len(lines):,} ({size / 1e6:.1f} MB)")
-    print(f"  json.loads:            {len(lines) / loads:>10,.0f} lines/s (CPU, median of 5)")
+    return time.process_time() - start
+
+
+def measure_ingestion(kind: str, lines: list[str], rounds: int = 5) -> None:
+    size = sum(len(line) for line in lines)
+    # CPU time (the pipeline's database thread included) and wall time; on this
+    # shared 2-core machine the wall clock also swings with other people's load.
+    # Each round times json.loads, the interpreter alone and the pipeline (into
+    # a fresh question) back to back, so a ratio compares times taken in the
+    # same few seconds; the ratios reported are the medians over the rounds.
+    loads_cpu, loads_wall, parse_cpu, runs = [], [], [], []
+    for _ in range(rounds):
+        cpu, wall = _loads_time(lines)
+        loads_cpu.append(cpu)
+        loads_wall.append(wall)
+        parse_cpu.append(_parse_time(lines))
+        runs.append(asyncio.run(ingest(lines)))
+
+    def median(values):
+        return sorted(values)[len(values) // 2]
+
+    cpu_ratios = [loads / run[1] for loads, run in zip(loads_cpu, runs, strict=True)]
+    wall_ratios = [loads / run[0] for loads, run in zip(loads_wall, runs, strict=True)]
+    parse_ratios = [loads / parse for loads, parse in zip(loads_cpu, parse_cpu, strict=True)]
+    elapsed, cpu = median([run[0] for run in runs]), median([run[1] for run in runs])
+    _, _, events, received, produced = runs[-1]
+    print(f"[{kind}] lines: {len(lines):,} ({size / 1e6:.1f} MB), {rounds} rounds")
+    print(f"  json.loads:            {len(lines) / median(loads_cpu):>10,.0f} lines/s (CPU)")
     print(
         f"  parse+persist+notify:  {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
         f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
         f"{received:,} broadcast"
     )
     print(
-        f"  parse only (StreamInterpreter): {len(lines) / parse_only:>10,.0f} lines/s, "
-        f"ratio {loads / parse_only:.2f}"
+        f"  parse only (StreamInterpreter): {len(lines) / median(parse_cpu):>10,.0f} lines/s, "
+        f"ratio {median(parse_ratios):.2f}"
     )
     print(
-        f"  ratio pipeline/json.loads: CPU time {loads / cpu:.2f}, wall {loads_wall / elapsed:.2f} "
+        f"  ratio pipeline/json.loads: CPU time {median(cpu_ratios):.2f} "
+        f"(rounds {min(cpu_ratios):.2f}-{max(cpu_ratios):.2f}), wall {median(wall_ratios):.2f} "
         f"(target >= 0.33); pipeline CPU {cpu:.2f} s, wall {elapsed:.2f} s"
     )
 

@@ -146,12 +146,60 @@ def frame_from_parts(
     """The frame of one event, built around its already-encoded payload, so a
     payload is serialised once for both the database row and the websocket."""
     return (
-        f'{{"type":"event","seq":{int(seq)},"kind":{encode_basestring_ascii(kind)},'
+        f'{{"type":"event","seq":{int(seq)}{_frame_middle(kind, stage, phase, step, total, detail)}'
+        f"{payload_json}{_frame_end(created_at)}"
+    )
+
+
+def _frame_middle(kind: str, stage: str, phase: str, step: int | None, total: int | None, detail: str) -> str:
+    return (
+        f',"kind":{encode_basestring_ascii(kind)},'
         f'"stage":{encode_basestring_ascii(stage)},"phase":{encode_basestring_ascii(phase)},'
         f'"step":{_optional_int(step)},"total":{_optional_int(total)},'
-        f'"detail":{encode_basestring_ascii(detail)},"payload":{payload_json},'
-        f'"created_at":{"null" if created_at is None else encode_basestring_ascii(created_at)}}}'
+        f'"detail":{encode_basestring_ascii(detail)},"payload":'
     )
+
+
+def _frame_end(created_at: str | None) -> str:
+    return f',"created_at":{"null" if created_at is None else encode_basestring_ascii(created_at)}}}'
+
+
+class FrameBuilder:
+    """``frame_from_parts`` for a run's batches, whose events share their
+    creation time and mostly repeat their kind, stage, phase and detail ("Writing
+    the answer", a hook's status): the frame's middle, from the kind to the
+    payload key, is encoded once per distinct combination (a few thousand kept)."""
+
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self._middles: dict[tuple, str] = {}
+        self._end = ""
+
+    def created(self, created_at: str | None) -> None:
+        """The creation time of the events framed next."""
+        self._end = _frame_end(created_at)
+
+    def frame(
+        self,
+        seq: int,
+        kind: str,
+        stage: str,
+        phase: str,
+        step: int | None,
+        total: int | None,
+        detail: str,
+        payload_json: str,
+    ) -> str:
+        key = (kind, stage, phase, step, total, detail)
+        middle = self._middles.get(key)
+        if middle is None:
+            # Keys equal as tuples encode the same: the strings are equal, and
+            # equal numbers (1, 1.0, True) have the same int.
+            middle = _frame_middle(kind, stage, phase, step, total, detail)
+            if len(self._middles) < self.KEEP:
+                self._middles[key] = middle
+        return f'{{"type":"event","seq":{int(seq)}{middle}{payload_json}{self._end}'
 
 
 def event_frame(event: dict) -> str:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress.broadcast import encode_payload, event_frame, frame_from_parts
+from progress.broadcast import FrameBuilder, encode_payload, event_frame, frame_from_parts
 
 # Any code point, lone surrogates included (a JSON line can spell one as an escape).
 TEXT = st.text(st.characters(exclude_categories=()) | st.sampled_from("\x00\ud800\udfff"))
@@ -89,3 +89,33 @@ def test_frame_is_the_event_as_json(detail):
         encode_payload(event["payload"]),
         event["created_at"],
     )
+
+
+_texts = st.sampled_from(
+    ["", "text_delta", "Writing the answer", 'q " \\ é \U0001f600 \n', "primary"]
+) | st.text(max_size=20)
+_numbers = st.none() | st.integers(-3, 3) | st.sampled_from([1.0, True, False, 2.7, -0.0])
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 10**6),
+            _texts,
+            _texts,
+            _texts,
+            _numbers,
+            _numbers,
+            _texts,
+            st.sampled_from(["{}", '{"a":1}']),
+        ),
+        max_size=30,
+    ),
+    st.none() | st.sampled_from(["2026-11-27T05:00:00.123456+00:00", "é"]),
+)
+def test_a_frame_builder_builds_the_frames_of_frame_from_parts(events, created_at):
+    """Repeated middles come from the builder's cache, equal numbers (1, 1.0, True) included."""
+    builder = FrameBuilder()
+    builder.created(created_at)
+    for event in events:
+        assert builder.frame(*event) == frame_from_parts(*event, created_at)
