@@ -103,14 +103,20 @@ def blocks(events: list[dict], kind: str, block_type: str) -> list[dict]:
     return found
 
 
-async def test_claude_answers_from_the_sandbox_with_citations(claude_bin: Path, sandbox: Path) -> None:
-    scratch_before = set(Path(tempfile.gettempdir()).glob("researchmind-claude-code-*"))
+async def test_claude_answers_from_the_sandbox_with_citations(
+    claude_bin: Path, sandbox: Path, tmp_path: Path, monkeypatch
+) -> None:
+    # The run's scratch folders go to a temp folder of this test's own: other tests
+    # and processes making theirs in the shared /tmp at the same time are not counted.
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))
     with MockAnthropic(research_script(sandbox)) as api:
         engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="test-key", limits=FAST)
         assert engine.availability().available
         lines, events, outcome = await run(engine, sandbox, question="-- what colour is the sky?")
     # The per-run HOME / CLAUDE_CONFIG_DIR is gone, and nothing was written into the sandbox.
-    assert set(Path(tempfile.gettempdir()).glob("researchmind-claude-code-*")) <= scratch_before
+    assert list(scratch_root.iterdir()) == []
     assert sorted(p.name for p in sandbox.iterdir()) == ["notes.md"]
     assert outcome.returncode == 0 and outcome.killed_by is None
     assert all(line.source == "stdout" for line in lines)  # nothing on stderr
