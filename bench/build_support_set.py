@@ -520,6 +520,18 @@ def records_from(passages, *, prefix: str, split_of) -> list[dict]:
     return records
 
 
+def cited_sources(names: tuple[str, ...]) -> set[str]:
+    """The source files the sets ``names`` (beside this script) cite: a newer
+    held-out set must not reuse them."""
+    here = Path(__file__).parent
+    return {
+        json.loads(line)["source"]
+        for name in names
+        for line in (here / name).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
+
+
 def write_set(records: list[dict], out: Path, passages: int) -> None:
     with out.open("w", encoding="utf-8") as handle:
         for record in records:

@@ -33,10 +33,9 @@ source file an earlier set or bench/support_outside.py cites.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from build_support_set import records_from, write_set
+from build_support_set import cited_sources, records_from, write_set
 
 OUT = Path(__file__).with_name("support_set_fifth.jsonl")
 EARLIER = (
@@ -300,17 +299,6 @@ PASSAGES = [
 ]  # fmt: skip
 
 
-def earlier_sources() -> set[str]:
-    """The source files the earlier sets cite, which this set must not reuse."""
-    here = Path(__file__).parent
-    return {
-        json.loads(line)["source"]
-        for name in EARLIER
-        for line in (here / name).read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
-
-
 def outside(source: str) -> bool:
     """Whether bench/support_outside.py reads this file."""
     if source in OUTSIDE_FILES:
@@ -320,7 +308,7 @@ def outside(source: str) -> bool:
 
 def build() -> list[dict]:
     sources = {source for _, source, *_ in PASSAGES}
-    reused = sources & earlier_sources()
+    reused = sources & cited_sources(EARLIER)
     if reused:
         raise SystemExit(f"an earlier set already cites {sorted(reused)}")
     named = sorted(source for source in sources if outside(source))

@@ -23,10 +23,9 @@ file an earlier set cites.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from build_support_set import records_from, write_set
+from build_support_set import cited_sources, records_from, write_set
 
 OUT = Path(__file__).with_name("support_set_fourth.jsonl")
 EARLIER = ("support_set.jsonl", "support_set_fresh.jsonl", "support_set_third.jsonl")
@@ -223,19 +222,8 @@ PASSAGES = [
 ]  # fmt: skip
 
 
-def earlier_sources() -> set[str]:
-    """The source files the earlier sets cite, which this set must not reuse."""
-    here = Path(__file__).parent
-    return {
-        json.loads(line)["source"]
-        for name in EARLIER
-        for line in (here / name).read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
-
-
 def build() -> list[dict]:
-    reused = {source for _, source, *_ in PASSAGES} & earlier_sources()
+    reused = {source for _, source, *_ in PASSAGES} & cited_sources(EARLIER)
     if reused:
         raise SystemExit(f"an earlier set already cites {sorted(reused)}")
     return records_from(PASSAGES, prefix="f", split_of=lambda index: "fourth")
