@@ -26,8 +26,8 @@ the held-out part (every third question) and the second held-out batch separatel
 
 Held-out questions are only counted unless ``--show held`` is given; the
 second held-out batch (questions 101 on) is reported on its own and printed
-only with ``--show new``, the third (201 on) and fourth (301 on) only with
-``--show third`` / ``--show fourth``.
+only with ``--show new``, the third (201 on), fourth (301 on) and fifth
+(401 on) only with ``--show third`` / ``--show fourth`` / ``--show fifth``.
 """
 
 from __future__ import annotations
@@ -390,7 +390,9 @@ def main() -> int:
         "--scale", type=int, default=0, help="also fill the sandbox to this many MB and time answers"
     )
     parser.add_argument(
-        "--show", choices=("tune", "held", "new", "third", "fourth", "all"), help="print each question's lead"
+        "--show",
+        choices=("tune", "held", "new", "third", "fourth", "fifth", "all"),
+        help="print each question's lead",
     )
     parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
     args = parser.parse_args()
@@ -431,11 +433,13 @@ def main() -> int:
         new = [o for o in outcomes if o.case.split == "new"]
         third = [o for o in outcomes if o.case.split == "third"]
         fourth = [o for o in outcomes if o.case.split == "fourth"]
+        fifth = [o for o in outcomes if o.case.split == "fifth"]
         report("tuning part", tune, box)
         report("held-out part", held, box)
         report("new held-out batch", new, box)
         report("third held-out batch", third, box)
         report("fourth held-out batch", fourth, box)
+        report("fifth held-out batch", fifth, box)
         report("first set (tuning + held-out)", tune + held, box)
         report("questions 1-126 (all read while tuning since the fourth pass)", tune + held + new, box)
         report("all", outcomes, box)
@@ -446,6 +450,7 @@ def main() -> int:
                 "new": new,
                 "third": third,
                 "fourth": fourth,
+                "fifth": fifth,
                 "all": outcomes,
             }
             show(parts[args.show], box)

@@ -15,6 +15,11 @@ written from files the passes had not used, after the fourth pass's engine
 changes and committed before the engine was first run on them; they were
 read after that first run. Questions from 301 are a fourth held-out batch
 (``split == "fourth"``), written the same way after the pass's last change.
+Questions from 401 are a fifth held-out batch (``split == "fifth"``), written
+by an engineer who had never seen the engine's code or outputs, from files in
+the eval corpus that no earlier question used (read directly in site-packages),
+checked with ``bench/check_eval_set.py`` and committed before the engine was
+run on them; the semantic reranker is measured once on them.
 """
 
 from __future__ import annotations
@@ -39,7 +44,9 @@ class Case:
     @property
     def split(self) -> str:
         """The part: tune, held (every third of the first set), new (the second
-        held-out batch), third (the third held-out batch) or fourth."""
+        held-out batch), third (the third held-out batch), fourth or fifth."""
+        if self.number > 400:
+            return "fifth"
         if self.number > 300:
             return "fourth"
         if self.number > 200:
@@ -969,4 +976,175 @@ CASES += [
     _case(314, "unanswerable", "Which TLS version does dj-database-url enforce by default?"),
     _case(315, "unanswerable", "Into how many languages does markdownify translate headings?"),
     _case(316, "unanswerable", "How many CPU cores does pytest.approx use to compare numbers?"),
+    # A fifth held-out batch: written by an engineer who had not seen the engine's code or answers,
+    # from files no earlier question used (all inside the eval corpus), committed before the engine
+    # ran on any of them.
+    _case(
+        401,
+        "number",
+        "What is the longest pause redis-py's backoff waits between retries by default?",
+        ("redis/backoff.py", (4, 5), "DEFAULT_CAP = 0.512", "0.512"),
+    ),
+    _case(
+        402,
+        "howto",
+        "How do I make a redis-py Retry keep retrying without any limit?",
+        ("redis/retry.py", (40, 40), "negative to retry forever"),
+    ),
+    _case(
+        403,
+        "number",
+        "How many application instances does asgiref's StatelessServer keep before it deletes the oldest?",
+        ("asgiref/server.py", (46, 46), "max_applications=1000", "1000"),
+    ),
+    _case(
+        404,
+        "why",
+        "Why would I want asgiref's sync_to_async to run my sync code in the same thread as the outer code?",
+        ("asgiref/sync.py", (433, 435), "not threadsafe", "SQLite database connections"),
+    ),
+    _case(
+        405,
+        "name",
+        "In which folder does pytest keep its cache between runs by default?",
+        ("_pytest/cacheprovider.py", (536, 536), '".pytest_cache"', ".pytest_cache"),
+    ),
+    _case(
+        406,
+        "name",
+        "Which JUnit XML schema does pytest write its report in by default?",
+        ("_pytest/junitxml.py", (462, 467), 'default="xunit2"', "xunit2"),
+    ),
+    _case(
+        407,
+        "synonym",
+        "Does pytest overwrite or append to its log file on each run by default?",
+        ("_pytest/logging.py", (299, 305), 'default="w"'),
+    ),
+    _case(
+        408,
+        "synonym",
+        "What status does a click program exit with when the user passes bad arguments?",
+        ("click/exceptions.py", (77, 77), "exit_code: t.ClassVar[int] = 2"),
+    ),
+    _case(
+        409,
+        "howto",
+        "Where should my click application store its configuration files so that it works on every OS?",
+        ("click/utils.py", (472, 473), "get_app_dir"),
+    ),
+    _case(
+        410,
+        "name",
+        "Which CSS class does Python-Markdown's CodeHilite put on the div around highlighted code by default?",
+        ("markdown/extensions/codehilite.py", (304, 306), "Default: `codehilite`"),
+    ),
+    _case(
+        411,
+        "synonym",
+        "How do I make every single line break in Python-Markdown become a <br>, like on GitHub?",
+        ("markdown/extensions/nl2br.py", (17, 18), "treat newlines as hard breaks"),
+    ),
+    _case(
+        412,
+        "yesno",
+        "Does Python-Markdown's tables extension use the HTML align attribute for column alignment by default?",
+        ("markdown/extensions/tables.py", (233, 233), "'use_align_attribute': [False"),
+    ),
+    _case(
+        413,
+        "why",
+        "Why shouldn't I wait for a Celery task's result inside another task?",
+        ("celery/result.py", (198, 200), "may lead to deadlocks"),
+    ),
+    _case(
+        414,
+        "yesno",
+        "If AsyncResult.get() times out, does Celery stop the task?",
+        ("celery/result.py", (213, 214), "isn't terminated even if timeout occurs"),
+    ),
+    _case(
+        415,
+        "synonym",
+        "How often does Celery's AsyncResult.get check again for the result by default?",
+        ("celery/result.py", (191, 191), "interval=0.5"),
+    ),
+    _case(
+        416,
+        "yesno",
+        "Does day_of_week='*/2' in a Celery crontab mean every other day?",
+        ("celery/schedules.py", (392, 393), "every day that is divisible by two"),
+    ),
+    _case(
+        417,
+        "name",
+        "Which serializer does a kombu Producer use by default?",
+        ("kombu/messaging.py", (150, 150), 'Default is `"json"`'),
+    ),
+    _case(
+        418,
+        "yesno",
+        "Does Django's timesince include seconds in its output?",
+        ("django/utils/timesince.py", (34, 35), "Seconds and microseconds are ignored"),
+    ),
+    _case(
+        419,
+        "number",
+        "How many adjacent time units does Django's timesince show by default?",
+        ("django/utils/timesince.py", (28, 28), "depth=2"),
+    ),
+    _case(
+        420,
+        "howto",
+        "How do I check in Django that a ?next= redirect URL is safe to follow?",
+        ("django/utils/http.py", (276, 278), "url_has_allowed_host_and_scheme"),
+    ),
+    _case(
+        421,
+        "number",
+        "Which close code does websockets use when a message is too large?",
+        ("websockets/frames.py", (63, 63), "MESSAGE_TOO_BIG = 1009", "1009"),
+    ),
+    _case(
+        422,
+        "synonym",
+        "Which websockets exception tells me the other side hung up cleanly?",
+        ("websockets/exceptions.py", (160, 165), "ConnectionClosedOK"),
+    ),
+    _case(
+        423,
+        "howto",
+        "How do I make Hypothesis keep its example database and other data outside the project folder?",
+        ("hypothesis/configuration.py", (65, 65), "HYPOTHESIS_STORAGE_DIRECTORY"),
+    ),
+    _case(
+        424,
+        "why",
+        "Why does Hypothesis write a .gitignore file into its .hypothesis folder?",
+        ("hypothesis/configuration.py", (29, 31), "recommend that .hypothesis not be checked"),
+    ),
+    _case(
+        425,
+        "twofile",
+        "How do I tell browsers never to cache a Django response, and does a kombu Producer compress "
+        "messages by default?",
+        ("django/utils/cache.py", (293, 295), "add_never_cache_headers"),
+        ("kombu/messaging.py", (151, 152), "Default is no compression"),
+    ),
+    _case(
+        426,
+        "twofile",
+        "Which time format does pytest give log timestamps by default, and which prefix does "
+        "Python-Markdown's fenced_code extension put before a code block's language?",
+        ("_pytest/logging.py", (51, 51), 'DEFAULT_LOG_DATE_FORMAT = "%H:%M:%S"', "%H:%M:%S"),
+        ("markdown/extensions/fenced_code.py", (41, 41), 'Default: "language-"', "language-"),
+    ),
+    _case(427, "unanswerable", "After how many days does pytest expire the entries of its .pytest_cache?"),
+    _case(428, "unanswerable", "Which Pygments style does click use to colour its --help output?"),
+    _case(429, "unanswerable", "How many CSS themes does Python-Markdown's tables extension ship with?"),
+    _case(
+        430,
+        "unanswerable",
+        "What is the maximum length, in characters, of the string Django's timesince returns?",
+    ),
 ]
