@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 
 from progress import broadcast, selectors
+from progress.fragments import FANOUT_KINDS
 from progress.leanconsumer import LeanWebsocketConsumer
 from researchmind.tokens import SUBPROTOCOL
 
@@ -25,25 +26,36 @@ REPLAY_CHUNK = 500
 # Rendered event batches shared by every page watching the same question in
 # this process: 200 open pages cost one render per batch, not 200.
 SHARED_RENDERS = 256
-_renders: OrderedDict[tuple[int, int, int], asyncio.Future] = OrderedDict()
+_renders: OrderedDict[tuple[int, int, int], tuple[float, asyncio.Future]] = OrderedDict()
+# A batch holding these kinds renders what the database says when it is rendered
+# (the finished answer with its citations' verification, the cancel status, the
+# fan-out lanes), which a later change (a re-verification, a sub-run ending)
+# makes stale: it is shared only while fresh, like the answer message.
+_RENDERS_STATE = FANOUT_KINDS | {"end"}
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
 
 
 def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
     """The HTML of a batch of a question's events, rendered once per process:
-    events are immutable rows, so the same seq range renders the same."""
+    events are immutable rows, so the same seq range renders the same, but for
+    the state some batches show (``_RENDERS_STATE``), shared while fresh only."""
     from progress.fragments import render_events_html
 
     key = (question_id, events[0]["seq"], events[-1]["seq"])
-    future = _renders.get(key)
-    if future is None or (future.done() and future.exception() is not None):
-        future = asyncio.ensure_future(database_sync_to_async(render_events_html)(question_id, events))
-        _renders[key] = future
-        while len(_renders) > SHARED_RENDERS:
-            _renders.popitem(last=False)
-    else:
-        _renders.move_to_end(key)
+    now = time.monotonic()
+    cached = _renders.get(key)
+    if cached is not None:
+        made, future = cached
+        stale = now - made >= ANSWER_FRESH_SECONDS and any(e["kind"] in _RENDERS_STATE for e in events)
+        if not stale and not (future.done() and future.exception() is not None):
+            _renders.move_to_end(key)
+            return future
+    future = asyncio.ensure_future(database_sync_to_async(render_events_html)(question_id, events))
+    _renders[key] = (now, future)
+    _renders.move_to_end(key)
+    while len(_renders) > SHARED_RENDERS:
+        _renders.popitem(last=False)
     return future
 
 

@@ -460,3 +460,47 @@ async def test_nul_and_lone_surrogate_escapes_are_recorded(user, make_session):
         frame = event_frame(event_dict(event))
         frame.encode("utf-8")
         assert json.loads(frame)["seq"] == event.seq
+
+
+async def test_a_finished_runs_render_is_shared_only_while_fresh(user, make_session, add_text, monkeypatch):
+    """The last batch of a run renders the answer with its citations' verification
+    as the database has it then: pages catching up together share it, but a page
+    that comes later, after a re-verification, sees the citations as they are now."""
+    from citations.models import Citation
+    from citations.services import citations_reverify
+    from progress import consumers
+    from researchmind.asgi import application
+
+    consumers._renders.clear()
+    session = await sync_to_async(_session_with_notes)(user, make_session, add_text)
+    question = await Question.objects.acreate(session=session, text="How long do refresh tokens live?")
+    assert await runs.arun_question(question.pk) == "complete"
+
+    async def page_html() -> str:
+        page = WebsocketCommunicator(
+            application, f"/ws/questions/{question.pk}/?format=html", headers=await _cookie_for(user)
+        )
+        assert (await page.connect())[0]
+        html = await page.receive_from(timeout=10)
+        await page.disconnect()
+        return html
+
+    first, second = await page_html(), await page_html()
+    assert first == second and 'class="badge verify-verified"' in first
+    # The cited notes change behind the answer's back, and the citations are verified again.
+    notes = await sync_to_async(
+        lambda: next(
+            p for p in Path(session.sandbox_path).rglob("*") if p.is_file() and "Refresh" in p.read_text()
+        )
+    )()
+    notes.write_text(notes.read_text().replace("30 days", "90 days"))
+    citations = Citation.objects.filter(question=question)
+    assert await sync_to_async(citations_reverify)(citations) > 0
+    states = await sync_to_async(lambda: {c.verification for c in citations})()
+    assert "excerpt_mismatch" in states
+    mismatch = 'class="badge verify-excerpt_mismatch"'
+    assert mismatch not in first
+    # Within the freshness the page still shares the render; past it, the page reads the change.
+    assert await page_html() == first
+    monkeypatch.setattr(consumers, "ANSWER_FRESH_SECONDS", 0.0)
+    assert mismatch in await page_html()
