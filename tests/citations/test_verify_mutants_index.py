@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from array import array
 
 import pytest
@@ -340,3 +341,109 @@ def test_a_file_changed_exactly_the_racy_margin_before_its_read_is_not_trusted(t
     assert not entry.trusted(stat)
     entry.taken_ns = last + RACY_NS + 1
     assert entry.trusted(stat)
+
+
+def _plain_and_twice_indexed(root, state, cites) -> list:
+    """Verified without an index, then twice with one (taken, then used): the same answers."""
+    plain = verify_citations(root, cites)
+    assert verify_citations(root, cites, state=state) == plain
+    assert verify_citations(root, cites, state=state) == plain
+    return plain
+
+
+def test_two_excerpts_cited_at_the_same_lines_keep_their_own_answers(tmp_path, monkeypatch) -> None:
+    """Kept answers are keyed by the excerpt as well as the lines: one excerpt found at
+    line 3 does not make another cited there (and in no line) found when verified again."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(_numbered(20))
+    cites = [file_citation(rel, 3, 3, "line 3 says"), file_citation(rel, 3, 3, "nowhere in the file")]
+    plain = _plain_and_twice_indexed(root, state, cites)
+    assert [r.status for r in plain] == ["verified", "excerpt_mismatch"]
+
+
+def test_an_excerpt_with_a_lone_surrogate_is_kept_and_recalled(tmp_path, monkeypatch) -> None:
+    """An excerpt decoded from JSON may hold a lone surrogate: its answer is still kept in
+    the index and recalled, as for any excerpt."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(_numbered(20))
+    cites = [file_citation(rel, 3, 3, "line 3 says \udc80"), file_citation(rel, 5, 5, "line 5 says")]
+    plain = _plain_and_twice_indexed(root, state, cites)
+    entry = LineStore(state / linestore.FOLDER, root).load(root / rel)
+    assert entry is not None and len(entry.placed) + len(entry.answers) == 2
+    assert plain[1].status == "verified"
+
+
+def test_a_large_file_read_again_for_a_new_excerpt_keeps_the_counts_just_taken(tmp_path, monkeypatch) -> None:
+    """A file too big to hold, verified again with an excerpt not in its cited lines: its
+    lines are counted from the index, then it is read in full for the search; the index
+    written after that read keeps those counts (not counted a third time)."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    monkeypatch.setattr(read, "WHOLE", 1024)
+    monkeypatch.setattr(read, "CHUNK", 3000)
+    monkeypatch.setattr(read, "OVERLAP", 256)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/big.txt"
+    (root / rel).write_bytes(_numbered(400))
+    first = [file_citation(rel, 77, 77, "line 77 says")]
+    assert verify_citations(root, first, state=state) == verify_citations(root, first)
+    entry = LineStore(state / linestore.FOLDER, root).load(root / rel)
+    assert entry is not None and len(entry.counts) == 0  # not counted on the first read
+    cites = [*first, file_citation(rel, 10, 10, "line 300 says")]
+    plain = verify_citations(root, cites)
+    assert [(r.status, r.line_start) for r in plain] == [("verified", 77), ("relocated", 300)]
+    assert verify_citations(root, cites, state=state) == plain
+    entry = LineStore(state / linestore.FOLDER, root).load(root / rel)
+    assert entry is not None and entry.n_lines == 400 and entry.counts[-1] == 400
+    assert verify_citations(root, cites, state=state) == plain
+
+
+def test_an_index_hash_checked_after_a_metadata_change_is_stamped_afresh(tmp_path, monkeypatch) -> None:
+    """A file whose ctime changed (its mode, here) but not its bytes is hash-checked, its
+    answers come from the index, and the index is stamped with the new ctime."""
+    monkeypatch.setattr(lineindex, "RACY_NS", 0)
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(_numbered(30))
+    cites = [file_citation(rel, 4, 4, "line 4 says")]
+    plain = _plain_and_twice_indexed(root, state, cites)  # taken, then counted
+    os.chmod(root / rel, 0o600)
+    ctime = os.stat(root / rel).st_ctime_ns
+    store = LineStore(state / linestore.FOLDER, root)
+    assert store.load(root / rel).ctime_ns != ctime
+    assert verify_citations(root, cites, state=state) == plain
+    assert store.load(root / rel).ctime_ns == ctime
+
+
+def test_an_index_is_written_beside_its_place_not_in_the_system_temp_folder(tmp_path, monkeypatch) -> None:
+    """Each index is written to a temporary file in its own folder and renamed into place
+    (the state folder may be on another filesystem than the system's temp folder)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-temp-folder"))
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(_numbered(10))
+    verify_citations(root, [file_citation(rel, 2, 2, "line 2 says")], state=state)
+    assert LineStore(state / linestore.FOLDER, root).load(root / rel) is not None
+    assert not (tmp_path / "no-such-temp-folder").exists()
+
+
+def test_an_index_that_cannot_be_put_in_place_leaves_no_temporary_file(tmp_path) -> None:
+    """Where the index would go is taken by a folder: the citation is still verified, and
+    the temporary file written for the index is removed."""
+    (tmp_path / "root" / CID).mkdir(parents=True)
+    root, state = tmp_path / "root", tmp_path / "state"
+    rel = f"{CID}/n.txt"
+    (root / rel).write_bytes(_numbered(10))
+    place = LineStore(state / linestore.FOLDER, root).path_of(root / rel)
+    os.makedirs(place)
+    cites = [file_citation(rel, 2, 2, "line 2 says")]
+    assert verify_citations(root, cites, state=state) == verify_citations(root, cites)
+    assert os.listdir(os.path.dirname(place)) == [os.path.basename(place)]
