@@ -12,6 +12,8 @@ from citations.verification.support import (
     judge_support,
 )
 from citations.verification.support_rules import _claimed_literal
+from citations.verification.support_rules.names import _like, _siblings
+from citations.verification.support_text import Span
 
 
 def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> None:
@@ -98,3 +100,15 @@ def test_the_facts_a_sentence_joins() -> None:
         "Sessions expire after 2 weeks",
         "3 days",
     ]
+
+
+def test_siblings_are_code_names_that_look_like_the_claims_last_name_part() -> None:
+    """A name is compared by its last dotted part ("x.lru.cache_clear" is cache_clear), and
+    so is each code name of the text: a sibling shares its first word ("cache_parameters")
+    or is at least ``SIBLING`` (0.6) alike ("cachex_clear"); exactly 0.6 is alike."""
+    text = Span("Call `a.functools.cache_info`, `cache_parameters` or `cachex_clear` here.")
+    assert _siblings("x.lru.cache_clear", text) == ["cache_info", "cache_parameters", "cachex_clear"]
+    assert _siblings("abcxy", Span("Then `abcuv` and `qrstu` run.")) == ["abcuv"]
+    assert _like("key_prefix", "key_function")
+    assert _like("abcxy", "abcuv")
+    assert not _like("abcxy", "qrstu")

@@ -165,6 +165,7 @@ def test_back_and_ahead_double_their_reach_a_line_at_a_time() -> None:
     assert reach._ahead(lines, b"\n", 3, 2, 12, len(lines)) == 31
     assert reach._ahead(lines, b"\n", 3, 2, 1, len(lines)) == 3
     assert reach._ahead(lines, b"\n", 3, 2, 12, 20) == 20
+    assert reach._ahead(lines, b"\n", 3, 2, 100, 20) == 20
     assert reach._back(b"\n" + b"abc\n" * 3, b"\n", 5, 9, 100) == 0
 
 
