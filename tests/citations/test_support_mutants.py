@@ -63,6 +63,7 @@ def test_the_literal_a_sentence_gives_as_a_default() -> None:
         "default is .hidden": None,
         "default is ...": None,
         "defaults to Lax": None,
+        "The path defaults to /var/BOX.": "/var/box",  # only the trailing stop goes, then case
     }
     for clause, literal in cases.items():
         assert _claimed_literal(clause) == literal, clause
@@ -112,3 +113,27 @@ def test_siblings_are_code_names_that_look_like_the_claims_last_name_part() -> N
     assert _like("key_prefix", "key_function")
     assert _like("abcxy", "abcuv")
     assert not _like("abcxy", "qrstu")
+
+
+def test_a_negation_beside_the_claims_words_is_read_in_any_spelling() -> None:
+    """A contraction with a curly apostrophe ("doesn’t") or one no list names ("mustn’t")
+    is a negation, quoted back with a straight one; "non" before a word is no denial of
+    it; a three-letter verb after "not" is the word it negates ("does not set the key")."""
+    doubted = 'The cited lines say "{}" next to these words: "{}".'
+    claim = "The view validates the token."
+    curly = "The view validates the token when asked; the form doesn\u2019t validate the token."
+    assert judge_support(claim, curly) == Support(
+        UNJUDGED,
+        'The cited lines say "doesn\'t" next to these words: "The view validates the token when asked; '
+        'the form doesn\u2019t validate the\u2026".',
+    )
+    mustnt = "The view validates the token but the form mustn\u2019t validate the token."
+    assert judge_support(claim, mustnt) == Support(UNJUDGED, doubted.format("mustn't", mustnt))
+    set_key = "The view sets the key; the form does not set the key."
+    assert judge_support("The view sets the key.", set_key) == Support(
+        UNJUDGED, doubted.format("not", set_key)
+    )
+    non = "The call is blocking here; the other one is non blocking."
+    assert judge_support("The call is blocking.", non) == Support(
+        SUPPORTS, f'2 of 2 key terms are in the cited lines: "{non}".'
+    )

@@ -167,6 +167,10 @@ def test_back_and_ahead_double_their_reach_a_line_at_a_time() -> None:
     assert reach._ahead(lines, b"\n", 3, 2, 12, 20) == 20
     assert reach._ahead(lines, b"\n", 3, 2, 100, 20) == 20
     assert reach._back(b"\n" + b"abc\n" * 3, b"\n", 5, 9, 100) == 0
+    # With a mark on every line, only the exact measure (lines normalised whole) stops them.
+    marked = b"ab `c` d\n" * 20
+    assert reach._ahead(marked, b"\n", 9, 2, 12, len(marked)) == 35
+    assert reach._back(marked, b"\n", 90, 100, 12) == 72
 
 
 def test_a_span_is_plainly_long_when_both_ends_hold_enough_letters() -> None:
