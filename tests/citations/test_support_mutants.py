@@ -137,3 +137,17 @@ def test_a_negation_beside_the_claims_words_is_read_in_any_spelling() -> None:
     assert judge_support("The call is blocking.", non) == Support(
         SUPPORTS, f'2 of 2 key terms are in the cited lines: "{non}".'
     )
+
+
+def test_not_only_not_none_and_not_null_deny_nothing() -> None:
+    """ "not only X but (also) Y" and "not just X but" add Y; "not None", "not null" name a
+    value, not a denial of the claim's `None` or `null` (at the very end of the text too)."""
+    for text, claim in (
+        ("The view not only validates the token but also logs it.", "The view validates the token."),
+        ("The view not just validates the token but also logs it.", "The view validates the token."),
+        ("The default is `None`; the result is not None", "The default is `None`."),
+        ("The default is `None`; the result is not None.", "The default is `None`."),
+        ("The field may be `null`; the id is not null", "The field may be `null`."),
+        ("The field may be `null`; the id is not null.", "The field may be `null`."),
+    ):
+        assert judge_support(claim, text).label == SUPPORTS, text
