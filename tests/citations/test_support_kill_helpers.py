@@ -1,0 +1,37 @@
+"""Small readings of the support judge's helpers, each on the input that tells it
+apart: a default's literal kept whole, a name's siblings and like names by their
+first part, and where the cited text puts another number."""
+
+from __future__ import annotations
+
+from citations.verification.support_rules import _claimed_literal
+from citations.verification.support_rules.names import _like, _siblings
+from citations.verification.support_text import CitedText, Span
+
+
+def test_a_default_literal_keeps_its_last_letter() -> None:
+    """Only a trailing full stop, comma or semicolon is cut from the literal, before it is lower-cased."""
+    assert _claimed_literal("The content type defaults to application/x-TeX.") == "application/x-tex"
+
+
+def test_names_are_alike_by_their_first_part_in_either_order() -> None:
+    """ "escape" and "escape_uri_path" share their first part, though too unlike letter by letter."""
+    assert _like("escape", "escape_uri_path")
+    assert _like("escape_uri_path", "escape")
+    assert not _like("escape", "urlize")
+
+
+def test_the_siblings_of_a_dotted_name_are_read_by_its_last_part() -> None:
+    """ "f.cache_clear" is cache_clear: cache_info, beside it, is its sibling."""
+    span = Span("Call f.cache_info() to see the hits and f.cache_clear() to empty the cache.")
+    assert _siblings("f.cache_clear", span) == ["cache_info"]
+
+
+def test_another_number_with_the_same_unit_at_the_end_of_the_text() -> None:
+    assert CitedText("Idle connections are closed after 30 seconds").competing_number("", "seconds")
+
+
+def test_another_number_up_to_three_words_after_the_same_word() -> None:
+    """The word may open the text; a fourth word back is too far to bind the number."""
+    assert CitedText("timeout 30").competing_number("timeout", "")
+    assert not CitedText("the backlog is set to 100").competing_number("backlog", "")
