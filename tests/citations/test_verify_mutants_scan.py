@@ -111,6 +111,7 @@ def test_marks_folded_by_context_are_looked_for_only_in_the_range(as_bytes) -> N
     assert not has("a b c](", 0, 6)
     assert has("a b `c d", 2, 6)
     assert has("x ](c d", 2, 6)
+    assert not has("](a]b c", 2, 7)  # a "](" before the range, a lone "]" in it
 
 
 # Line starts: 0, 17, 24, 38 (a line with backticks), 59.
@@ -152,6 +153,11 @@ def test_long_after_counts_what_stays_unless_markup_is_near() -> None:
     assert reach._long_after(b"a b\nc `d`\ne f g\n", b"\n", 15, 10, 3)
     assert not reach._long_after(b"ab\n`cd e f g\n", b"\n", 12, 5, 3)
     assert not reach._long_after(b"x `y` hit words\nmore text\n", b"\n", 16, 7, 5)
+    # A mark after ``end`` is not near; the lines measured are those after the hit's own.
+    assert reach._long_after(b"a b c\nd e\n`x`\n", b"\n", 9, 2, 4)
+    later = b"intro words\nsee `zeta` eta\nalpha beta\ngamma delta\n"
+    assert reach._long_after(later, b"\n", 49, 16, 22, exact=True)
+    assert not reach._long_after(later, b"\n", 49, 16, 23, exact=True)
     # No newline after the hit before ``end``: nothing after its line to measure.
     assert not reach._long_after(b"a `b` c d e f", b"\n", 13, 6, 2, exact=True)
 
