@@ -151,3 +151,21 @@ def test_not_only_not_none_and_not_null_deny_nothing() -> None:
         ("The field may be `null`; the id is not null.", "The field may be `null`."),
     ):
         assert judge_support(claim, text).label == SUPPORTS, text
+
+
+def test_a_negation_in_a_condition_or_before_none_is_passed_over_not_stopped_at() -> None:
+    """ "if/when/unless/whether not …" states a condition, not a denial; after a negation
+    passed over ("not None") a later one in the statement still counts. "but" counts only
+    after "not only" ("but not only the token" denies), "not just but also" adds."""
+    claim = "The view validates the token."
+    for word in ("if", "when", "unless", "whether"):
+        text = f"The view validates the token; {word} not validated before, the token is refused."
+        assert judge_support(claim, text).label == SUPPORTS, word
+    later = "The view validates the token; it is not None, and the form does not validate the token."
+    assert judge_support(claim, later) == Support(
+        UNJUDGED,
+        'The cited lines say "not" next to these words: "The view validates the token; it is not None, '
+        'and the form does not va\u2026".',
+    )
+    assert judge_support(claim, "The view validates the token but not only the token.").label == UNJUDGED
+    assert judge_support(claim, "The view not just but also validates the token.").label == SUPPORTS
