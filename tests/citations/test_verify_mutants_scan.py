@@ -128,6 +128,8 @@ def test_long_before_counts_what_stays_unless_markup_is_near() -> None:
     assert not reach._long_before(MARKED, b"\n", 0, 38, 30)
     assert reach._long_before(MARKED, b"\n", 0, 38, 30, exact=True)
     assert not reach._long_before(MARKED, b"\n", 0, 38, 31, exact=True)
+    # A mark on a line before ``start`` is not near.
+    assert reach._long_before(b"`x`\nabcd efgh\nijkl\n", b"\n", 4, 14, 8)
     # A mark at the very end of a last line without a newline is still on the hit's line.
     tail = b"one two three\nfour x`"
     assert not reach._long_before(tail, b"\n", 0, 14, 11)
