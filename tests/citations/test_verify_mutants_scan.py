@@ -192,6 +192,8 @@ def test_a_span_is_plainly_long_when_both_ends_hold_enough_letters() -> None:
     assert reach._plainly_long(body, 0, 30, 9, 10, 30)
     assert not reach._plainly_long(body, 0, 30, 9, 10, 31)
     assert not reach._plainly_long(WORDS + b"`bcd efgh\n" + body, 10, 20, 1, 10, 40)
+    assert reach._plainly_long(b"`bcd efgh\n" + body, 10, 20, 8, 10, 40)  # a mark before it
+    assert reach._plainly_long(body + b"`x\n", 10, 20, 8, 10, 33)  # and after it
 
 
 def test_widened_keeps_long_spans_and_widens_short_ones() -> None:
@@ -206,6 +208,9 @@ def test_widened_keeps_long_spans_and_widens_short_ones() -> None:
     assert reach.widened(body.decode(), [(20, 59)], 8, 10, "\n", len(body)) == [(20, 59)]
     assert reach.widened(body.decode(), [(0, 9), (9, 29)], 2, 5, "\n", len(body)) == [(0, 29)]
     assert reach.widened(body, [(0, 59)], 9, 10, b"\n", len(body)) == [(0, 69)]
+    # Short at its start only: widened there.
+    start_short = WORDS * 5 + LONG * 10 + WORDS * 100
+    assert reach.widened(start_short, [(20, 97)], 9, 10, b"\n", len(start_short)) == [(10, 97)]
     # Only the short span among long ones is widened.
     mixed = LONG * 10 + WORDS * 30 + LONG * 10 + WORDS * 90
     assert reach.widened(mixed, [(12, 59), (200, 259), (432, 479)], 9, 10, b"\n", len(mixed)) == [
