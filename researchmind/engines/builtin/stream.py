@@ -27,7 +27,6 @@ from .decide import MAX_CLAIMS, answers, pick
 from .index import ensure_fresh
 from .question import Question, analyze, parts_of
 from .rank import rank_passages
-from .reader import rerank
 from .search import (
     Hit,
     absent_terms,
@@ -212,7 +211,7 @@ def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     q = learned_words(root, q, state)
     follow = FOLLOW_LINES if q.kind == "howto" else 0
     found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow)
-    picked = pick(rerank(q, rank_passages(q, found)))
+    picked = pick(rank_passages(q, found))
     absent = absent_terms(root, q, state=state, folders=folders) if q.terms else []
     return picked, answers(q, picked, absent), absent
 
