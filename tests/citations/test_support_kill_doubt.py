@@ -1,0 +1,56 @@
+"""Which negation in a cited statement the doubt rule reads as denying one of the
+sentence's words: "not", "n't" (a typographic apostrophe too) and "cannot" do; "is not
+None", "not only ... but", a condition ("if not", "unless no", "whether no"), a prefix
+("non-empty") and code's own logic do not, and a negation skipped does not hide a later
+one in the same statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from citations.verification.support_rules.claim import Claim
+from citations.verification.support_rules.doubt_polarity import _denial
+from citations.verification.support_text import CitedText
+
+
+def denial(sentence: str, statement: str) -> str:
+    text = CitedText(statement)
+    assert len(text.segments) == 1
+    return _denial(Claim.read(sentence, text), text.segments[0])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "statement", "word"),
+    [
+        ("The value is validated.", "The value isn\u2019t validated.", "isn't"),
+        ("The value is validated.", "The value isn't validated.", "isn't"),
+        ("The key is validated.", "The key is not validated, but the value is.", "not"),
+        ("The header is validated.", "The header is parsed but not just validated.", "not"),
+        ("The timeout is validated.", "The timeout is not None and is not validated.", "not"),
+        ("The key is validated.", "If not set, the key is not validated.", "not"),
+        ("The value is validated.", 'error = not valid and "the value cannot be validated"', "cannot"),
+    ],
+)
+def test_a_negation_bearing_on_a_word_of_the_sentence_denies_it(
+    sentence: str, statement: str, word: str
+) -> None:
+    assert denial(sentence, statement) == word
+
+
+@pytest.mark.parametrize(
+    ("sentence", "statement"),
+    [
+        ("It raises ValueError for an empty directory.", "Raises ValueError for a non-empty directory."),
+        ("The timeout defaults to None.", "The timeout is not None"),
+        ("The timeout defaults to null.", "The timeout is not null"),
+        ("Django validates the key.", "Django not only validates the key but also escapes it."),
+        ("Django validates the key.", "Django not just validates the key but also escapes it."),
+        ("The key is validated.", "If not validated, the key is dropped."),
+        ("The key is validated.", "When not validated, the key is dropped."),
+        ("The key is given.", "Unless no key is given, the value is validated."),
+        ("The key is given.", "It checks whether no key is given."),
+        ("The value is validated.", "error = not validated"),
+    ],
+)
+def test_a_negation_that_denies_none_of_its_words(sentence: str, statement: str) -> None:
+    assert denial(sentence, statement) == ""
