@@ -5,6 +5,7 @@ from __future__ import annotations
 from citations.verification.support import (
     SUPPORTS,
     UNJUDGED,
+    UNSUPPORTED,
     Support,
     _clauses,
     claim_sentences,
@@ -169,3 +170,17 @@ def test_a_negation_in_a_condition_or_before_none_is_passed_over_not_stopped_at(
     )
     assert judge_support(claim, "The view validates the token but not only the token.").label == UNJUDGED
     assert judge_support(claim, "The view not just but also validates the token.").label == SUPPORTS
+
+
+def test_a_sentence_opening_with_a_function_the_lines_only_mention_is_about_another() -> None:
+    """A dotted name ("`Signer.sign`", capitalised) or a name written as a call
+    ("`check_value()`") that the lines mention but do not define: they define another
+    function. Neither needs to be called in the lines, as a bare snake_case word would."""
+    signer = 'def unsign(self, signed_value):\n    """Check a value made by Signer.sign and return it."""\n'
+    assert judge_support("`Signer.sign` checks a value and returns it.", signer) == Support(
+        UNSUPPORTED, "The cited lines define unsign, not sign."
+    )
+    call = 'def unsign(self, v):\n    """Calls check_value on v and returns it."""\n'
+    assert judge_support("`check_value()` returns the value.", call) == Support(
+        UNSUPPORTED, "The cited lines define unsign, not check_value."
+    )
