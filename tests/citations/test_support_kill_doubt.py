@@ -6,11 +6,18 @@ one in the same statement."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from citations.verification.support_rules.claim import Claim
 from citations.verification.support_rules.doubt_polarity import _denial
-from citations.verification.support_text import CitedText
+from citations.verification.support_rules.doubt_roles import (
+    sibling_item,
+    swapped_replacement,
+)
+from citations.verification.support_rules.evidence import evidence
+from citations.verification.support_text import CitedText, Segment
 
 
 def denial(sentence: str, statement: str) -> str:
@@ -54,3 +61,26 @@ def test_a_negation_bearing_on_a_word_of_the_sentence_denies_it(
 )
 def test_a_negation_that_denies_none_of_its_words(sentence: str, statement: str) -> None:
     assert denial(sentence, statement) == ""
+
+
+def doubted(signal: Callable[[Claim, list[Segment]], str | None], sentence: str, cited: str) -> str | None:
+    text = CitedText(cited)
+    claim = Claim.read(sentence, text)
+    return signal(claim, evidence(claim))
+
+
+def test_a_replacement_read_both_ways_active_and_passive() -> None:
+    """What the sentence replaces is what the lines put in: a swap, in either voice."""
+    assert doubted(
+        swapped_replacement, "It replaces underscores with hyphens.", "It replaces spaces with underscores."
+    ) == ('The cited lines replace spaces with underscores: "It replaces spaces with underscores.".')
+    assert doubted(
+        swapped_replacement, "Underscores are replaced with hyphens.", "Spaces are replaced with underscores."
+    ) == ('The cited lines replace Spaces with underscores: "Spaces are replaced with underscores.".')
+
+
+def test_a_list_of_two_items_has_siblings() -> None:
+    items = ":param location: the location the response should redirect to.\n:param code: the redirect status code."
+    assert doubted(sibling_item, "The location parameter is the redirect status code.", items) == (
+        'The cited lines that hold its words describe code, not location: ":param code: the redirect status code.".'
+    )
