@@ -182,10 +182,16 @@ def _word_forms(raw: str) -> tuple[str, ...]:
 
 def as_number(text: str) -> str:
     text = text.replace(",", "")
+    if text.startswith(("0x", "0o")):
+        return text
     try:
-        return text if text.startswith(("0x", "0o")) else f"{float(text):g}"
+        value = float(text)
     except ValueError:
         return text
+    # Six significant digits where they are exact ("1.2096e+06"); a number that needs more is
+    # written in full, not rounded onto another ("1209601" is not 1209600).
+    short = f"{value:g}"
+    return short if float(short) == value else f"{value:.15g}"
 
 
 def eval_product(product: str) -> int:
@@ -252,7 +258,7 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
         forms = {value}
         if after in UNITS and not raw.startswith("0x"):
             seconds = float(value) * UNITS[after]
-            forms |= {as_number(f"{seconds:.6g}"), as_number(f"{seconds * 1000:.6g}")}
+            forms |= {as_number(f"{seconds:.15g}"), as_number(f"{seconds * 1000:.15g}")}
         before = next((t for t in reversed(tokens[:i]) if t not in STOP and not t[0].isdigit()), "")
         found.append([value, before, after, forms, i])
     positions = [f[4] for f in found]
