@@ -5,7 +5,8 @@ first part, and where the cited text puts another number."""
 from __future__ import annotations
 
 from citations.verification.support_rules import _claimed_literal
-from citations.verification.support_rules.names import _like, _siblings
+from citations.verification.support_rules.claim import Claim
+from citations.verification.support_rules.names import _like, _siblings, other_function
 from citations.verification.support_text import CitedText, Span
 
 
@@ -35,3 +36,37 @@ def test_another_number_up_to_three_words_after_the_same_word() -> None:
     """The word may open the text; a fourth word back is too far to bind the number."""
     assert CitedText("timeout 30").competing_number("timeout", "")
     assert not CitedText("the backlog is set to 100").competing_number("backlog", "")
+
+
+def test_a_name_of_several_dots_is_read_by_its_last_part() -> None:
+    span = Span("Call f.cache_info() to see the hits and f.cache_clear() to empty the cache.")
+    assert _siblings("functools.f.cache_clear", span) == ["cache_info"]
+
+
+ESCAPE = (
+    "def escape(text):\n"
+    '    """Return the given text with ampersands and quotes encoded. See also conditional_escape."""'
+)
+PAGE = (
+    "def page(self, number):\n"
+    '    """Return a Page object for the given 1-based page number. See also Paginator.get_page."""'
+)
+
+
+def test_a_function_the_lines_name_but_do_not_define() -> None:
+    """Called ("conditional_escape()") or dotted ("Paginator.get_page"), it is another function
+    than the one the lines define; a bare snake_case word the lines never call may be a variable."""
+    assert other_function(Claim.read("conditional_escape() escapes the text.", CitedText(ESCAPE))) == (
+        "contradicted",
+        "The cited lines define escape, not conditional_escape.",
+    )
+    assert other_function(Claim.read("Paginator.get_page returns a Page object.", CitedText(PAGE))) == (
+        "contradicted",
+        "The cited lines define page, not get_page.",
+    )
+    assert (
+        other_function(
+            Claim.read("conditional_escape (the safe variant) escapes the text.", CitedText(ESCAPE))
+        )
+        is None
+    )
