@@ -13,6 +13,7 @@ import pytest
 from citations.verification.support_rules.claim import Claim
 from citations.verification.support_rules.doubt_polarity import _denial
 from citations.verification.support_rules.doubt_roles import (
+    compared_subject,
     sibling_item,
     swapped_replacement,
 )
@@ -83,4 +84,12 @@ def test_a_list_of_two_items_has_siblings() -> None:
     items = ":param location: the location the response should redirect to.\n:param code: the redirect status code."
     assert doubted(sibling_item, "The location parameter is the redirect status code.", items) == (
         'The cited lines that hold its words describe code, not location: ":param code: the redirect status code.".'
+    )
+
+
+def test_a_dotted_name_compared_with_by_its_last_part() -> None:
+    """ "markupsafe.escape" is the escape that escape_silent's docstring compares itself with."""
+    cited = 'def escape_silent(s):\n    """Like :func:`escape` but treats ``None`` as the empty string."""'
+    assert doubted(compared_subject, "`markupsafe.escape` treats None as an empty string.", cited) == (
+        "The cited lines name escape only to compare escape_silent with it."
     )

@@ -70,3 +70,14 @@ def test_a_function_the_lines_name_but_do_not_define() -> None:
         )
         is None
     )
+
+
+def test_a_number_given_in_another_size_unit_is_bound_elsewhere() -> None:
+    """ "32 KB" where the text says 32 KiB (and 64 KB of something else); not where it also says 32 KB."""
+    assert CitedText("The buffer is 32 KiB, or 64 KB on disk.").rebinds("32", "", "kb")
+    assert not CitedText("The buffer is 32 KiB (32 KB).").rebinds("32", "", "kb")
+
+
+def test_a_number_glued_to_the_word_before_it_in_the_sentence_is_bound() -> None:
+    """ "a tuple of 2" is stated by "a 2-tuple", though the text also has "a tuple of 3"."""
+    assert not CitedText("A 2-tuple, or a tuple of 3.").rebinds("2", "tuple", "")
