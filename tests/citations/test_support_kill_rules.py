@@ -6,7 +6,13 @@ None or ending in X, and a word found only inside a word that negates it."""
 from __future__ import annotations
 
 from citations.verification.support import Support, judge_support
-from citations.verification.support_rules import quoted_literal, short, signature_default, stated_default
+from citations.verification.support_rules import (
+    assigned_default,
+    quoted_literal,
+    short,
+    signature_default,
+    stated_default,
+)
 from citations.verification.support_rules.claim import Claim
 from citations.verification.support_rules.polarity import _instead
 from citations.verification.support_text import CitedText, Span
@@ -96,3 +102,40 @@ def test_a_signature_default_read_as_off_or_disabled() -> None:
     ):
         assert signature_default(Claim.read(sentence, signature)) == contradicted, sentence
     assert signature_default(Claim.read("hide_input defaults to on.", signature)) is None
+
+
+def test_a_signature_default_of_false_and_a_sentence_that_says_both() -> None:
+    """A False parameter contradicts "enabled by default"; a sentence naming both an off and
+    an on word ("off ..., not on") says neither, and is left to the other rules."""
+    off = CitedText("def prompt(text, hide_input: bool = False):")
+    assert signature_default(Claim.read("hide_input is enabled by default.", off)) == (
+        "contradicted",
+        "The cited text sets hide_input to False.",
+    )
+    on = CitedText("def prompt(text, hide_input: bool = True):")
+    for sentence in (
+        "hide_input is off by default, not on.",
+        "hide_input is false by default, never true.",
+        "hide_input is disabled by default, not enabled.",
+    ):
+        assert signature_default(Claim.read(sentence, on)) is None, sentence
+
+
+FILE_UPLOAD = (
+    "# Maximum size, in bytes, of a request before it will be streamed to the\n"
+    "# file system instead of into memory.\n"
+    "FILE_UPLOAD_MAX_MEMORY_SIZE = 2621440  # i.e. 2.5 MB"
+)
+
+
+def test_an_assigned_default_against_none_and_against_a_number_with_its_unit() -> None:
+    """ "defaults to None" against ``= 5`` is contradicted; "2.5 MB" agrees with a setting whose
+    comment gives its value as 2.5 MB."""
+    assert assigned_default(
+        Claim.read("EMAIL_TIMEOUT defaults to None.", CitedText("EMAIL_TIMEOUT = 5"))
+    ) == (
+        "contradicted",
+        "The cited text sets email_timeout to 5.",
+    )
+    claim = Claim.read("FILE_UPLOAD_MAX_MEMORY_SIZE defaults to 2.5 MB.", CitedText(FILE_UPLOAD))
+    assert assigned_default(claim) is None
