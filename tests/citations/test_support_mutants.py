@@ -184,3 +184,23 @@ def test_a_sentence_opening_with_a_function_the_lines_only_mention_is_about_anot
     assert judge_support("`check_value()` returns the value.", call) == Support(
         UNSUPPORTED, "The cited lines define unsign, not check_value."
     )
+
+
+def test_an_exception_named_as_the_sentence_spells_it_when_the_lines_raise_another() -> None:
+    """Paginator's validate_number: the code that compares with num_pages raises EmptyPage,
+    not the PageNotAnInteger the sentence names (quoted back as the sentence spells it)."""
+    code = (
+        "        try:\n"
+        "            number = int(number)\n"
+        "        except (TypeError, ValueError):\n"
+        '            raise PageNotAnInteger(_("That page number is not an integer"))\n'
+        "        if number > self.num_pages:\n"
+        '            raise EmptyPage(_("That page contains no results"))\n'
+        "        return number\n"
+    )
+    claim = "It raises PageNotAnInteger if the number is larger than num_pages."
+    assert judge_support(claim, code) == Support(
+        UNSUPPORTED,
+        'The cited lines raise EmptyPage there, not PageNotAnInteger: "if number > self.num_pages: '
+        'raise EmptyPage(_("That page contains no r\u2026".',
+    )
