@@ -15,6 +15,7 @@ from citations.verification.support_rules import (
 )
 from citations.verification.support_rules.claim import Claim
 from citations.verification.support_rules.polarity import _instead
+from citations.verification.support_rules.values import _claimed_default, _claimed_value
 from citations.verification.support_text import CitedText, Span
 
 
@@ -139,3 +140,20 @@ def test_an_assigned_default_against_none_and_against_a_number_with_its_unit() -
     )
     claim = Claim.read("FILE_UPLOAD_MAX_MEMORY_SIZE defaults to 2.5 MB.", CitedText(FILE_UPLOAD))
     assert assigned_default(claim) is None
+
+
+def test_the_value_a_sentence_gives_as_a_default_and_whether_it_says_off() -> None:
+    """A boolean, "off" or nothing after "defaults to" is no literal value; a word is, lower-cased.
+    "disabled" says off, "on" says on."""
+    cases = {
+        "It defaults to True.": None,
+        "It defaults to false.": None,
+        "It defaults to None.": None,
+        "It defaults to off.": None,
+        "no default here": None,
+        "heading_style defaults to ATX": "atx",
+    }
+    for sentence, value in cases.items():
+        assert _claimed_value(sentence) == value, sentence
+    assert _claimed_default("caching is disabled by default".split()) is True
+    assert _claimed_default("it is on by default".split()) is False
