@@ -107,7 +107,7 @@ def test_a_signature_default_read_as_off_or_disabled() -> None:
 
 def test_a_signature_default_of_false_and_a_sentence_that_says_both() -> None:
     """A False parameter contradicts "enabled by default"; a sentence naming both an off and
-    an on word ("off ..., not on") says neither, and is left to the other rules."""
+    an on word ("off by default, on for passwords") says neither, and is left to the other rules."""
     off = CitedText("def prompt(text, hide_input: bool = False):")
     assert signature_default(Claim.read("hide_input is enabled by default.", off)) == (
         "contradicted",
@@ -115,9 +115,9 @@ def test_a_signature_default_of_false_and_a_sentence_that_says_both() -> None:
     )
     on = CitedText("def prompt(text, hide_input: bool = True):")
     for sentence in (
-        "hide_input is off by default, not on.",
-        "hide_input is false by default, never true.",
-        "hide_input is disabled by default, not enabled.",
+        "hide_input is off by default, on for passwords.",
+        "hide_input is false by default, true for passwords.",
+        "hide_input is disabled by default, enabled for passwords.",
     ):
         assert signature_default(Claim.read(sentence, on)) is None, sentence
 
