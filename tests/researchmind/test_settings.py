@@ -107,7 +107,8 @@ def test_database_and_redis_urls_switch_to_postgres_redis_and_celery(tmp_path):
     )
     assert data[0] == "django.db.backends.postgresql"
     assert data[1] == "test"
-    assert data[2]["BACKEND"] == "progress.redislayer.BroadcastRedisPubSubChannelLayer"  # channels-redis pub/sub
+    # channels-redis pub/sub
+    assert data[2]["BACKEND"] == "progress.redislayer.BroadcastRedisPubSubChannelLayer"
     assert data[2]["CONFIG"]["hosts"] == [{"address": "redis://127.0.0.1:6379/3", "socket_timeout": None}]
     assert data[3] == "celery"
     assert data[4] == "redis://127.0.0.1:6379/3"
