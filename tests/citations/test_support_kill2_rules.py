@@ -1,0 +1,29 @@
+"""The support judge's whole answer (``judge_support``) on real cited text where one of
+its rules (names, polarity, doubt, the verdict's order) decides: the label and the reason
+shown to the user. Each test pins an answer a mutation changed without any labelled pair
+noticing (issue #20)."""
+
+from __future__ import annotations
+
+from citations.verification.support import Support, judge_support
+from tests.citations.builders import installed_file
+
+
+def cited(package: str, relative: str, first: int, last: int) -> str:
+    """Lines ``first``..``last`` (1-based, inclusive) of an installed file."""
+    lines = installed_file(package, relative).read_text(encoding="utf-8").splitlines()
+    return "\n".join(lines[first - 1 : last])
+
+
+def test_a_boolean_setting_answers_its_whether_comment_both_ways():
+    """``SESSION_COOKIE_SECURE = False`` under "Whether the session cookie should be secure":
+    "not secure by default" is supported, "secure by default" is contradicted by the value."""
+    text = cited("django", "conf/global_settings.py", 496, 497)
+    assert judge_support("The session cookie is secure by default.", text) == Support(
+        "unsupported", "The cited text sets session_cookie_secure to False."
+    )
+    assert judge_support("By default the session cookie is not secure.", text) == Support(
+        "supports",
+        '3 of 3 key terms are in the cited lines: "# Whether the session cookie should be secure'
+        ' (https:// only). SESSION…".',
+    )

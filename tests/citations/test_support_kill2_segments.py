@@ -1,0 +1,34 @@
+"""How the support judge cuts real cited text into statements (``support_text.segments``
+and ``CitedText``): the sentences, settings and code lines it reads, their polarity, unit
+and subject, on lines of installed packages. Each test pins a reading a mutation of the
+cutting changed without any labelled pair noticing (issue #20)."""
+
+from __future__ import annotations
+
+from citations.verification.support_text import CitedText, segments
+from tests.citations.builders import installed_file
+
+
+def cited(package: str, relative: str, first: int, last: int) -> str:
+    """Lines ``first``..``last`` (1-based, inclusive) of an installed file."""
+    lines = installed_file(package, relative).read_text(encoding="utf-8").splitlines()
+    return "\n".join(lines[first - 1 : last])
+
+
+def test_a_settings_comment_is_read_as_a_sentence_about_its_setting_and_with_it():
+    """A settings comment over a non-boolean value is its own sentence about the setting,
+    and the comment with its assignment is one more segment in the same unit."""
+    text = cited("django", "conf/global_settings.py", 316, 318)
+    found = segments(text)
+    assert [(s.raw, s.negated, s.setting, s.unit, s.subject) for s in found] == [
+        (
+            "Maximum size, in bytes, of a request before it will be streamed to the file system"
+            " instead of into memory.",
+            False,
+            False,
+            1,
+            "file_upload_max_memory_size",
+        ),
+        (text, None, True, 1, "file_upload_max_memory_size"),
+    ]
+    assert CitedText(text).assigned == {"file_upload_max_memory_size": "2.62144e+06"}
