@@ -20,3 +20,17 @@ def test_latin1_buffer_is_searched_as_decoded_text():
     """A buffer that is not UTF-8 is read as latin-1 and its excerpt found on its line."""
     data = "un café noir\nrien\nle café au lait\n".encode("latin-1")
     assert _search(data, "le café au lait") == ({(3, 3)}, "latin-1")
+
+
+def test_first_occurrence_on_a_last_line_without_newline():
+    """An excerpt that is the file's last line, with no newline after it, is
+    found there when only its first occurrence is asked for."""
+    data = b"alpha\nbeta gamma delta"
+    assert _search(data, "beta gamma delta", first_only=True) == ({(2, 2)}, "utf-8")
+
+
+def test_verbatim_text_inside_a_role_does_not_bound_the_search():
+    """The excerpt's bytes inside a reST role (which renders without "cls:")
+    are not the excerpt: its first occurrence is the plain one further down."""
+    data = b":cls:`Page` text\nfiller\ncls:Page text\n"
+    assert _search(data, "cls:`Page` text", first_only=True) == ({(3, 3)}, "utf-8")
