@@ -5,7 +5,9 @@ cutting changed without any labelled pair noticing (issue #20)."""
 
 from __future__ import annotations
 
-from citations.verification.support_text import CitedText, segments
+from itertools import pairwise
+
+from citations.verification.support_text import CitedText, Span, segments
 from tests.citations.builders import installed_file
 
 
@@ -32,3 +34,26 @@ def test_a_settings_comment_is_read_as_a_sentence_about_its_setting_and_with_it(
         (text, None, True, 1, "file_upload_max_memory_size"),
     ]
     assert CitedText(text).assigned == {"file_upload_max_memory_size": "2.62144e+06"}
+
+
+def test_spans_joined_read_as_the_text_they_join_read_once():
+    """A window joins its statements' spans without reading them again: the joined
+    span has the words, stems, folded text and code names of the joined text read anew."""
+    text = cited("django", "utils/text.py", 468, 489)
+    found = segments(text)
+    assert len(found) > 3
+    for first, second in pairwise(found):
+        parts = [Span(first.raw), Span(second.raw)]
+        joined, fresh = Span.joined(parts), Span("\n".join(p.raw for p in parts))
+        assert (joined.raw, joined.low, joined.flat, joined.words) == (
+            fresh.raw,
+            fresh.low,
+            fresh.flat,
+            fresh.words,
+        )
+        assert (joined.word_set, joined.stems, joined.prefixes) == (
+            fresh.word_set,
+            fresh.stems,
+            fresh.prefixes,
+        )
+        assert joined.code_names() == fresh.code_names()
