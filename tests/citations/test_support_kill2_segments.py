@@ -57,3 +57,26 @@ def test_spans_joined_read_as_the_text_they_join_read_once():
             fresh.prefixes,
         )
         assert joined.code_names() == fresh.code_names()
+
+
+REDIS_LAYER = cited("channels_redis", "core.py", 95, 135)
+
+
+def test_a_word_is_found_by_the_first_six_letters_of_its_stem():
+    """The lines say "Configure" and "information": "configs" (a six-letter stem) and
+    "informative" (a longer one) share the first six letters of their stems, so both are
+    found, though neither is in the text."""
+    span = Span(REDIS_LAYER)
+    assert "configs" not in span.flat and "informative" not in span.flat
+    assert span.has_word("configs")
+    assert span.has_word("informative")
+
+
+def test_a_three_letter_word_is_not_found_inside_a_longer_one():
+    """ "age" is inside "messages" and "con" inside "encryption", but neither is a word of
+    the lines; "use" is one ("As we use a sorted set")."""
+    span = Span(REDIS_LAYER)
+    assert "age" in span.flat and "con" in span.flat
+    assert not span.has_word("age")
+    assert not span.has_word("con")
+    assert span.has_word("use")
