@@ -80,3 +80,51 @@ def test_a_three_letter_word_is_not_found_inside_a_longer_one():
     assert not span.has_word("age")
     assert not span.has_word("con")
     assert span.has_word("use")
+
+
+def test_the_values_a_passage_assigns_are_its_literals_not_its_calls():
+    """Booleans, strings and numbers a passage assigns are read as values, lower-cased
+    and unquoted; ``loader = XMLString(...)`` assigns a call's result, no value."""
+    settings = CitedText(cited("django", "conf/global_settings.py", 496, 501))
+    assert settings.assigned == {
+        "session_cookie_secure": "false",
+        "session_cookie_path": "/",
+        "session_cookie_httponly": "true",
+    }
+    options = CitedText(cited("redis", "commands/core.py", 2598, 2608))
+    assert options.assigned == {"nx": "nx", "xx": "xx"}
+    template = CitedText(cited("twisted", "web/_template_util.py", 655, 665))
+    assert template.assigned == {
+        "t": "http://twistedmatrix.com/ns/twisted.web.template/0.1",
+        "type": "text/css",
+    }
+
+
+def test_a_signatures_string_default_is_read_unquoted():
+    """``mask: str = "**"`` in a signature assigns ``**`` to mask (the annotation's own
+    "str = ..." is read too, after it); a default spelled with capitals keeps its letters."""
+    text = CitedText(cited("kombu", "transport/azurestoragequeues.py", 264, 270))
+    assert text.assigned == {"include_password": "false", "mask": "**", "bool": "false", "str": "**"}
+    assert CitedText('def plot(self, axis: str = "X", order: str = "XYZ"):').assigned["axis"] == "x"
+
+
+def test_a_passage_defines_the_first_def_or_class_it_opens_anywhere():
+    """A decorated def is defined though its line is not the first; its parameters are read
+    lower-cased; a class without parentheses has none."""
+    assert CitedText(cited("django", "utils/text.py", 481, 489)).defines == (
+        "slugify",
+        "(value, allow_unicode=false)",
+    )
+    assert CitedText(cited("whitenoise", "base.py", 21, 30)).defines == ("whitenoise", "")
+
+
+def test_the_code_names_a_passage_uses_are_read_bare_and_lower_cased():
+    """ "a `get()` method" names get; ``X_FRAME_OPTIONS`` is x_frame_options, its first
+    letter kept."""
+    assert Span(cited("django", "shortcuts.py", 66, 72)).code_names() == {
+        "filter",
+        "get",
+        "get_list_or_404",
+        "get_object_or_404",
+    }
+    assert Span(cited("django", "conf/global_settings.py", 453, 454)).code_names() == {"x_frame_options"}
