@@ -321,7 +321,9 @@ class CitedText(Span):
         class's, so the class line above it joins it ("the expiry of InMemoryChannelLayer")."""
         if not re.match(r"\s*def\s+__init__\b", segment.heading):
             return segment.heading
-        classes = [s.raw for s in self.segments if s.unit < segment.unit and re.match(r"\s*class\s", s.raw)]
+        # The class lines above it: a class line right over its ``def __init__`` shares its unit.
+        above = self.segments[: self.segments.index(segment)]
+        classes = [s.raw for s in above if re.match(r"\s*class\s", s.raw)]
         return "\n".join([*classes[-1:], segment.heading])
 
     def near_miss(self, name: str) -> str | None:

@@ -27,3 +27,15 @@ def test_a_boolean_setting_answers_its_whether_comment_both_ways():
         '3 of 3 key terms are in the cited lines: "# Whether the session cookie should be secure'
         ' (https:// only). SESSION…".',
     )
+
+
+def test_a_class_s_init_parameters_support_a_sentence_about_the_class():
+    """``class Page`` right over its ``def __init__(self, object_list, number, paginator)``
+    (one statement, as an indented code line joins the line above it): "Page" and the
+    parameters are stated together. The class line was left out of the window when it
+    shared the def's unit, and the sentence was unsupported."""
+    text = cited("django", "core/paginator.py", 302, 306)
+    assert judge_support("A Page is built from an object_list, a number and a paginator.", text) == Support(
+        "supports",
+        '4 of 5 key terms are in the cited lines: "def __init__(self, object_list, number, paginator):".',
+    )

@@ -128,3 +128,56 @@ def test_the_code_names_a_passage_uses_are_read_bare_and_lower_cased():
         "get_object_or_404",
     }
     assert Span(cited("django", "conf/global_settings.py", 453, 454)).code_names() == {"x_frame_options"}
+
+
+def test_settings_comments_are_read_with_their_values_one_unit_per_setting():
+    """Each setting with its comment is one unit; a comment over a string or number is read
+    sentence by sentence about its setting (its scope: the setting line with the sentence),
+    a True/False value gives its comment's polarity (False negates it). No def is above."""
+    text = cited("django", "conf/global_settings.py", 490, 504)
+    found = segments(text)
+    assert [(s.unit, s.negated, s.setting, s.subject) for s in found] == [
+        (1, False, False, "session_cookie_name"),
+        (1, False, False, "session_cookie_name"),
+        (1, None, True, "session_cookie_name"),
+        (2, False, False, "session_cookie_age"),
+        (2, None, True, "session_cookie_age"),
+        (3, False, False, "session_cookie_domain"),
+        (3, None, True, "session_cookie_domain"),
+        (4, True, True, "session_cookie_secure"),
+        (5, False, False, "session_cookie_path"),
+        (5, None, True, "session_cookie_path"),
+        (6, False, True, "session_cookie_httponly"),
+        (7, None, False, "session_cookie_samesite"),
+        (7, False, False, "session_cookie_samesite"),
+        (7, None, True, "session_cookie_samesite"),
+    ]
+    assert {(s.heading, s.owner) for s in found} == {("\n", "")}
+    assert [s.raw for s in found[:2]] == ["Cookie name.", "This can be whatever you want."]
+    assert found[1].scope.raw == 'SESSION_COOKIE_NAME = "sessionid"\nThis can be whatever you want.'
+    assert all(s.scope is s for s in found if s.setting)
+
+
+def test_a_def_under_its_class_line_is_read_as_the_class_s():
+    """Cited from the blank line above ``class Page``: the class line is under its own
+    heading, the ``def __init__`` lines under theirs, and the windows of ``__init__``'s
+    lines are headed by the class line too (its parameters are the class's)."""
+    text = cited("django", "core/paginator.py", 301, 306)
+    found = segments(text)
+    assert [(s.heading, s.owner) for s in found] == [
+        ("class Page(collections.abc.Sequence)\n", "page"),
+        *[("def __init__(self, object_list, number, paginator)\n", "__init__")] * 4,
+    ]
+    windows = CitedText(text).windows
+    assert windows[0].raw == "class Page(collections.abc.Sequence)\n\nclass Page(collections.abc.Sequence):"
+    assert windows[1].raw == "\n".join(
+        [
+            "class Page(collections.abc.Sequence):",
+            "def __init__(self, object_list, number, paginator)",
+            "",
+            "    def __init__(self, object_list, number, paginator):",
+            "        self.object_list = object_list",
+            "        self.number = number",
+            "        self.paginator = paginator",
+        ]
+    )
