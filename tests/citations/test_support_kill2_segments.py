@@ -181,3 +181,29 @@ def test_a_def_under_its_class_line_is_read_as_the_class_s():
             "        self.paginator = paginator",
         ]
     )
+
+
+def test_a_code_line_is_negated_by_an_odd_count_of_not_and_no():
+    """One "not" negates a code line, two cancel out, three negate it again; the
+    capitalised "Not" of a message is no negation."""
+    one = segments(cited("django", "core/paginator.py", 315, 316))
+    two = segments(cited("django", "utils/text.py", 476, 477))
+    three = segments(cited("django", "core/management/commands/makemessages.py", 364, 365))
+    assert [(s.code, s.negated) for s in one + two + three] == [
+        (True, True),
+        (True, False),
+        (True, False),
+        (True, False),
+        (True, True),
+        (True, False),
+    ]
+
+
+def test_a_setting_without_a_comment_is_a_unit_of_its_own():
+    """``LOCALE_PATHS = []`` under ``USE_I18N = True`` and its comment is the next unit,
+    with no polarity (its value is no boolean)."""
+    found = segments(cited("django", "conf/global_settings.py", 159, 162))
+    assert [(s.unit, s.negated, s.setting, s.raw.splitlines()[-1]) for s in found] == [
+        (1, False, True, "USE_I18N = True"),
+        (2, None, True, "LOCALE_PATHS = []"),
+    ]
