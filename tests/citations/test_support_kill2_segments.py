@@ -207,3 +207,16 @@ def test_a_setting_without_a_comment_is_a_unit_of_its_own():
         (1, False, True, "USE_I18N = True"),
         (2, None, True, "LOCALE_PATHS = []"),
     ]
+
+
+def test_a_double_backticked_name_after_a_full_sentence_heads_what_follows():
+    """ "Else, the connection is aborted." ends a sentence, so the next line's
+    ````process_request```` starts a statement under a heading of its own."""
+    found = segments(cited("websockets", "asyncio/server.py", 608, 617))
+    assert [s.heading for s in found] == [
+        *["\nprocess_request:"] * 4,
+        "\n``process_request``",
+        *["\nprocess_response:"] * 4,
+        "\n``process_response``",
+    ]
+    assert [s.unit for s in found] == list(range(1, 11))
