@@ -220,3 +220,9 @@ def test_a_double_backticked_name_after_a_full_sentence_heads_what_follows():
         "\n``process_response``",
     ]
     assert [s.unit for s in found] == list(range(1, 11))
+
+
+def test_a_comment_written_against_its_hash_keeps_its_first_letter():
+    """ "#X-Forwarded-Host ..." without a space after the "#" reads "X-Forwarded-Host ..."."""
+    found = segments('#X-Forwarded-Host is read only behind a proxy.\nUSE_X_FORWARDED_HOST = "yes"')
+    assert found[0].raw == "X-Forwarded-Host is read only behind a proxy."
