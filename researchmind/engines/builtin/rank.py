@@ -94,9 +94,10 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             if not tokens:
                 continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
             joined = {j for j in joined_terms if j in tokens}
-            context = tok(*passage.unit) if passage.unit != (0, 0) else set()
+            # what is around it, kept as parts: a term is around if any part holds it
+            context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
             if passage.owner != (0, 0):
-                context |= tok(*passage.owner)
+                context.append(tok(*passage.owner))
             # the sentences just before: what "This defaults to 80" or a parameter's
             # "The default value is 2" is about
             antecedent: set[str] = set()
@@ -107,14 +108,13 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 if at >= 0:
                     # in an argument list, the entries before this one's are about other arguments
                     before = [p for p in before if p.start >= at]
-                for p in before:
-                    context |= tok(p.start, p.end)
+                context += [tok(p.start, p.end) for p in before]
                 if before and _ANAPHORA.match(body):
                     antecedent = tok(before[-1].start, before[-1].end)
                 elif not before and hit.before and not text[: passage.start].strip():
                     # the chunk's first sentence: the one before it ends the previous chunk
                     previous = tokens_of(hit.before[-300:])
-                    context |= previous
+                    context.append(previous)
                     if _ANAPHORA.match(body):
                         antecedent = previous
                 if header:
@@ -127,19 +127,16 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
                 if name:
                     mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
                     about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
-                    for p in about[:3]:
-                        context |= tok(p.start, p.end)
+                    context += [tok(p.start, p.end) for p in about[:3]]
                 elif _DEF_LINE.match(body):
                     # ``async def receive_output(self, timeout=1):``: its docstring says what it does
                     after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
-                    for p in after:
-                        context |= tok(p.start, p.end)
+                    context += [tok(p.start, p.end) for p in after]
                 if name or _DEF_LINE.match(body):
                     # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
                     classes = _CLASS_LINE.findall(text, 0, passage.start)
                     if classes:
-                        context |= tokens_of(classes[-1])
-            context = Tokens(context)
+                        context.append(tokens_of(classes[-1]))
             follow = _code_after(found, n, passage, text)
             raw.append(
                 (
@@ -163,7 +160,9 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     # Rarer key terms among the candidates weigh more (a local IDF).
     key_terms = set(q.key)
     matchers = {t: Matcher(t, q) for t in q.terms}
-    count = {t: sum(1 for r in raw if matchers[t](r[4], r[5])) for t in q.terms}
+    # how well each passage's own words hold each term: read for the IDF and again for its score
+    own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
+    count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }
@@ -175,13 +174,13 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
     named_names = names_of(named)
     claims = []
     scored = []
-    for (
+    for levels, (
         hit,
         rank,
         passage,
         body,
         tokens,
-        joined,
+        _joined,  # read through ``levels``
         context,
         path_tokens,
         newlines,
@@ -189,23 +188,24 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         text,
         aspects,
         antecedent,
-    ) in raw:
+    ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = project_of(hit.path)
         context_joined = None
         for t in q.key:
             match = matchers[t]
-            level = match(tokens, joined)
+            level = levels[t]
             if level < 1.0 and t == project:
                 level = 1.0  # every passage of click/ is about click
             if level == 0.0 and antecedent and match(antecedent):
                 level = 0.85
             if level == 0.0:
-                around = match(context) or match(path_tokens)
+                around = any(match(part) for part in context) or match(path_tokens)
                 if not around and joined_terms and any(t in j for j in joined_terms):
                     if context_joined is None:
-                        context_joined = joined_in(context, joined_terms)
-                    around = match(context, context_joined)
+                        context_joined = set().union(*(joined_in(part, joined_terms) for part in context))
+                    # a joined identifier around it holds the term (the matcher's 0.8)
+                    around = any(t in j for j in context_joined)
                 level = 0.5 if around else 0.0
             if level == 0.0:
                 missing.append(t)
@@ -223,9 +223,7 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
         # default: a literal set where the name is defined does
         generic_share = (
             sum(
-                t in stated
-                or (not (passage.code and t in _DEFAULT_WORDS) and matchers[t](tokens, joined) > 0)
-                for t in generic
+                t in stated or (not (passage.code and t in _DEFAULT_WORDS) and levels[t] > 0) for t in generic
             )
             / len(generic)
             if generic

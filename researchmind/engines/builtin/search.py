@@ -6,12 +6,18 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from .index import index_path, open_index
 from .query import fts_query, question_terms
 from .question import Question
 from .vocab import learn
+
+# SQLite lets go of the GIL while a query runs, so an answer's independent
+# queries (each on its own connection) run beside each other and beside the
+# ranking in Python: on two cores an answer waits for the slowest, not the sum.
+SEARCHES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="builtin-search")
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +206,47 @@ PER_FILE = 5
 BEFORE_LINES = 12
 
 
+def _any_of(q: Question) -> str:
+    """The OR search's expression: the question's terms, their documentation
+    synonyms and joined identifiers (learned abbreviations stay out of it:
+    extra OR terms there pushed the best chunk out)."""
+    alternatives = list(q.terms)
+    for term in q.terms:
+        alternatives += sorted(q.expansions.get(term, ()))
+    alternatives += q.joined
+    return _quoted(alternatives)
+
+
+def ranked_chunks(
+    root: str | os.PathLike[str],
+    q: Question,
+    limit: int = 40,
+    *,
+    state: str | os.PathLike[str] | None = None,
+    folders: tuple[str, ...] = (),
+) -> list[tuple[int, int, float]]:
+    """The OR search of ``candidates``: (chunk id, file id, BM25) of the
+    ``3 * limit`` best chunks, best first. It does not read ``q.learned``, so
+    it can start before the corpus's abbreviations are looked up."""
+    match = _any_of(q)
+    path = index_path(root, state)
+    if not match or not path.exists():
+        return []
+    scope, scope_params = _in_folders(folders)
+    conn = open_index(path)
+    try:
+        return conn.execute(
+            f"""
+            SELECT m.rowid, c.file_id, m.score FROM (SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts
+              WHERE chunks_fts MATCH ?{scope} ORDER BY score LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid
+            """,  # noqa: S608 - only placeholders
+            (match, *scope_params, limit * 3),
+        ).fetchall()
+    finally:
+        conn.close()
+
+
 def candidates(
     root: str | os.PathLike[str],
     q: Question,
@@ -208,6 +255,7 @@ def candidates(
     state: str | os.PathLike[str] | None = None,
     folders: tuple[str, ...] = (),
     follow_lines: int = 0,
+    ranked: Future[list[tuple[int, int, float]]] | None = None,
 ) -> list[Hit]:
     """The chunks that best match the question's terms, their documentation
     synonyms and joined identifiers, best first: the ``limit`` best by BM25
@@ -216,15 +264,16 @@ def candidates(
     every key term, or all key terms but one — a passage that answers is
     about all of what is asked, however common its words. With
     ``follow_lines``, each chunk also brings the first lines of the chunk after
-    it in its file: the code block a how-to sentence at a chunk's end introduces."""
-    alternatives = list(q.terms)
-    for term in q.terms:
-        alternatives += sorted(q.expansions.get(term, ()))
-    alternatives += q.joined
-    match = _quoted(alternatives)
+    it in its file: the code block a how-to sentence at a chunk's end introduces.
+    ``ranked``: the OR search (``ranked_chunks`` for the same question, limit
+    and folders), when the caller started it already."""
     path = index_path(root, state)
-    if not match or not path.exists():
+    if not _any_of(q) or not path.exists():
         return []
+    # The OR search runs on a connection of its own while this thread runs the
+    # all-terms searches: SQLite lets go of the GIL, so the two overlap.
+    if ranked is None:
+        ranked = SEARCHES.submit(ranked_chunks, root, q, limit, state=state, folders=folders)
     scope, scope_params = _in_folders(folders)
     groups = _groups(q)
     conn = open_index(path)
@@ -255,14 +304,7 @@ def candidates(
         per_file: dict[int, int] = {}
         added = 0
         scores: dict[int, float] = {}
-        for rowid, file_id, score in conn.execute(
-            f"""
-            SELECT m.rowid, c.file_id, m.score FROM (SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts
-              WHERE chunks_fts MATCH ?{scope} ORDER BY score LIMIT ?) AS m
-            JOIN chunks c ON c.id = m.rowid
-            """,  # noqa: S608 - only placeholders
-            (match, *scope_params, limit * 3),
-        ):
+        for rowid, file_id, score in ranked.result():
             scores[rowid] = score
             if added >= limit or per_file.get(file_id, 0) >= PER_FILE or rowid in wanted:
                 continue

@@ -28,6 +28,7 @@ from .index import ensure_fresh
 from .question import Question, analyze, parts_of
 from .rank import rank_passages
 from .search import (
+    SEARCHES,
     Hit,
     absent_terms,
     candidates,
@@ -35,6 +36,7 @@ from .search import (
     learned_words,
     matching_files,
     newest_change_ns,
+    ranked_chunks,
 )
 from .streamjson import StreamWriter, marker, text_block
 
@@ -133,11 +135,17 @@ def _steps(
     )
     yield from lines
     yield from writer.end_message("tool_use")
-    count, files, more = matching_files(root, question, state=state, folders=folders)
+    # The Grep's file count, the indexed file count and the answer are worked
+    # out at once (the queries wait in SQLite, outside the GIL); the answer is
+    # kept only when some file matches.
+    grep = SEARCHES.submit(matching_files, root, question, state=state, folders=folders)
+    indexed = SEARCHES.submit(indexed_file_count, root, state=state)
+    answered = _answer(root, question, q, state, folders)
+    count, files, more = grep.result()
     counted = f"{count}{'+' if more else ''} file{'s' * (count != 1 or more)}"
     claims, consulted, absent = [], [], []
     if count:
-        claims, consulted, absent = _answer(root, question, q, state, folders)
+        claims, consulted, absent = answered
     elif terms:
         absent = absent_terms(root, q, state=state, folders=folders)
     hits = _read_hits(claims or consulted)
@@ -175,7 +183,7 @@ def _steps(
         read_manifest(root),
         searches=searches,
         timestamp=stamp.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        files_indexed=indexed_file_count(root, state=state),
+        files_indexed=indexed.result(),
         kind=q.kind,
         absent=absent,
         consulted=consulted,
@@ -208,11 +216,15 @@ def _steps(
 
 def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     """The picked passages for ``q``, whether they answer it, and its key terms found nowhere."""
+    # the OR search reads no learned words: it runs while they are looked up
+    ranked = SEARCHES.submit(ranked_chunks, root, q, CANDIDATES, state=state, folders=folders)
     q = learned_words(root, q, state)
     follow = FOLLOW_LINES if q.kind == "howto" else 0
-    found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow)
+    found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow, ranked=ranked)
+    # looked up while the passages are ranked
+    missing = SEARCHES.submit(absent_terms, root, q, state=state, folders=folders) if q.terms else None
     picked = pick(rank_passages(q, found))
-    absent = absent_terms(root, q, state=state, folders=folders) if q.terms else []
+    absent = missing.result() if missing else []
     return picked, answers(q, picked, absent), absent
 
 

@@ -1,0 +1,114 @@
+"""An answer's independent index queries run beside each other (issue #19):
+the OR search while the corpus's abbreviations are looked up, the Grep's file
+count while the answer is worked out. What the answer says must not depend
+on that: these tests pin the seams the overlap introduced."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import Future
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_builtin_ranking import installed, sandbox
+
+from researchmind.engines.builtin import build_index, run_builtin
+from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.search import candidates, learned_words, ranked_chunks
+from researchmind.engines.builtin.stream import _answer
+from researchmind.sandbox import write_instructions, write_manifest
+
+CID = "0d8f3a52-6b0e-4c7e-9a43-2f1c7a1b9e10"
+
+
+def _texts(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "box"
+    for name, text in files.items():
+        path = root / CID / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    items = {CID: {"title": "Notes", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    return root
+
+
+def test_candidates_read_the_or_search_the_caller_started(tmp_path):
+    """The OR search started before the words were learned gives the same
+    candidates as the one ``candidates`` starts itself, and it is the one read:
+    handed an OR search that found nothing, only the all-terms chunks are left."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = analyze("How does a redis-py pipeline use MULTI and EXEC in a transaction?")
+    started = Future()
+    started.set_result(ranked_chunks(root, q, 40, state=state))
+    learned = learned_words(root, q, state)
+    own = candidates(root, learned, 40, state=state)
+    given = candidates(root, learned, 40, state=state, ranked=started)
+    assert [(h.path, h.line_start, h.score) for h in given] == [(h.path, h.line_start, h.score) for h in own]
+    assert len(own) > 1
+    nothing = Future()
+    nothing.set_result([])
+    only_all_terms = candidates(root, learned, 40, state=state, ranked=nothing)
+    assert 0 < len(only_all_terms) < len(own)
+    assert {(h.path, h.line_start) for h in only_all_terms} < {(h.path, h.line_start) for h in own}
+
+
+def test_an_answer_found_through_a_synonym_is_not_given_when_no_file_holds_the_words(tmp_path):
+    """The Grep counts files holding the question's own words; the answer,
+    worked out beside it, also reads synonyms ("ping" for "heartbeat"). When
+    the Grep finds no file the answer is declined, as it was when the answer
+    waited for the count."""
+    root = _texts(
+        tmp_path, {"client.md": "The client sends a ping every 20 seconds to keep the link open.\n"}
+    )
+    lines = [
+        json.loads(line) for line in run_builtin(root, "What does the heartbeat do?", state=tmp_path / "s")
+    ]
+    grep = next(
+        block
+        for line in lines
+        if line.get("type") == "user"
+        for block in line["message"]["content"]
+        if block.get("type") == "tool_result"
+    )
+    assert grep["content"].startswith("Found 0 files")
+    result = lines[-1]["result"]
+    assert "No Definitive Answer" in result
+    assert "<!-- CITATIONS:" not in result
+    # what was worked out beside the count, and left unsaid
+    question = "What does the heartbeat do?"
+    claims, _, _ = _answer(root, question, analyze(question), tmp_path / "s", ())
+    assert [c.sentence for c in claims] == ["The client sends a ping every 20 seconds to keep the link open."]
+    # the same words asked with the synonym the file uses: found and cited
+    lines = [json.loads(line) for line in run_builtin(root, "What does the ping do?", state=tmp_path / "s")]
+    assert "sends a ping every 20 seconds" in lines[-1]["result"]
+    assert "<!-- CITATIONS:" in lines[-1]["result"]
+
+
+def test_the_corpus_size_behind_a_learned_word_is_read_again_when_the_index_grows(tmp_path):
+    """Whether "conn" stands for "connection" depends on how many chunks the
+    index holds (the lift of their co-occurrence). The count is cached with the
+    learned words, under the index's size: when unrelated files join, the lift
+    rises past the bar and the abbreviation is learned, as a fresh process would."""
+    both = "The connection is opened with conn.open() and closed with conn.close().\n"
+    files = {f"both{n}.md": both for n in range(12)}
+    files |= {f"word{n}.md": "Every connection is returned to the pool.\n" for n in range(2)}
+    files |= {f"abbr{n}.md": "Call conn.reset() first.\n" for n in range(2)}
+    root = _texts(tmp_path, files)
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    question = analyze("When is a connection closed?")
+    # 16 chunks: conn and connection share 12 of their 14 each, 12 × 16 / (14 × 14) < 2
+    assert "connection" not in learned_words(root, question, state).learned
+    for n in range(30):
+        (root / CID / f"other{n}.md").write_text(
+            f"Chapter {n} describes the garden and its trees.\n", encoding="utf-8"
+        )
+    build_index(root, state=state)
+    # 46 chunks: 12 × 46 / (14 × 14) ≥ 2
+    assert learned_words(root, question, state).learned.get("connection") == {"conn"}
