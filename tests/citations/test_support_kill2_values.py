@@ -4,9 +4,17 @@ mutation changed without any labelled pair noticing (issue #20)."""
 
 from __future__ import annotations
 
+import pytest
+
 from citations.verification.support import Support, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
-from citations.verification.support_rules.values import numbers, signature_default
+from citations.verification.support_rules.values import (
+    assigned_default,
+    numbers,
+    signature_default,
+    stated_default,
+    value_meaning,
+)
 from citations.verification.support_text import CitedText
 from tests.citations.builders import installed_file
 
@@ -53,4 +61,175 @@ def test_the_none_of_a_signature_s_type_is_no_parameter():
     assert signature_default(Claim.read("The proxy defaults to None, so no proxy is used.", text)) == (
         CONTRADICTED,
         "The cited text sets proxy to True.",
+    )
+
+
+RULES = {
+    "numbers": numbers,
+    "stated_default": stated_default,
+    "signature_default": signature_default,
+    "value_meaning": value_meaning,
+    "assigned_default": assigned_default,
+}
+# (rule, package, file in it, first line, last line, sentence, verdict, whether a stated default
+# agrees): a labelled pair's passage (the id is the set's) with its sentence, or with the
+# sentence's number one more, where a mutation of the rule changed its verdict.
+CASES = [
+    pytest.param(
+        "numbers",
+        "channels",
+        "layers.py",
+        237,
+        258,
+        "The group_expiry of InMemoryChannelLayer defaults to 86401.",
+        ("contradicted", "The cited text sets group_expiry to 86400, not 86401."),
+        False,
+        id="t17-3-numbers_22",
+    ),
+    pytest.param(
+        "numbers",
+        "msgpack-1.2.4.dist-info",
+        "METADATA",
+        209,
+        268,
+        "Since msgpack 1.0 the default max_buffer_size is 100 MiB.",
+        ("contradicted", "The cited text gives another number where the sentence has 100."),
+        False,
+        id="v11-2-numbers_28",
+    ),
+    pytest.param(
+        "numbers",
+        "requests",
+        "adapters.py",
+        79,
+        82,
+        "DEFAULT_RETRIES is 10.",
+        ("contradicted", "The cited text sets default_retries to 0, not 10."),
+        False,
+        id="t03-2-numbers_32",
+    ),
+    pytest.param(
+        "numbers",
+        "whitenoise",
+        "middleware.py",
+        31,
+        90,
+        "Without WHITENOISE_MAX_AGE, the middleware uses a max age of 1 when DEBUG is on and 61 otherwise.",
+        ("contradicted", "The cited text sets debug to 0, not 1, 61."),
+        False,
+        id="v01-3-numbers_34",
+    ),
+    pytest.param(
+        "numbers",
+        "django",
+        "conf/global_settings.py",
+        156,
+        157,
+        "LANGUAGES_BIDI lists seven language codes.",
+        ("absent", "The number 7 is not in the cited text."),
+        False,
+        id="p51-3-numbers_49",
+    ),
+    pytest.param(
+        "numbers",
+        "websockets-17.4.dist-info",
+        "METADATA",
+        4,
+        4,
+        "websockets implements RFC 6455 and RFC 8441.",
+        ("contradicted", "The number 8441 is not in the cited text."),
+        False,
+        id="p45-2-numbers_51",
+    ),
+    pytest.param(
+        "numbers",
+        "hypothesis",
+        "_settings.py",
+        1014,
+        1024,
+        "On CI the deadline doubles to 400 milliseconds.",
+        ("contradicted", "The number 400 is not in the cited text."),
+        False,
+        id="p33-4-numbers_53",
+    ),
+    pytest.param(
+        "numbers",
+        "packaging",
+        "version.py",
+        1036,
+        1073,
+        "Development releases such as 1.2.3dev1 count as pre-releases.",
+        ("contradicted", "The number 1 is not in the cited text."),
+        False,
+        id="v13-2-numbers_56",
+    ),
+    pytest.param(
+        "stated_default",
+        "django",
+        "conf/global_settings.py",
+        492,
+        493,
+        "its default is 2 weeks.",
+        None,
+        True,
+        id="p02-2-stated_default_59",
+    ),
+    pytest.param(
+        "signature_default",
+        "msgpack-1.2.4.dist-info",
+        "METADATA",
+        209,
+        268,
+        "Since msgpack 1.0, Unpacker uses raw=True by default.",
+        None,
+        False,
+        id="v11-9-signature_default_63",
+    ),
+    pytest.param(
+        "value_meaning",
+        "django",
+        "conf/global_settings.py",
+        429,
+        444,
+        "FIRST_DAY_OF_WEEK defaults to Monday.",
+        ("contradicted", "The cited text sets FIRST_DAY_OF_WEEK to 0, which means Sunday."),
+        False,
+        id="p48-2-value_meaning_27",
+    ),
+    pytest.param(
+        "assigned_default",
+        "channels",
+        "layers.py",
+        237,
+        258,
+        "The channel_capacity of InMemoryChannelLayer defaults to 100.",
+        ("contradicted", "The cited text sets channel_capacity to none."),
+        False,
+        id="t17-6-assigned_default_26",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "package", "relative", "first", "last", "sentence", "verdict", "agrees"), CASES
+)
+def test_a_values_rule_s_verdict_on_a_labelled_passage(
+    rule, package, relative, first, last, sentence, verdict, agrees
+):
+    """The rule's verdict and reason, word for word, and whether a default it reads agrees."""
+    claim = Claim.read(sentence, CitedText(cited(package, relative, first, last)))
+    assert RULES[rule](claim) == verdict
+    assert claim.default_agrees is agrees
+
+
+def test_a_meaning_opening_a_parameter_s_sentence_is_read():
+    """ "0 means Sunday, 1 means Monday." opens a sentence of first_day's item: first_day=0
+    means Sunday, so "defaults to Monday" is contradicted."""
+    text = CitedText(
+        'def calendar(first_day=0):\n    """\n    :param first_day: The day a week starts on.\n'
+        '        0 means Sunday, 1 means Monday.\n    """'
+    )
+    assert value_meaning(Claim.read("first_day defaults to Monday.", text)) == (
+        CONTRADICTED,
+        "The cited text sets first_day to 0, which means Sunday.",
     )
