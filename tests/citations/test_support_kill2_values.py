@@ -233,3 +233,54 @@ def test_a_meaning_opening_a_parameter_s_sentence_is_read():
         CONTRADICTED,
         "The cited text sets first_day to 0, which means Sunday.",
     )
+
+
+@pytest.mark.parametrize(
+    ("package", "relative", "first", "last", "sentence", "verdict"),
+    [
+        pytest.param(
+            "requests",
+            "adapters.py",
+            79,
+            82,
+            "requests makes 3 retries.",
+            (CONTRADICTED, "The cited text sets default_retries to 0, not 3."),
+            id="a-stop-word-part-of-the-name-need-not-be-said",
+        ),
+        pytest.param(
+            "django",
+            "contrib/gis/geos/polygon.py",
+            36,
+            41,
+            "Without holes given, a Polygon has 1 hole.",
+            (CONTRADICTED, "The cited text sets n_holes to 0, not 1."),
+            id="a-one-letter-part-of-the-name-need-not-be-said",
+        ),
+        pytest.param(
+            "redis",
+            "client.py",
+            196,
+            205,
+            "The default is db 1.",
+            (CONTRADICTED, "The cited text sets db to 0, not 1."),
+            id="a-two-letter-name-is-said",
+        ),
+        pytest.param(
+            "django",
+            "conf/global_settings.py",
+            492,
+            493,
+            "SESSION_COOKIE_AGE lasts 3 fortnights for every visitor.",
+            (CONTRADICTED, "The number 3 is not in the cited text."),
+            id="a-number-missing-for-a-name-the-text-assigns",
+        ),
+    ],
+)
+def test_a_number_is_bound_to_the_name_whose_words_surround_it(
+    package, relative, first, last, sentence, verdict
+):
+    """A setting or variable the text assigns a number is what a sentence's number is said of
+    when the name's words (but its stop words and one-letter parts) are around it; a number
+    missing for a name the text assigns is contradicted, not merely absent."""
+    claim = Claim.read(sentence, CitedText(cited(package, relative, first, last)))
+    assert numbers(claim) == verdict
