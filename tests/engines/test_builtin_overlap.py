@@ -17,6 +17,7 @@ from test_builtin_ranking import installed, sandbox
 
 from researchmind.engines.builtin import build_index, run_builtin
 from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.rank import rank_passages, read_chunk
 from researchmind.engines.builtin.search import candidates, learned_words, ranked_chunks
 from researchmind.engines.builtin.stream import _answer
 from researchmind.sandbox import write_instructions, write_manifest
@@ -112,3 +113,38 @@ def test_the_corpus_size_behind_a_learned_word_is_read_again_when_the_index_grow
     build_index(root, state=state)
     # 46 chunks: 12 × 46 / (14 × 14) ≥ 2
     assert learned_words(root, question, state).learned.get("connection") == {"conn"}
+
+
+def test_chunks_read_while_the_or_search_runs_rank_as_if_read_after_it(tmp_path):
+    """The chunks holding every key term are handed over before the OR search
+    ends, read then, and ranked from that reading: the same hits, in the same
+    order with the same scores, and the same claims as reading every chunk after."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = learned_words(
+        root, analyze("How does a redis-py pipeline use MULTI and EXEC in a transaction?"), state
+    )
+    handed: list = []
+    read: dict = {}
+
+    def prepare(hits):
+        handed.extend(hits)
+        for hit in hits:
+            read[hit.path, hit.line_start] = read_chunk(q, hit)
+
+    hits = candidates(root, q, 40, state=state, prepare=prepare)
+    plain = candidates(root, q, 40, state=state)
+    assert hits == plain
+    assert handed and {h.score for h in handed} == {0.0}  # handed before any BM25 was known
+    assert {(h.path, h.line_start, h.text) for h in handed} <= {(h.path, h.line_start, h.text) for h in hits}
+    assert len(handed) < len(hits)
+    assert rank_passages(q, hits, read) == rank_passages(q, hits)
+    # and the reading handed in is the one ranked: a chunk read as having no passage gives none
+    top = hits[0]
+
+    def from_top(claims):
+        return [c for c in claims if c.path == top.path and top.line_start <= c.line_start <= top.line_end]
+
+    assert from_top(rank_passages(q, hits))
+    assert from_top(rank_passages(q, hits, {**read, (top.path, top.line_start): []})) == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
@@ -60,101 +61,17 @@ _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
 
 
-def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
-    """Every candidate passage of ``hits`` as a Claim, best first."""
+def rank_passages(
+    q: Question, hits: list[Hit], read: Mapping[tuple[str, int], list] | None = None
+) -> list[Claim]:
+    """Every candidate passage of ``hits`` as a Claim, best first. ``read``:
+    chunks already read by ``read_chunk`` (for the same question), by path and first line."""
     joined_terms = set(q.joined)
     raw = []
     for rank, hit in enumerate(hits):
-        text = hit.text[:MAX_SCAN_CHARS]
-        newlines = [i for i, ch in enumerate(text) if ch == "\n"]
-        heading_tokens = tokens_of(hit.heading or "")
-        path_tokens = Tokens(tokens_of(hit.path.split("/", 1)[-1]) | heading_tokens)
-        # a section named for an aspect asked about ("Actions" for "how was it fixed?")
-        aspects = frozenset(
-            light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
-        )
-        found = passages_of(hit.path, text)
-        seen: dict[tuple[int, int], Tokens] = {}
-
-        def tok(start: int, end: int, seen=seen, text=text) -> Tokens:
-            """The tokens of ``text[start:end]``, each span tokenized once per chunk
-            (a sentence is read as a passage, then as context of the next two)."""
-            found_tokens = seen.get((start, end))
-            if found_tokens is None:
-                found_tokens = seen[start, end] = tokens_of(text[start:end])
-            return found_tokens
-
-        for n, passage in enumerate(found):
-            if passage.end - passage.start < 12:
-                continue
-            # what the answer would show: an elliptic sentence with the ones before it
-            passage = _shown(passage, text)
-            body = text[passage.start : passage.end]
-            tokens = tok(passage.start, passage.end)
-            if not tokens:
-                continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
-            joined = {j for j in joined_terms if j in tokens}
-            # what is around it, kept as parts: a term is around if any part holds it
-            context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
-            if passage.owner != (0, 0):
-                context.append(tok(*passage.owner))
-            # the sentences just before: what "This defaults to 80" or a parameter's
-            # "The default value is 2" is about
-            antecedent: set[str] = set()
-            if not passage.code:
-                before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
-                header = _header_of(text, passage.start, hit.before)
-                at = text.rfind(header, 0, passage.start) if header else -1
-                if at >= 0:
-                    # in an argument list, the entries before this one's are about other arguments
-                    before = [p for p in before if p.start >= at]
-                context += [tok(p.start, p.end) for p in before]
-                if before and _ANAPHORA.match(body):
-                    antecedent = tok(before[-1].start, before[-1].end)
-                elif not before and hit.before and not text[: passage.start].strip():
-                    # the chunk's first sentence: the one before it ends the previous chunk
-                    previous = tokens_of(hit.before[-300:])
-                    context.append(previous)
-                    if _ANAPHORA.match(body):
-                        antecedent = previous
-                if header:
-                    # "delivery_mode (enum): …" above its indented "The default value is 2."
-                    antecedent = Tokens(antecedent | tokens_of(header))
-            elif "\n" not in body:
-                # a parameter's default in a signature (``ping_interval: float | None = 20,``):
-                # what the chunk's prose says about that name is what it is about
-                name = NAME_SET.match(body)
-                if name:
-                    mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
-                    about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
-                    context += [tok(p.start, p.end) for p in about[:3]]
-                elif _DEF_LINE.match(body):
-                    # ``async def receive_output(self, timeout=1):``: its docstring says what it does
-                    after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
-                    context += [tok(p.start, p.end) for p in after]
-                if name or _DEF_LINE.match(body):
-                    # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
-                    classes = _CLASS_LINE.findall(text, 0, passage.start)
-                    if classes:
-                        context.append(tokens_of(classes[-1]))
-            follow = _code_after(found, n, passage, text)
-            raw.append(
-                (
-                    hit,
-                    rank,
-                    passage,
-                    body,
-                    tokens,
-                    joined,
-                    context,
-                    path_tokens,
-                    newlines,
-                    follow,
-                    text,
-                    aspects,
-                    antecedent,
-                )
-            )
+        known = read.get((hit.path, hit.line_start)) if read else None
+        for entry in read_chunk(q, hit, joined_terms) if known is None else known:
+            raw.append((hit, rank, *entry))
     if not raw:
         return []
     # Rarer key terms among the candidates weigh more (a local IDF).
@@ -303,6 +220,106 @@ def rank_passages(q: Question, hits: list[Hit]) -> list[Claim]:
             claims.remove(close)
             claims.insert(0, close)
     return claims
+
+
+def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> list[tuple]:
+    """The passages of one candidate chunk as ranking reads them: each with
+    its words, the words around it, what it follows and is about. It reads
+    the chunk's text, path, heading and the lines before it, never its BM25
+    score or its place among the candidates, so a chunk can be read while the
+    others are still being searched for."""
+    if joined_terms is None:
+        joined_terms = set(q.joined)
+    read: list[tuple] = []
+    text = hit.text[:MAX_SCAN_CHARS]
+    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+    heading_tokens = tokens_of(hit.heading or "")
+    path_tokens = Tokens(tokens_of(hit.path.split("/", 1)[-1]) | heading_tokens)
+    # a section named for an aspect asked about ("Actions" for "how was it fixed?")
+    aspects = frozenset(
+        light_stem(t) for t in q.key if related_words(t) & {w for w in words(hit.heading or "")}
+    )
+    found = passages_of(hit.path, text)
+    seen: dict[tuple[int, int], Tokens] = {}
+
+    def tok(start: int, end: int, seen=seen, text=text) -> Tokens:
+        """The tokens of ``text[start:end]``, each span tokenized once per chunk
+        (a sentence is read as a passage, then as context of the next two)."""
+        found_tokens = seen.get((start, end))
+        if found_tokens is None:
+            found_tokens = seen[start, end] = tokens_of(text[start:end])
+        return found_tokens
+
+    for n, passage in enumerate(found):
+        if passage.end - passage.start < 12:
+            continue
+        # what the answer would show: an elliptic sentence with the ones before it
+        passage = _shown(passage, text)
+        body = text[passage.start : passage.end]
+        tokens = tok(passage.start, passage.end)
+        if not tokens:
+            continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
+        joined = {j for j in joined_terms if j in tokens}
+        # what is around it, kept as parts: a term is around if any part holds it
+        context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
+        if passage.owner != (0, 0):
+            context.append(tok(*passage.owner))
+        # the sentences just before: what "This defaults to 80" or a parameter's
+        # "The default value is 2" is about
+        antecedent: set[str] = set()
+        if not passage.code:
+            before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
+            header = _header_of(text, passage.start, hit.before)
+            at = text.rfind(header, 0, passage.start) if header else -1
+            if at >= 0:
+                # in an argument list, the entries before this one's are about other arguments
+                before = [p for p in before if p.start >= at]
+            context += [tok(p.start, p.end) for p in before]
+            if before and _ANAPHORA.match(body):
+                antecedent = tok(before[-1].start, before[-1].end)
+            elif not before and hit.before and not text[: passage.start].strip():
+                # the chunk's first sentence: the one before it ends the previous chunk
+                previous = tokens_of(hit.before[-300:])
+                context.append(previous)
+                if _ANAPHORA.match(body):
+                    antecedent = previous
+            if header:
+                # "delivery_mode (enum): …" above its indented "The default value is 2."
+                antecedent = Tokens(antecedent | tokens_of(header))
+        elif "\n" not in body:
+            # a parameter's default in a signature (``ping_interval: float | None = 20,``):
+            # what the chunk's prose says about that name is what it is about
+            name = NAME_SET.match(body)
+            if name:
+                mention = re.compile(r"\b" + re.escape(name.group(1)) + r"\b")
+                about = [p for p in found if not p.code and mention.search(text, p.start, p.end)]
+                context += [tok(p.start, p.end) for p in about[:3]]
+            elif _DEF_LINE.match(body):
+                # ``async def receive_output(self, timeout=1):``: its docstring says what it does
+                after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
+                context += [tok(p.start, p.end) for p in after]
+            if name or _DEF_LINE.match(body):
+                # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
+                classes = _CLASS_LINE.findall(text, 0, passage.start)
+                if classes:
+                    context.append(tokens_of(classes[-1]))
+        follow = _code_after(found, n, passage, text)
+        read.append(
+            (
+                passage,
+                body,
+                tokens,
+                joined,
+                context,
+                path_tokens,
+                newlines,
+                follow,
+                text,
+                aspects,
+                antecedent,
+            )
+        )
+    return read
 
 
 def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:

@@ -6,6 +6,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -256,6 +257,7 @@ def candidates(
     folders: tuple[str, ...] = (),
     follow_lines: int = 0,
     ranked: Future[list[tuple[int, int, float]]] | None = None,
+    prepare: Callable[[list[Hit]], object] | None = None,
 ) -> list[Hit]:
     """The chunks that best match the question's terms, their documentation
     synonyms and joined identifiers, best first: the ``limit`` best by BM25
@@ -266,7 +268,9 @@ def candidates(
     ``follow_lines``, each chunk also brings the first lines of the chunk after
     it in its file: the code block a how-to sentence at a chunk's end introduces.
     ``ranked``: the OR search (``ranked_chunks`` for the same question, limit
-    and folders), when the caller started it already."""
+    and folders), when the caller started it already; ``prepare`` is handed the
+    chunks known to be candidates before the OR search ends (their ``score``
+    not yet set), to read them meanwhile."""
     path = index_path(root, state)
     if not _any_of(q) or not path.exists():
         return []
@@ -301,6 +305,11 @@ def candidates(
                 for i in range(len(groups)):
                     for rowid, _ in rowids(_all_of(groups[:i] + groups[i + 1 :] + extra), ALL_BUT_ONE):
                         wanted[rowid] = None
+        # The chunks every key term is in are candidates whatever the OR search
+        # finds: they are fetched (and read, by ``prepare``) while it runs.
+        early = _chunks(conn, list(wanted), follow_lines) if prepare and wanted else {}
+        if early:
+            prepare(list(early.values()))
         per_file: dict[int, int] = {}
         added = 0
         scores: dict[int, float] = {}
@@ -313,28 +322,38 @@ def candidates(
             added += 1
         if not wanted:
             return []
-        # A chunk found only by the all-terms searches ranks after the OR
-        # ranking's (scoring it again by BM25 would walk every match once more).
-        last = max(scores.values(), default=0.0)
-        marks = ",".join("?" * len(wanted))
-        rows = [
-            (*row[:5], scores.get(row[6], last), *row[5:])
-            for row in conn.execute(
-                f"""
-                SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1),
-                       f.line_count, c.id, c.file_id
-                FROM chunks c JOIN chunks_fts m ON m.rowid = c.id JOIN files f ON f.id = c.file_id
-                WHERE c.id IN ({marks})
-                """,  # noqa: S608 - only placeholders
-                list(wanted),
-            )
-        ]
-        after = _next_chunks(conn, rows, follow_lines) if follow_lines else {}
-        before = _previous_chunks(conn, rows, BEFORE_LINES)
+        rest = _chunks(conn, [i for i in wanted if i not in early], follow_lines)
     finally:
         conn.close()
-    rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
-    hits = []
+    # A chunk found only by the all-terms searches ranks after the OR
+    # ranking's (scoring it again by BM25 would walk every match once more).
+    last = max(scores.values(), default=0.0)
+    found = {**early, **rest}
+    order = sorted(found, key=lambda i: (round(scores.get(i, last), 9), found[i].path, found[i].line_start))
+    return [replace(found[i], score=-scores.get(i, last)) for i in order]
+
+
+def _chunks(conn, ids: list[int], follow_lines: int) -> dict[int, Hit]:
+    """The chunks ``ids`` as hits (BM25 not yet known: 0), each with the end
+    of the chunk before it and, with ``follow_lines``, the start of the next."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = [
+        (*row[:5], 0.0, *row[5:])
+        for row in conn.execute(
+            f"""
+            SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1),
+                   f.line_count, c.id, c.file_id
+            FROM chunks c JOIN chunks_fts m ON m.rowid = c.id JOIN files f ON f.id = c.file_id
+            WHERE c.id IN ({marks})
+            """,  # noqa: S608 - only placeholders
+            ids,
+        )
+    ]
+    after = _next_chunks(conn, rows, follow_lines) if follow_lines else {}
+    before = _previous_chunks(conn, rows, BEFORE_LINES)
+    hits = {}
     for r in rows:
         line_end, text = r[2], r[4]
         if r[7] in after:
@@ -342,7 +361,7 @@ def candidates(
             # the blank lines between two chunks belong to neither: they are kept as empty lines
             text = text + "\n" * (start - line_end) + more
             line_end = start + more.count("\n")
-        hits.append(Hit(r[0], r[1], line_end, r[3], text, -r[5], r[6], before.get(r[7], "")))
+        hits[r[7]] = Hit(r[0], r[1], line_end, r[3], text, 0.0, r[6], before.get(r[7], ""))
     return hits
 
 

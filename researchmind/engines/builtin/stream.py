@@ -26,7 +26,7 @@ from .answer import compose_answer
 from .decide import MAX_CLAIMS, answers, pick
 from .index import ensure_fresh
 from .question import Question, analyze, parts_of
-from .rank import rank_passages
+from .rank import rank_passages, read_chunk
 from .search import (
     SEARCHES,
     Hit,
@@ -220,10 +220,20 @@ def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     ranked = SEARCHES.submit(ranked_chunks, root, q, CANDIDATES, state=state, folders=folders)
     q = learned_words(root, q, state)
     follow = FOLLOW_LINES if q.kind == "howto" else 0
-    found = candidates(root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow, ranked=ranked)
+    read: dict[tuple[str, int], list] = {}
+    joined = set(q.joined)
+
+    def prepare(hits: list[Hit]) -> None:
+        """Read the chunks known to be candidates while the OR search runs."""
+        for hit in hits:
+            read[hit.path, hit.line_start] = read_chunk(q, hit, joined)
+
+    found = candidates(
+        root, q, CANDIDATES, state=state, folders=folders, follow_lines=follow, ranked=ranked, prepare=prepare
+    )
     # looked up while the passages are ranked
     missing = SEARCHES.submit(absent_terms, root, q, state=state, folders=folders) if q.terms else None
-    picked = pick(rank_passages(q, found))
+    picked = pick(rank_passages(q, found, read))
     absent = missing.result() if missing else []
     return picked, answers(q, picked, absent), absent
 
