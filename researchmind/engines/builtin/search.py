@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from .index import index_path, open_index
+from .index import index_path, reading
 from .query import fts_query, question_terms
 from .question import Question
 from .vocab import learn
@@ -49,8 +49,7 @@ def search(
     path = index_path(root, state)
     if not match or not path.exists():
         return []
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         rows = conn.execute(
             """
             SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score,
@@ -61,8 +60,6 @@ def search(
             """,
             (match, limit * 3),
         ).fetchall()
-    finally:
-        conn.close()
     # Sort again with a stable tie-break so equal scores never depend on
     # insertion history: the same sandbox and question give the same answer.
     rows.sort(key=lambda r: (round(r[5], 9), r[0], r[1]))
@@ -92,8 +89,7 @@ def matching_files(
     if not match or not path.exists():
         return 0, [], False
     scope, scope_params = _in_folders(folders)
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         rows = conn.execute(
             f"""
             SELECT c.file_id FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT ?) AS m
@@ -111,8 +107,6 @@ def matching_files(
                 row[0]
                 for row in conn.execute(f"SELECT path FROM files WHERE id IN ({marks})", part)  # noqa: S608 - only placeholders
             ]
-    finally:
-        conn.close()
     paths.sort()
     return len(paths), paths[:limit], more
 
@@ -128,15 +122,12 @@ def newest_change_ns(
     path = index_path(root, state)
     if not path.exists():
         return 0
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         if paths:
             marks = ",".join("?" * len(paths))
             row = conn.execute(f"SELECT max(mtime_ns) FROM files WHERE path IN ({marks})", paths).fetchone()  # noqa: S608 - only placeholders
         else:
             row = conn.execute("SELECT max(mtime_ns) FROM files").fetchone()
-    finally:
-        conn.close()
     return row[0] or 0
 
 
@@ -144,11 +135,8 @@ def indexed_file_count(root: str | os.PathLike[str], *, state: str | os.PathLike
     path = index_path(root, state)
     if not path.exists():
         return 0
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         return conn.execute("SELECT count(*) FROM files WHERE skip_reason IS NULL").fetchone()[0]
-    finally:
-        conn.close()
 
 
 def prefix_filter(folders) -> tuple[str, list[str]]:
@@ -234,8 +222,7 @@ def ranked_chunks(
     if not match or not path.exists():
         return []
     scope, scope_params = _in_folders(folders)
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         return conn.execute(
             f"""
             SELECT m.rowid, c.file_id, m.score FROM (SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts
@@ -244,8 +231,6 @@ def ranked_chunks(
             """,  # noqa: S608 - only placeholders
             (match, *scope_params, limit * 3),
         ).fetchall()
-    finally:
-        conn.close()
 
 
 def candidates(
@@ -280,8 +265,7 @@ def candidates(
         ranked = SEARCHES.submit(ranked_chunks, root, q, limit, state=state, folders=folders)
     scope, scope_params = _in_folders(folders)
     groups = _groups(q)
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         wanted: dict[int, None] = {}
 
         def rowids(expression: str, n: int) -> list[tuple[int, int]]:
@@ -323,8 +307,6 @@ def candidates(
         if not wanted:
             return []
         rest = _chunks(conn, [i for i in wanted if i not in early], follow_lines)
-    finally:
-        conn.close()
     # A chunk found only by the all-terms searches ranks after the OR
     # ranking's (scoring it again by BM25 would walk every match once more).
     last = max(scores.values(), default=0.0)
@@ -372,11 +354,8 @@ def learned_words(
     path = index_path(root, state)
     if not path.exists():
         return q
-    conn = open_index(path)
-    try:
+    with reading(path) as conn:
         return learn(conn, q)
-    finally:
-        conn.close()
 
 
 def _previous_chunks(conn, rows: list, lines: int) -> dict[int, str]:
@@ -431,9 +410,8 @@ def absent_terms(
     if not path.exists():
         return list(q.key)
     scope, scope_params = _in_folders(folders)
-    conn = open_index(path)
     absent = []
-    try:
+    with reading(path) as conn:
         for term in q.key:
             others = _groups(replace(q, key=[term]))[0]
             found = conn.execute(
@@ -442,6 +420,4 @@ def absent_terms(
             ).fetchone()
             if found is None:
                 absent.append(term)
-    finally:
-        conn.close()
     return absent
