@@ -26,11 +26,17 @@ def _sandbox(root: Path, text: str) -> Path:
     return root
 
 
-def test_a_thread_reuses_its_connection_and_another_thread_gets_its_own(tmp_path):
+@pytest.fixture
+def indexed(tmp_path) -> tuple[Path, Path, Path]:
+    """A one-file sandbox, its state folder and its built index's path."""
     root = _sandbox(tmp_path / "box", "The gateway retries a request three times.\n")
     state = tmp_path / "state"
     build_index(root, state=state)
-    path = index_path(root, state)
+    return root, state, index_path(root, state)
+
+
+def test_a_thread_reuses_its_connection_and_another_thread_gets_its_own(indexed):
+    _, _, path = indexed
     with reading(path) as first:
         pass
     with reading(path) as again:
@@ -48,13 +54,10 @@ def test_a_thread_reuses_its_connection_and_another_thread_gets_its_own(tmp_path
     assert other and other[0] is not first
 
 
-def test_a_full_reindex_makes_a_new_file_and_a_new_connection_that_sees_it(tmp_path):
+def test_a_full_reindex_makes_a_new_file_and_a_new_connection_that_sees_it(indexed):
     """The kept connection holds the old file open; reading after a full
     reindex must not answer from it."""
-    root = _sandbox(tmp_path / "box", "The gateway retries a request three times.\n")
-    state = tmp_path / "state"
-    build_index(root, state=state)
-    path = index_path(root, state)
+    root, state, path = indexed
     with reading(path) as before:
         pass
     assert [h.text for h in search(root, "gateway retries", state=state)]
@@ -68,11 +71,8 @@ def test_a_full_reindex_makes_a_new_file_and_a_new_connection_that_sees_it(tmp_p
         before.execute("SELECT 1")  # the stale one was closed, not leaked
 
 
-def test_a_failing_query_drops_the_connection(tmp_path):
-    root = _sandbox(tmp_path / "box", "The gateway retries a request three times.\n")
-    state = tmp_path / "state"
-    build_index(root, state=state)
-    path = index_path(root, state)
+def test_a_failing_query_drops_the_connection(indexed):
+    _, _, path = indexed
     with pytest.raises(sqlite3.OperationalError), reading(path) as broken:
         broken.execute("SELECT no_such_column FROM files")
     with reading(path) as fresh:
