@@ -6,6 +6,9 @@ noticing (issue #20)."""
 from __future__ import annotations
 
 from citations.verification.support import Support, judge_support
+from citations.verification.support_rules.claim import CONTRADICTED, Claim
+from citations.verification.support_rules.names import other_function, other_subject
+from citations.verification.support_text import CitedText
 from tests.citations.builders import installed_file
 
 
@@ -39,3 +42,19 @@ def test_a_class_s_init_parameters_support_a_sentence_about_the_class():
         "supports",
         '4 of 5 key terms are in the cited lines: "def __init__(self, object_list, number, paginator):".',
     )
+
+
+def test_a_sentence_opening_with_another_module_s_function_names_its_last_part():
+    """``loads`` mentions ``dumps()`` but defines loads: a sentence about
+    ``django.core.signing.dumps`` is told the lines define loads, not dumps."""
+    text = CitedText(cited("django", "core/signing.py", 195, 214))
+    claim = Claim.read("django.core.signing.dumps raises BadSignature if the signature fails.", text)
+    assert other_function(claim) == (CONTRADICTED, "The cited lines define loads, not dumps.")
+
+
+def test_a_near_copy_of_a_like_named_class_s_code_decides_only_when_it_states_enough():
+    """MaxValueValidator's and MinValueValidator's code are alike; "A value greater than the
+    limit fails MaxValueValidator" (labelled pair f22-6, it supports) is not told it is about
+    MinValueValidator, whose lines state too little of it."""
+    text = CitedText(cited("django", "core/validators.py", 414, 429))
+    assert other_subject(Claim.read("A value greater than the limit fails MaxValueValidator.", text)) is None
