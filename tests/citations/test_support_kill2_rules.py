@@ -58,3 +58,17 @@ def test_a_near_copy_of_a_like_named_class_s_code_decides_only_when_it_states_en
     MinValueValidator, whose lines state too little of it."""
     text = CitedText(cited("django", "core/validators.py", 414, 429))
     assert other_subject(Claim.read("A value greater than the limit fails MaxValueValidator.", text)) is None
+
+
+def test_a_sentence_giving_a_setting_s_value_to_another_setting_is_told_which():
+    """Labelled pair p56-2 with AUTH_USER_MODEL in LOGIN_REDIRECT_URL's place: the lines give
+    /accounts/profile/ to login_redirect_url, and the sentence is told so."""
+    text = CitedText(cited("django", "conf/global_settings.py", 535, 543))
+    claim = Claim.read(
+        "After logging in, users are redirected to /accounts/profile/ unless auth_user_model is changed.",
+        text,
+    )
+    assert other_subject(claim) == (
+        CONTRADICTED,
+        'The cited lines say this of login_redirect_url, not auth_user_model: "LOGIN_REDIRECT_URL = "/accounts/profile/"".',
+    )
