@@ -8,6 +8,7 @@ from __future__ import annotations
 from citations.verification.support import Support, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
 from citations.verification.support_rules.names import other_function, other_subject
+from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity_tops
 from citations.verification.support_text import CitedText
 from tests.citations.builders import installed_file
 
@@ -72,3 +73,20 @@ def test_a_sentence_giving_a_setting_s_value_to_another_setting_is_told_which():
         CONTRADICTED,
         'The cited lines say this of login_redirect_url, not auth_user_model: "LOGIN_REDIRECT_URL = "/accounts/profile/"".',
     )
+
+
+def test_a_unit_the_lines_name_another_for_is_contradicted_by_its_word():
+    """Labelled pair p02-6: the age is "in seconds", so "expressed in minutes" is told so."""
+    text = CitedText(cited("django", "conf/global_settings.py", 492, 493))
+    assert exclusive_words(Claim.read("SESSION_COOKIE_AGE is expressed in minutes.", text)) == (
+        CONTRADICTED,
+        "The sentence says minutes; the cited lines say seconds.",
+    )
+
+
+def test_only_the_statement_that_states_the_sentence_best_is_read_for_instead_of():
+    """``click.prompt``'s docstring: "the file defaults to ``stderr`` instead of ``stdout``" is
+    under ``err``, not the statement that best states a sentence about the prompt's default."""
+    text = CitedText(cited("click", "termui.py", 168, 207))
+    claim = Claim.read("The stdout of click.prompt defaults to ': '.", text)
+    assert instead_of(claim, polarity_tops(claim)) is None
