@@ -90,3 +90,17 @@ def test_only_the_statement_that_states_the_sentence_best_is_read_for_instead_of
     text = CitedText(cited("click", "termui.py", 168, 207))
     claim = Claim.read("The stdout of click.prompt defaults to ': '.", text)
     assert instead_of(claim, polarity_tops(claim)) is None
+
+
+def test_a_boolean_setting_s_polarity_is_its_value_not_its_comment_s_pieces():
+    """``USE_I18N = True`` under "If you set this to False, Django will make some optimizations
+    so as not to load the internationalization machinery": True states the machinery is
+    loaded, though the comment's last piece says "not", so "does not load" is contradicted."""
+    text = cited("django", "conf/global_settings.py", 159, 161)
+    assert judge_support(
+        "By default Django does not load the internationalization machinery.", text
+    ) == Support(
+        "unsupported",
+        'The sentence negates what the cited lines state: "# If you set this to False, Django will make'
+        ' some optimizations so as …".',
+    )
