@@ -5,6 +5,8 @@ noticing (issue #20)."""
 
 from __future__ import annotations
 
+import pytest
+
 from citations.verification.support import Support, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
 from citations.verification.support_rules.names import other_function, other_subject
@@ -104,3 +106,51 @@ def test_a_boolean_setting_s_polarity_is_its_value_not_its_comment_s_pieces():
         'The sentence negates what the cited lines state: "# If you set this to False, Django will make'
         ' some optimizations so as …".',
     )
+
+
+@pytest.mark.parametrize(
+    ("package", "relative", "first", "last", "sentence", "tops"),
+    [
+        pytest.param(
+            "requests",
+            "adapters.py",
+            79,
+            82,
+            "default_pool_timeout is False.",
+            ["DEFAULT_POOLBLOCK = False"],
+            id="t03-3-polarity_tops_15",
+        ),
+        pytest.param(
+            "pygments",
+            "__init__.py",
+            35,
+            40,
+            "strips trailing whitespace first.",
+            [
+                "Currently, this only calls `lexer.get_tokens()`.",
+                "Lex `code` with the `lexer` (must be a `Lexer` instance) and return an iterable of tokens.",
+                "def lex(code, lexer):",
+            ],
+            id="p41-3-polarity_tops_23",
+        ),
+        pytest.param(
+            "django",
+            "core/validators.py",
+            414,
+            429,
+            "MaxValueValidator's message says the value must be less than or equal to the limit",
+            [
+                '    message = _("Ensure this value is greater than or equal to %(limit_value)s.")',
+                '    message = _("Ensure this value is less than or equal to %(limit_value)s.")',
+            ],
+            id="f22-5-polarity_tops_38",
+        ),
+    ],
+)
+def test_the_statements_a_sentence_s_polarity_is_read_against(package, relative, first, last, sentence, tops):
+    """Labelled pairs' sentences (t03-3 with another setting named): the statements that
+    share most of the sentence's terms and have a polarity, prose before code (code only when
+    no prose shares a term), those about its subject first unless others state clearly more;
+    a bare setting of the sentence's own gives none, unless another states as much."""
+    claim = Claim.read(sentence, CitedText(cited(package, relative, first, last)))
+    assert [s.raw for s in polarity_tops(claim)] == tops
