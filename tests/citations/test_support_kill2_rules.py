@@ -154,3 +154,10 @@ def test_the_statements_a_sentence_s_polarity_is_read_against(package, relative,
     a bare setting of the sentence's own gives none, unless another states as much."""
     claim = Claim.read(sentence, CitedText(cited(package, relative, first, last)))
     assert [s.raw for s in polarity_tops(claim)] == tops
+
+
+def test_a_sentence_of_three_letter_words_is_judged():
+    """ "TLS is off." has key terms of three letters: it is judged against ``EMAIL_USE_TLS``,
+    which has "tls" but not "off", not left unjudged for want of terms."""
+    text = cited("django", "conf/global_settings.py", 214, 220)
+    assert judge_support("TLS is off.", text) == Support("unsupported", "Missing from the cited lines: off.")
