@@ -34,3 +34,11 @@ def test_verbatim_text_inside_a_role_does_not_bound_the_search():
     are not the excerpt: its first occurrence is the plain one further down."""
     data = b":cls:`Page` text\nfiller\ncls:Page text\n"
     assert _search(data, "cls:`Page` text", first_only=True) == ({(3, 3)}, "utf-8")
+
+
+def test_first_occurrence_starting_the_file_comes_before_a_verbatim_one():
+    """An occurrence at the very start of the file (its emphasis keeps it from
+    being verbatim) is the first, not the verbatim one far below it."""
+    filler = b"".join(b"filler line number %d\n" % n for n in range(2, 60))
+    data = b"alpha **beta** gamma\n" + filler + b"alpha beta gamma\n"
+    assert _search(data, "alpha beta gamma", first_only=True) == ({(1, 1)}, "utf-8")
