@@ -161,3 +161,18 @@ def test_a_sentence_of_three_letter_words_is_judged():
     which has "tls" but not "off", not left unjudged for want of terms."""
     text = cited("django", "conf/global_settings.py", 214, 220)
     assert judge_support("TLS is off.", text) == Support("unsupported", "Missing from the cited lines: off.")
+
+
+def test_a_docstring_of_one_method_given_to_another_by_a_dotted_path_is_told_whose():
+    """``Paginator.page``'s docstring ("Return a Page object for the given 1-based page
+    number.") given to ``django.core.paginator.Paginator.get_page``: the lines say it of page."""
+    text = CitedText(cited("django", "core/paginator.py", 155, 172))
+    claim = Claim.read(
+        "django.core.paginator.Paginator.get_page returns a Page object for the given 1-based page number.",
+        text,
+    )
+    assert other_subject(claim) == (
+        CONTRADICTED,
+        'The cited lines say this of page, not get_page: """"Return a Page object for the given 1-based page'
+        ' number."""".',
+    )
