@@ -9,7 +9,7 @@ import pytest
 
 from citations.verification.support import Support, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
-from citations.verification.support_rules.names import other_function, other_subject
+from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
 from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity_tops
 from citations.verification.support_text import CitedText
 from tests.citations.builders import installed_file
@@ -175,4 +175,16 @@ def test_a_docstring_of_one_method_given_to_another_by_a_dotted_path_is_told_who
         CONTRADICTED,
         'The cited lines say this of page, not get_page: """"Return a Page object for the given 1-based page'
         ' number."""".',
+    )
+
+
+def test_an_exception_raised_elsewhere_is_told_on_two_shared_words():
+    """ "Exceeding num_pages raises PageNotAnInteger": the statement sharing two of its words
+    (num_pages, raises) raises EmptyPage, and the sentence is told so."""
+    text = CitedText(cited("django", "core/paginator.py", 132, 144))
+    claim = Claim.read("Exceeding num_pages raises PageNotAnInteger.", text)
+    assert raised_elsewhere(claim) == (
+        CONTRADICTED,
+        'The cited lines raise EmptyPage there, not PageNotAnInteger: "if number > num_pages: raise'
+        ' EmptyPage(self.error_messages["no_results…".',
     )
