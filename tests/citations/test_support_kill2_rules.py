@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification.support import Support, judge_support
+from citations.verification.support import Support, _clauses, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
 from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
 from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity_tops
@@ -188,3 +188,10 @@ def test_an_exception_raised_elsewhere_is_told_on_two_shared_words():
         'The cited lines raise EmptyPage there, not PageNotAnInteger: "if number > num_pages: raise'
         ' EmptyPage(self.error_messages["no_results…".',
     )
+
+
+def test_a_sentence_is_cut_into_facts_of_two_key_terms_or_more():
+    """ "SSL is off" has two key terms of three letters: a fact of its own; "no SSL" has one
+    ("no" is no key term) and stays with the piece before it."""
+    assert _clauses("It uses TLS; SSL is off.") == ["It uses TLS", "SSL is off."]
+    assert _clauses("Use TLS; no SSL.") == ["Use TLS no SSL."]
