@@ -195,3 +195,13 @@ def test_a_sentence_is_cut_into_facts_of_two_key_terms_or_more():
     ("no" is no key term) and stays with the piece before it."""
     assert _clauses("It uses TLS; SSL is off.") == ["It uses TLS", "SSL is off."]
     assert _clauses("Use TLS; no SSL.") == ["Use TLS no SSL."]
+
+
+def test_a_class_named_only_to_be_compared_with_is_doubted():
+    """``HTTPSConnectionPool``'s docstring opens "Same as :class:`.HTTPConnectionPool`, but
+    HTTPS.": the leading dot of the Sphinx reference is no part of the name, so "HTTPConnectionPool
+    is for HTTPS" is held in doubt as said of the class compared with, not supported."""
+    text = cited("urllib3", "connectionpool.py", 995, 1000)
+    assert judge_support("HTTPConnectionPool is for HTTPS.", text) == Support(
+        "unjudged", "The cited lines name httpconnectionpool only to compare httpsconnectionpool with it."
+    )
