@@ -9,6 +9,8 @@ import pytest
 
 from citations.verification.support import Support, _clauses, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
+from citations.verification.support_rules.doubt_roles import compared_subject
+from citations.verification.support_rules.evidence import evidence
 from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
 from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity_tops
 from citations.verification.support_text import CitedText
@@ -205,3 +207,17 @@ def test_a_class_named_only_to_be_compared_with_is_doubted():
     assert judge_support("HTTPConnectionPool is for HTTPS.", text) == Support(
         "unjudged", "The cited lines name httpconnectionpool only to compare httpsconnectionpool with it."
     )
+
+
+def test_a_class_compared_with_is_named_by_its_dotted_path_s_last_part():
+    """ "urllib3.connectionpool.HTTPConnectionPool" is the HTTPConnectionPool compared with;
+    cited without its class line, the docstring names no other thing it describes, so this
+    signal stays silent."""
+    with_class = CitedText(cited("urllib3", "connectionpool.py", 995, 1000))
+    claim = Claim.read("urllib3.connectionpool.HTTPConnectionPool is for HTTPS.", with_class)
+    assert compared_subject(claim, evidence(claim)) == (
+        "The cited lines name httpconnectionpool only to compare httpsconnectionpool with it."
+    )
+    docstring = CitedText(cited("urllib3", "connectionpool.py", 996, 1000))
+    claim = Claim.read("HTTPConnectionPool is for HTTPS.", docstring)
+    assert compared_subject(claim, evidence(claim)) is None
