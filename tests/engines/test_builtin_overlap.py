@@ -5,9 +5,10 @@ on that: these tests pin the seams the overlap introduced."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import shutil
 import sys
-from concurrent.futures import Future
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -18,9 +19,12 @@ from test_builtin_ranking import installed, sandbox
 from researchmind.engines.builtin import build_index, run_builtin
 from researchmind.engines.builtin.question import analyze
 from researchmind.engines.builtin.rank import rank_passages, read_chunk
-from researchmind.engines.builtin.search import candidates, learned_words, ranked_chunks
+from researchmind.engines.builtin.search import candidates, learned_words, start_ranked
 from researchmind.engines.builtin.stream import _answer
 from researchmind.sandbox import write_instructions, write_manifest
+
+# the module (the package exports its ``search`` function under the same name)
+search_module = importlib.import_module("researchmind.engines.builtin.search")
 
 CID = "0d8f3a52-6b0e-4c7e-9a43-2f1c7a1b9e10"
 
@@ -45,16 +49,13 @@ def test_candidates_read_the_or_search_the_caller_started(tmp_path):
     state = tmp_path / "state"
     build_index(root, state=state)
     q = analyze("How does a redis-py pipeline use MULTI and EXEC in a transaction?")
-    started = Future()
-    started.set_result(ranked_chunks(root, q, 40, state=state))
+    started = start_ranked(root, q, 40, state=state)
     learned = learned_words(root, q, state)
     own = candidates(root, learned, 40, state=state)
     given = candidates(root, learned, 40, state=state, ranked=started)
     assert [(h.path, h.line_start, h.score) for h in given] == [(h.path, h.line_start, h.score) for h in own]
     assert len(own) > 1
-    nothing = Future()
-    nothing.set_result([])
-    only_all_terms = candidates(root, learned, 40, state=state, ranked=nothing)
+    only_all_terms = candidates(root, learned, 40, state=state, ranked=list)
     assert 0 < len(only_all_terms) < len(own)
     assert {(h.path, h.line_start) for h in only_all_terms} < {(h.path, h.line_start) for h in own}
 
@@ -148,3 +149,44 @@ def test_chunks_read_while_the_or_search_runs_rank_as_if_read_after_it(tmp_path)
 
     assert from_top(rank_passages(q, hits))
     assert from_top(rank_passages(q, hits, {**read, (top.path, top.line_start): []})) == []
+
+
+def test_an_or_search_split_in_halves_finds_what_one_search_finds(tmp_path, monkeypatch):
+    """On a large index the OR search runs as two searches over the lower and
+    upper half of the chunk ids; merged, they are the one search's rows, in its
+    order (equal scores by chunk id: redis-py's sync and asyncio clients repeat
+    whole docstrings), also within folders."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    # a vendored copy: the same chunks twice, the same BM25 each
+    item = next(p for p in root.iterdir() if p.is_dir())
+    shutil.copytree(item / "redis-8.1.0.dist-info", item / "vendor" / "redis-8.1.0.dist-info")
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    questions = [
+        "How does a redis-py pipeline use MULTI and EXEC in a transaction?",
+        "What is the default socket timeout of a connection?",
+        "How do I retry a command after a ConnectionError?",
+    ]
+    folders = (f"{item.name}/redis/asyncio",)
+    whole = {
+        (question, scope): start_ranked(root, analyze(question), 40, state=state, folders=scope)()
+        for question in questions
+        for scope in ((), folders)
+    }
+    parts: list[tuple[int, int]] = []
+    real_part = search_module._ranked_part
+
+    def part(path, match, scope, low, high, n):
+        parts.append((low, high))
+        return real_part(path, match, scope, low, high, n)
+
+    monkeypatch.setattr(search_module, "SPLIT_CHUNKS", 0)
+    monkeypatch.setattr(search_module, "_ranked_part", part)
+    for (question, scope), rows in whole.items():
+        parts.clear()
+        assert start_ranked(root, analyze(question), 40, state=state, folders=scope)() == rows
+        (low, middle), (above, high) = sorted(parts)  # the halves run in two threads
+        assert low < middle and above == middle + 1 and high > above
+    assert any(
+        len({score for _, _, score in rows}) < len(rows) for rows in whole.values()
+    )  # ties were there to order

@@ -36,7 +36,7 @@ from .search import (
     learned_words,
     matching_files,
     newest_change_ns,
-    ranked_chunks,
+    start_ranked,
 )
 from .streamjson import StreamWriter, marker, text_block
 
@@ -217,7 +217,7 @@ def _steps(
 def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     """The picked passages for ``q``, whether they answer it, and its key terms found nowhere."""
     # the OR search reads no learned words: it runs while they are looked up
-    ranked = SEARCHES.submit(ranked_chunks, root, q, CANDIDATES, state=state, folders=folders)
+    ranked = start_ranked(root, q, CANDIDATES, state=state, folders=folders)
     q = learned_words(root, q, state)
     follow = FOLLOW_LINES if q.kind == "howto" else 0
     read: dict[tuple[str, int], list] = {}
