@@ -42,3 +42,20 @@ def test_first_occurrence_starting_the_file_comes_before_a_verbatim_one():
     filler = b"".join(b"filler line number %d\n" % n for n in range(2, 60))
     data = b"alpha **beta** gamma\n" + filler + b"alpha beta gamma\n"
     assert _search(data, "alpha beta gamma", first_only=True) == ({(1, 1)}, "utf-8")
+
+
+def test_first_occurrence_at_offset_0_found_through_its_rarest_word():
+    """Every word of the excerpt is somewhere before its verbatim text, and its
+    rarest word starts the file: the occurrence there is the first."""
+    filler = b"".join(b"beta and gamma on line %d\n" % n for n in range(2, 200))
+    data = b"alpha **beta** gamma\n" + filler + b"alpha beta gamma\n"
+    assert _search(data, "alpha beta gamma", first_only=True) == ({(1, 1)}, "utf-8")
+
+
+def test_elided_pieces_far_apart_are_found():
+    """Two pieces elided with "..." and a thousand characters apart (within the
+    allowed gap) are found together, from the first piece's line to the last's."""
+    between = b"".join(b"some unrelated words on line %d\n" % n for n in range(2, 40))
+    after = b"".join(b"more unrelated words on line %d\n" % n for n in range(40, 200))
+    data = b"alpha beta\n" + between + b"gamma delta\n" + after
+    assert _search(data, "alpha beta ... gamma delta") == ({(1, 40)}, "utf-8")
