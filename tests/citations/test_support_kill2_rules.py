@@ -9,6 +9,7 @@ import pytest
 
 from citations.verification.support import Support, _clauses, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
+from citations.verification.support_rules.doubt_polarity import polarity_mixed
 from citations.verification.support_rules.doubt_roles import compared_subject
 from citations.verification.support_rules.evidence import evidence
 from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
@@ -221,3 +222,16 @@ def test_a_class_compared_with_is_named_by_its_dotted_path_s_last_part():
     docstring = CitedText(cited("urllib3", "connectionpool.py", 996, 1000))
     claim = Claim.read("HTTPConnectionPool is for HTTPS.", docstring)
     assert compared_subject(claim, evidence(claim)) is None
+
+
+def test_statements_holding_four_fifths_of_a_sentence_with_opposite_polarities_are_doubted():
+    """Labelled pair p20-3 with ``value`` in nx's place: ``nx`` ("only if it does not
+    already exist") and ``xx`` ("only if it already exists") each hold four fifths of the
+    sentence's words and disagree, so the sentence is held in doubt."""
+    text = CitedText(cited("redis", "commands/core.py", 4356, 4371))
+    claim = Claim.read("With value=True, set() only writes the value if the key does not exist.", text)
+    assert polarity_mixed(claim, evidence(claim)) == (
+        'The cited lines that hold its words disagree: "``nx`` if set to True, set the value at key ``name`` to'
+        ' ``value`` only…" denies what "``xx`` if set to True, set the value at key ``name`` to ``value`` only…"'
+        " does not."
+    )
