@@ -235,3 +235,12 @@ def test_statements_holding_four_fifths_of_a_sentence_with_opposite_polarities_a
         ' ``value`` only…" denies what "``xx`` if set to True, set the value at key ``name`` to ``value`` only…"'
         " does not."
     )
+
+
+def test_one_shared_word_makes_a_statement_evidence():
+    """Labelled pair p02-5: of the key terms of "Session cookies last two weeks by default"
+    only "session" (of SESSION_COOKIE_AGE) is found in the setting with its comment ("cookies"
+    stems otherwise than "cookie"), and that one word makes it the evidence."""
+    text = CitedText(cited("django", "conf/global_settings.py", 492, 493))
+    claim = Claim.read("Session cookies last two weeks by default", text)
+    assert [s.raw for s in evidence(claim)] == [text.raw]
