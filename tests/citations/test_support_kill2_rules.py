@@ -244,3 +244,15 @@ def test_one_shared_word_makes_a_statement_evidence():
     text = CitedText(cited("django", "conf/global_settings.py", 492, 493))
     claim = Claim.read("Session cookies last two weeks by default", text)
     assert [s.raw for s in evidence(claim)] == [text.raw]
+
+
+def test_a_two_word_sentence_held_by_statements_that_disagree_is_doubted():
+    """ "The token is local.": redis's Lock docstring holds both words where "the token is
+    placed in thread local storage so that a thread only sees its token, not a token set by
+    another" denies and where ``thread_local`` is described plainly, so it is held in doubt."""
+    text = CitedText(cited("redis", "lock.py", 111, 145))
+    claim = Claim.read("The token is local.", text)
+    assert polarity_mixed(claim, evidence(claim)).startswith(
+        'The cited lines that hold its words disagree: "By default, the token is placed in thread local'
+        ' storage so that a thre…" denies what "``thread_local`` indicates whether the lock'
+    )
