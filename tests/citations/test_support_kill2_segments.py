@@ -226,3 +226,11 @@ def test_a_comment_written_against_its_hash_keeps_its_first_letter():
     """ "#X-Forwarded-Host ..." without a space after the "#" reads "X-Forwarded-Host ..."."""
     found = segments('#X-Forwarded-Host is read only behind a proxy.\nUSE_X_FORWARDED_HOST = "yes"')
     assert found[0].raw == "X-Forwarded-Host is read only behind a proxy."
+
+
+def test_only_the_nearest_class_line_joins_an_init_heading():
+    """Under ``class EmptyPage`` and ``class BasePaginator``, BasePaginator's ``def __init__``
+    is read with its own class line only."""
+    text = CitedText(cited("django", "core/paginator.py", 22, 45))
+    init = next(s for s in text.segments if s.heading.startswith("def __init__"))
+    assert text._with_class(init) == "class BasePaginator:\n" + init.heading
