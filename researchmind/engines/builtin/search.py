@@ -247,7 +247,10 @@ def start_ranked(
     if not match or not path.exists():
         return list
     with reading(path) as conn:
-        low, high = conn.execute("SELECT min(id), max(id) FROM chunks").fetchone()
+        # two subqueries: each is one index lookup (min and max in one SELECT scan every row)
+        low, high = conn.execute(
+            "SELECT (SELECT min(id) FROM chunks), (SELECT max(id) FROM chunks)"
+        ).fetchone()
     if low is None:
         return list
     n = limit * 3
