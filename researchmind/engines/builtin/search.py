@@ -213,6 +213,9 @@ def _any_of(q: Question) -> str:
 SPLIT_CHUNKS = 20_000
 
 Ranked = list[tuple[int, int, float]]
+# Two subqueries, each one lookup in the primary key: min() and max() in one
+# SELECT are not SQLite's min/max optimisation and read every chunk.
+ID_BOUNDS = "SELECT (SELECT min(id) FROM chunks), (SELECT max(id) FROM chunks)"
 
 
 def _ranked_part(path: Path, match: str, folders: tuple[str, ...], low: int, high: int, n: int) -> Ranked:
@@ -247,10 +250,7 @@ def start_ranked(
     if not match or not path.exists():
         return list
     with reading(path) as conn:
-        # two subqueries: each is one index lookup (min and max in one SELECT scan every row)
-        low, high = conn.execute(
-            "SELECT (SELECT min(id) FROM chunks), (SELECT max(id) FROM chunks)"
-        ).fetchone()
+        low, high = conn.execute(ID_BOUNDS).fetchone()
     if low is None:
         return list
     n = limit * 3
