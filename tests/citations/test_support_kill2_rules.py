@@ -256,3 +256,14 @@ def test_a_two_word_sentence_held_by_statements_that_disagree_is_doubted():
         'The cited lines that hold its words disagree: "By default, the token is placed in thread local'
         ' storage so that a thre…" denies what "``thread_local`` indicates whether the lock'
     )
+
+
+def test_a_four_letter_literal_locates_the_statement_a_sentence_is_about():
+    """ "'None'" is quoted in SESSION_COOKIE_SAMESITE's comment ("This can be 'Lax', 'Strict',
+    'None', or False"): a sentence giving it to session_cookie_path is told whose it is."""
+    text = CitedText(cited("django", "conf/global_settings.py", 496, 504))
+    assert other_subject(Claim.read("session_cookie_path can be 'None'.", text)) == (
+        CONTRADICTED,
+        "The cited lines say this of session_cookie_samesite, not session_cookie_path: \"This can be 'Lax',"
+        " 'Strict', 'None', or False to disable the flag.\".",
+    )
