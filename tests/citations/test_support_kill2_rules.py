@@ -10,10 +10,10 @@ import pytest
 from citations.verification.support import Support, _clauses, judge_support
 from citations.verification.support_rules.claim import CONTRADICTED, Claim
 from citations.verification.support_rules.doubt_polarity import polarity_mixed
-from citations.verification.support_rules.doubt_roles import compared_subject
+from citations.verification.support_rules.doubt_roles import compared_subject, order_reversed
 from citations.verification.support_rules.evidence import evidence
 from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
-from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity_tops
+from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity, polarity_tops
 from citations.verification.support_text import CitedText
 from tests.citations.builders import installed_file
 
@@ -267,3 +267,150 @@ def test_a_four_letter_literal_locates_the_statement_a_sentence_is_about():
         "The cited lines say this of session_cookie_samesite, not session_cookie_path: \"This can be 'Lax',"
         " 'Strict', 'None', or False to disable the flag.\".",
     )
+
+
+# Edges of the rules' helpers no labelled sentence reaches, on written-out text (#20).
+
+_SETTINGS = ("django", "conf/global_settings.py", 490, 506)
+
+
+def test_a_three_letter_literal_is_too_short_to_locate_a_statement():
+    """A quoted literal is matched inside the lines' words, and three letters are found
+    inside longer ones ('sit' in "cross-site"): it does not tie the sentence to
+    SESSION_COOKIE_SAMESITE's comment. Four letters do ('None' in the test above)."""
+    text = CitedText(cited(*_SETTINGS))
+    assert other_subject(Claim.read("session_cookie_path can be 'sit'.", text)) is None
+
+
+def test_a_statement_sharing_two_of_many_terms_is_not_said_of_another_setting():
+    """The age comment holds 2 of the sentence's 8 key terms (age, seconds), or 2 of 6
+    (5 terms and the other setting the sentence names): under half, too few to tell the
+    sentence it is SESSION_COOKIE_AGE's."""
+    text = CitedText(cited(*_SETTINGS))
+    many = "session_cookie_path holds the age in seconds of each login, user account and browser tab."
+    assert other_subject(Claim.read(many, text)) is None
+    two_names = (
+        "session_cookie_domain and session_cookie_path hold the age in seconds of each login and browser."
+    )
+    assert other_subject(Claim.read(two_names, text)) is None
+
+
+def test_a_later_name_of_the_sentence_is_read_after_an_earlier_one_is_skipped():
+    """For session_age the store comment holds too few of the sentence's words; for
+    session_path it holds one more (session_age, named there): the lines say this of
+    session_store."""
+    text = CitedText(
+        "# Seconds a session lasts.\n"
+        "SESSION_AGE = 1209600\n"
+        "# Whether to store the session in a cookie, read together with SESSION_AGE.\n"
+        "SESSION_STORE = False\n"
+        "# The cookie path.\n"
+        'SESSION_PATH = "/"\n'
+    )
+    claim = Claim.read(
+        "session_age and session_path decide whether to store the session in a signed cookie for each browser.",
+        text,
+    )
+    assert other_subject(claim) == (
+        CONTRADICTED,
+        "The cited lines say this of session_store, not session_path: "
+        '"# Whether to store the session in a cookie, read together with SESSION…".',
+    )
+
+
+def test_a_later_exception_of_the_sentence_is_read_after_an_earlier_one_is_skipped():
+    """EmptyPage's best statement holds one of the sentence's words; PageNotAnInteger's
+    holds two (number, and EmptyPage as another name): it raises EmptyPage there."""
+    text = CitedText(
+        "def validate_number(number):\n"
+        "    if number < 1:\n"
+        '        raise EmptyPage("That page number is less than 1")\n'
+        "\n"
+        "\n"
+        "def check_type(value):\n"
+        '    raise PageNotAnInteger("That is not an integer")\n'
+    )
+    claim = Claim.read("With raise_on_error, a negative number gives PageNotAnInteger or EmptyPage.", text)
+    assert raised_elsewhere(claim) == (
+        CONTRADICTED,
+        "The cited lines raise EmptyPage there, not PageNotAnInteger: "
+        '"def validate_number(number): if number < 1: raise EmptyPage("That page…".',
+    )
+
+
+def test_three_terms_the_lines_hold_only_negated_negate_the_sentence():
+    """ "untrusted, unchecked and unescaped" for "trusted, checked and escaped": each
+    prefix negates once, so three of them negate the statement."""
+    text = CitedText('"""Render a value.\n\nThe output is untrusted, unchecked and unescaped.\n"""')
+    claim = Claim.read("The output is trusted, checked and escaped.", text)
+    assert polarity(claim, polarity_tops(claim)) == (
+        CONTRADICTED,
+        'The sentence negates what the cited lines state: "The output is untrusted, unchecked and unescaped.".',
+    )
+
+
+@pytest.mark.parametrize(
+    ("accepted", "refused", "quoted", "expected"),
+    [
+        # "off" is also inside "offset": too short to pick the part it is quoted in.
+        ("off", "offset", "off", None),
+        # "none" is: the part after "but" says it is not accepted.
+        (
+            "null",
+            "none",
+            "none",
+            (
+                CONTRADICTED,
+                'The sentence does not negate what the cited lines state: "The value "null" is accepted as a'
+                ' flag, but "none" is not.".',
+            ),
+        ),
+    ],
+)
+def test_a_quoted_literal_of_four_letters_picks_the_part_of_a_statement_read(
+    accepted, refused, quoted, expected
+):
+    """A statement cut by "but" is read in the part holding the literal the sentence
+    quotes; a literal of three letters is matched inside other words and is not used."""
+    text = CitedText(
+        f'"""Parse a flag.\n\nThe value "{accepted}" is accepted as a flag, but "{refused}" is not.\n"""'
+    )
+    claim = Claim.read(f'"{quoted}" is accepted as a flag.', text)
+    assert polarity(claim, polarity_tops(claim)) == expected
+
+
+_CACHE_SENTENCE = (
+    "The cache stores every parsed template object in memory and reuses it for later requests"
+    " from the same worker process."
+)
+
+
+@pytest.mark.parametrize(
+    ("denial", "doubted"),
+    [
+        # 10 of the 11 key terms: nearly all, beside the statement holding all 11.
+        (
+            "The cache does not store the parsed template object in memory for later requests from a worker process.",
+            True,
+        ),
+        # 9 of 11: four fifths, but two fewer than the best statement.
+        (
+            "The cache does not store the parsed template object in memory for later requests from a worker.",
+            False,
+        ),
+    ],
+)
+def test_only_a_statement_one_term_short_of_the_best_is_read_against_it(denial, doubted):
+    """A statement that denies the sentence's words is read against the best one only when
+    it holds nearly as many of them (one fewer)."""
+    text = CitedText(f'"""Load templates.\n\n{_CACHE_SENTENCE}\n\n{denial}\n"""')
+    claim = Claim.read(_CACHE_SENTENCE, text)
+    assert (polarity_mixed(claim, claim.text.segments) is not None) == doubted
+
+
+def test_one_word_naming_both_ordered_things_orders_nothing():
+    """``header_body`` holds "header" and "body" in one word: the lines do not name them
+    the other way round."""
+    text = CitedText('"""Send a message.\n\nThe header_body buffer is written first, in one call.\n"""')
+    claim = Claim.read("The header precedes the body.", text)
+    assert order_reversed(claim, claim.text.segments) is None
