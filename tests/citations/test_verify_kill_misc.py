@@ -12,3 +12,17 @@ def test_excerpt_a_line_lower_is_relocated(tmp_path):
     (tmp_path / "notes.md").write_text("one\ntwo\nthe excerpt\nfour\n", encoding="utf-8")
     (result,) = verify_citations(tmp_path, [file_citation("notes.md", 2, 2, "the excerpt")])
     assert (result.status, result.line_start, result.line_end) == ("relocated", 3, 3)
+
+
+def test_only_quotes_around_an_excerpt_are_dropped(tmp_path):
+    """Matching letters at both ends of an excerpt are its text, not quotes:
+    "X marks the spot X" is not in a file that says "Y marks the spot Y"."""
+    (tmp_path / "notes.md").write_text("Y marks the spot Y\n", encoding="utf-8")
+    quoted, lettered = verify_citations(
+        tmp_path,
+        [
+            file_citation("notes.md", 1, 1, '"Y marks the spot Y"'),
+            file_citation("notes.md", 1, 1, "X marks the spot X"),
+        ],
+    )
+    assert (quoted.status, lettered.status) == ("verified", "excerpt_mismatch")
