@@ -26,3 +26,11 @@ def test_only_quotes_around_an_excerpt_are_dropped(tmp_path):
         ],
     )
     assert (quoted.status, lettered.status) == ("verified", "excerpt_mismatch")
+
+
+def test_verbatim_bytes_in_a_line_with_every_kind_of_folded_markup_are_not_trusted(tmp_path):
+    """The excerpt's bytes are in the cited line, but that line holds a role, a
+    dash run and a link, which render without "cls:": the excerpt is not there."""
+    (tmp_path / "notes.md").write_text(":cls:`Page` text -- see [docs](u)\n", encoding="utf-8")
+    (result,) = verify_citations(tmp_path, [file_citation("notes.md", 1, 1, "cls:`Page` text")])
+    assert result.status == "excerpt_mismatch"
