@@ -35,6 +35,15 @@ def ignore_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+def exited(pid: int) -> bool:
+    """Whether ``pid`` has exited (a zombie not yet reaped counts as exited)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+    except OSError:
+        return True
+
+
 def main(mode: str, *args: str) -> None:
     if mode == "huge":  # one assistant line of N bytes, then a result
         size = int(args[0])
@@ -64,7 +73,7 @@ def main(mode: str, *args: str) -> None:
         out.flush()
         result()
     elif mode == "hang":  # one line, then silence forever
-        emit({"type": "system", "subtype": "init"})
+        emit({"type": "system", "subtype": "init", "pid": os.getpid()})
         sleep_forever()
     elif mode == "trickle":  # a line every INTERVAL seconds, forever: never idle
         while True:
@@ -93,6 +102,17 @@ def main(mode: str, *args: str) -> None:
     elif mode == "orphan-holds-pipes":  # exits at once; a grandchild keeps stdout open
         grandchild = subprocess.Popen([sys.executable, __file__, "stubborn-grandchild"])
         emit({"type": "system", "subtype": "init", "grandchild": grandchild.pid})
+    elif mode == "orphan-writes-then-holds":  # exits; its grandchild writes after that, then holds the pipes
+        grandchild = subprocess.Popen([sys.executable, __file__, "late-writer", str(os.getpid()), *args])
+        emit({"type": "system", "subtype": "init", "grandchild": grandchild.pid})
+    elif mode == "late-writer":  # ignores SIGINT/SIGTERM; writes once PARENT has exited, after DELAY s
+        ignore_signals()
+        parent, delay = int(args[0]), float(args[1])
+        while not exited(parent):
+            time.sleep(0.01)
+        time.sleep(delay)
+        emit({"type": "assistant", "text": "written after the parent exited"})
+        sleep_forever()
     elif mode == "result-on-sigint":  # like claude: SIGINT → an error result line, exit 0
 
         def interrupted(signum: int, frame: object) -> None:
