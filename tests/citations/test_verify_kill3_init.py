@@ -1,0 +1,109 @@
+"""verify_citations' own planning and bookkeeping (citations/verification/__init__.py),
+each behaviour a mutant of it changed without a test noticing: what an unexpected
+failure of a judge reads as, and a path that is an alias of the private folder."""
+
+from __future__ import annotations
+
+from citations.verification import Verification, _judged, verify_citations
+from tests.citations.builders import file_citation
+
+CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
+
+
+def test_a_judge_that_fails_gives_an_unverifiable_citation_saying_why() -> None:
+    def judge(*args):
+        raise RuntimeError(f"no digest for {args[0]}")
+
+    result = _judged(judge, "notes.md", 1)
+    assert result == Verification("unverifiable", "The citation could not be checked: no digest for notes.md.")
+    assert _judged(lambda *args: Verification("verified", "ok", 1.0), 1) == Verification("verified", "ok", 1.0)
+
+
+def test_a_link_to_the_private_folder_itself_is_outside_the_sandbox(tmp_path) -> None:
+    """Not a missing file or a folder: the path leads into the private folder and is refused."""
+    (tmp_path / ".researchmind").mkdir()
+    (tmp_path / ".researchmind" / "state.txt").write_text("secret\n", encoding="utf-8")
+    (tmp_path / CID).mkdir()
+    (tmp_path / CID / "alias").symlink_to(tmp_path / ".researchmind")
+    (result,) = verify_citations(tmp_path, [file_citation(f"{CID}/alias", 1, 1, "secret")])
+    assert (result.status, result.detail) == (
+        "outside_sandbox",
+        "The path leads into the sandbox's private folder.",
+    )
+    (inside,) = verify_citations(tmp_path, [file_citation(f"{CID}/alias/state.txt", 1, 1, "secret")])
+    assert (inside.status, inside.detail) == (
+        "outside_sandbox",
+        "The path leads into the sandbox's private folder.",
+    )
+
+
+def test_a_cited_path_that_is_empty_once_dot_slashes_go_names_no_file(tmp_path) -> None:
+    for path in ("", "./", "././", "   "):
+        (result,) = verify_citations(tmp_path, [file_citation(path, 1, 1, "anything")])
+        assert (result.status, result.detail) == ("unverifiable", "The citation names no file to check.")
+
+
+def test_a_path_spelled_into_the_private_folder_is_refused_before_it_is_resolved(tmp_path) -> None:
+    """Named by its first folder, whether or not the private folder exists (a link
+    into it is caught after resolving, with its own words)."""
+    for exists in (False, True):
+        if exists:
+            (tmp_path / ".researchmind" / "deep").mkdir(parents=True)
+            (tmp_path / ".researchmind" / "deep" / "state.txt").write_text("secret\n", encoding="utf-8")
+        for path in (".researchmind", ".researchmind/state.txt", ".researchmind/deep/state.txt"):
+            (result,) = verify_citations(tmp_path, [file_citation(path, 1, 1, "secret")])
+            assert (result.status, result.detail) == (
+                "outside_sandbox",
+                "The path is in the sandbox's private folder, which is never cited.",
+            ), (exists, path)
+
+
+def _write(root, rel: str, text: str = "alpha beta gamma\n") -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_content_path_missing_its_inner_folders_is_matched_by_all_the_folders_it_gives(tmp_path) -> None:
+    """``<id>/docs/notes.md`` for ``<id>/x/docs/notes.md``: matched by ``docs/notes.md``, its
+    path inside the item, so another ``notes.md`` of the item is not a candidate."""
+    _write(tmp_path, f"{CID}/a/notes.md")
+    _write(tmp_path, f"{CID}/x/docs/notes.md")
+    (result,) = verify_citations(tmp_path, [file_citation(f"{CID}/docs/notes.md", 1, 1, "alpha beta gamma")])
+    assert (result.status, result.resolved_path, result.content_id) == (
+        "verified",
+        f"{CID}/x/docs/notes.md",
+        CID,
+    )
+    assert result.detail.startswith(
+        f"The path {CID}/docs/notes.md names one file in the sandbox, {CID}/x/docs/notes.md. "
+    )
+
+
+def test_a_content_item_cited_as_a_path_is_a_folder_even_holding_a_file_of_its_name(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/sub/{CID}")
+    (result,) = verify_citations(tmp_path, [file_citation(CID, 1, 1, "alpha beta gamma")])
+    assert (result.status, result.detail, result.resolved_path, result.content_id) == (
+        "missing_file",
+        f"The file {CID} is a folder, not a file.",
+        CID,
+        CID,
+    )
+
+
+def test_an_ambiguous_path_keeps_the_path_as_cited_and_its_content_item(tmp_path) -> None:
+    other = "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d"
+    _write(tmp_path, f"{CID}/a/notes.md")
+    _write(tmp_path, f"{CID}/b/notes.md")
+    _write(tmp_path, f"{other}/notes.md")
+    (bare,) = verify_citations(tmp_path, [file_citation("notes.md", 1, 1, "alpha beta gamma")])
+    assert (bare.status, bare.resolved_path, bare.content_id) == ("ambiguous", "notes.md", None)
+    assert bare.detail == (
+        "The path notes.md names 3 files in the sandbox: "
+        f"{other}/notes.md, {CID}/a/notes.md, {CID}/b/notes.md."
+    )
+    (within,) = verify_citations(tmp_path, [file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma")])
+    assert (within.status, within.resolved_path, within.content_id) == ("ambiguous", f"{CID}/notes.md", CID)
+    assert within.detail == (
+        f"The path {CID}/notes.md names 2 files in the sandbox: {CID}/a/notes.md, {CID}/b/notes.md."
+    )
