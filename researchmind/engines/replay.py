@@ -10,7 +10,9 @@ printed it (every line is yielded, JSON or not, as stdout). With ``timing``:
   visibly live stream).
 
 ``speed`` divides every delay (2.0 plays twice as fast). Without ``timing``
-lines are yielded as fast as they are consumed.
+lines are yielded as fast as they are consumed. ``sleep`` is how a delay is
+waited for (``asyncio.sleep``; a test passes one that records the delays);
+a cancel ends the wait early either way.
 
 Pure Python: no Django imports.
 """
@@ -18,9 +20,8 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from researchmind.engines.base import Availability, OutputLine, RunOutcome, one_by_one
@@ -55,11 +56,13 @@ class ReplayEngine:
         timing: bool = False,
         speed: float = 1.0,
         pace: float = 0.02,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         if speed <= 0:
             raise ValueError(f"Replay speed must be positive, got {speed}.")
         self.path = Path(path) if path is not None else None
         self.timing, self.speed, self.pace = timing, speed, pace
+        self.sleep = sleep
 
     def availability(self) -> Availability:
         if self.path is None:
@@ -88,6 +91,17 @@ class ReplayEngine:
         delays = read_delays(sidecar, count, self.pace) if sidecar.is_file() else [self.pace] * count
         return [delay / self.speed for delay in delays]
 
+    async def _pause(self, delay: float, cancel: asyncio.Event) -> None:
+        """Wait ``delay`` seconds, or less if the run is cancelled meanwhile."""
+        pause = asyncio.ensure_future(self.sleep(delay))
+        cancelled = asyncio.ensure_future(cancel.wait())
+        try:
+            await asyncio.wait({pause, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in (pause, cancelled):
+                waiter.cancel()
+            await asyncio.gather(pause, cancelled, return_exceptions=True)
+
     def stream(
         self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
     ) -> AsyncIterator[OutputLine]:
@@ -108,8 +122,7 @@ class ReplayEngine:
                 if batch:  # what was printed before the pause is not held back during it
                     yield batch
                     batch, size = [], 0
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(cancel.wait(), delay)
+                await self._pause(delay, cancel)
             if cancel.is_set():
                 if batch:
                     yield batch
