@@ -2,10 +2,13 @@
 
 Two measures, chosen by where the work happens:
 
-* ``python_lines``: the Python lines executed during the call, counted with
-  ``sys.monitoring`` LINE events. Deterministic: the same input gives the same
-  count on a busy machine or an idle one. It sees Python code only, so it is
-  the measure where the reader's work is Python (a parser walking the text).
+* ``python_steps``: the steps of Python code taken during the call, counted
+  with ``sys.monitoring``: every new line run, every loop turn (a backward
+  jump: a loop or comprehension on one line is still counted per turn) and
+  every call or generator resume. Deterministic: the same input gives the
+  same count on a busy machine or an idle one. It sees Python code only, so
+  it is the measure where the reader's work is Python (a parser walking the
+  text).
 * ``cpu_seconds``: this process's CPU time (``time.process_time``), the best
   of three. It sees work inside C code (the regex engine, ``str`` methods)
   that no Python line reveals, and unlike the wall clock it does not count
@@ -30,7 +33,7 @@ def _free_tool() -> int:
     for tool in (4, 3, 2):
         if sys.monitoring.get_tool(tool) is None:
             return tool
-    raise RuntimeError("No sys.monitoring tool id is free to count executed lines.")
+    raise RuntimeError("No sys.monitoring tool id is free to count Python steps.")
 
 
 class _OverBudget(BaseException):
@@ -38,8 +41,12 @@ class _OverBudget(BaseException):
     (a BaseException, so the reader's own ``except Exception`` lets it through)."""
 
 
-def python_lines(read: Callable[[str], object], text: str, *, budget: int | None = None) -> int:
-    """The number of Python lines executed while ``read(text)`` runs.
+# A new line run, a loop turn, a call, a generator resumed.
+STEP_EVENTS = ("LINE", "JUMP", "PY_START", "PY_RESUME")
+
+
+def python_steps(read: Callable[[str], object], text: str, *, budget: int | None = None) -> int:
+    """The number of Python steps (lines, loop turns, calls) taken while ``read(text)`` runs.
 
     With a ``budget``, the reader is stopped as soon as it exceeds it and
     ``budget + 1`` is returned: a quadratic reader fails the test in seconds
@@ -47,22 +54,25 @@ def python_lines(read: Callable[[str], object], text: str, *, budget: int | None
     monitoring = sys.monitoring
     tool, count = _free_tool(), [0]
 
-    def on_line(code: object, line: int) -> None:
+    def on_step(*event: object) -> None:
         count[0] += 1
         if budget is not None and count[0] > budget:
             monitoring.set_events(tool, monitoring.events.NO_EVENTS)
             raise _OverBudget
 
+    kinds = [getattr(monitoring.events, name) for name in STEP_EVENTS]
     monitoring.use_tool_id(tool, "tests.growth")
-    monitoring.register_callback(tool, monitoring.events.LINE, on_line)
+    for kind in kinds:
+        monitoring.register_callback(tool, kind, on_step)
     try:
-        monitoring.set_events(tool, monitoring.events.LINE)
+        monitoring.set_events(tool, sum(kinds))
         read(text)
     except _OverBudget:
         pass
     finally:
         monitoring.set_events(tool, monitoring.events.NO_EVENTS)
-        monitoring.register_callback(tool, monitoring.events.LINE, None)
+        for kind in kinds:
+            monitoring.register_callback(tool, kind, None)
         monitoring.free_tool_id(tool)
     return count[0]
 
@@ -78,16 +88,16 @@ def cpu_seconds(read: Callable[[str], object], text: str) -> float:
     return best
 
 
-def line_growth(read: Callable[[str], object], small: str, large: str) -> float:
-    """How many times more Python lines ``large`` costs than ``small``.
+def step_growth(read: Callable[[str], object], small: str, large: str) -> float:
+    """How many times more Python steps ``large`` costs than ``small``.
 
     ``read`` runs once first, so one-off work (compiling a regex, filling a
     cache, importing a module) is not counted against the small input. The
-    large input is stopped once past ``LIMIT`` times the small one's lines:
+    large input is stopped once past ``LIMIT`` times the small one's steps:
     a quadratic reader then fails at once with a ratio just over ``LIMIT``."""
     read(small)
-    small_lines = max(python_lines(read, small), 1)
-    return python_lines(read, large, budget=small_lines * LIMIT) / small_lines
+    small_steps = max(python_steps(read, small), 1)
+    return python_steps(read, large, budget=small_steps * LIMIT) / small_steps
 
 
 def cpu_growth(read: Callable[[str], object], small: str, large: str) -> float:

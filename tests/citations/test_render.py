@@ -15,7 +15,7 @@ from citations.rendering import (
     safe_href,
     sanitize_html,
 )
-from tests.growth import GROWTH, LIMIT, line_growth
+from tests.growth import GROWTH, LIMIT, step_growth
 
 
 class Collector(HTMLParser):
@@ -290,10 +290,10 @@ def test_pathological_brackets_render_as_text() -> None:
 
 def test_pathological_brackets_render_in_linear_time() -> None:
     """Unclosed "[" are quadratic in Python-Markdown, whose link scanning is
-    Python code: 16x as many brackets must run far fewer than 256x the Python
-    lines (counted, so the result does not depend on how busy the machine is)."""
-    growth = line_growth(render, "[a " * 250 + " [c1]", "[a " * (250 * GROWTH) + " [c1]")
-    assert growth < LIMIT, f"{growth:.0f}x the Python lines for {GROWTH}x the brackets"
+    Python code: 16x as many brackets must take far fewer than 256x the Python
+    steps (counted, so the result does not depend on how busy the machine is)."""
+    growth = step_growth(render, "[a " * 250 + " [c1]", "[a " * (250 * GROWTH) + " [c1]")
+    assert growth < LIMIT, f"{growth:.0f}x the Python steps for {GROWTH}x the brackets"
 
 
 def test_literal_paragraph_keeps_neighbours_as_markdown() -> None:
