@@ -5,6 +5,7 @@ banners, broken UTF-8, hangs, ignored signals, grandchildren, stderr floods)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -75,9 +76,9 @@ def main(mode: str, *args: str) -> None:
     elif mode == "hang":  # one line, then silence forever
         emit({"type": "system", "subtype": "init", "pid": os.getpid()})
         sleep_forever()
-    elif mode == "trickle":  # a line every INTERVAL seconds, forever: never idle
-        while True:
-            emit({"type": "stream_event"})
+    elif mode == "trickle":  # a numbered line every INTERVAL seconds, forever: never idle
+        for n in itertools.count():
+            emit({"type": "stream_event", "n": n})
             time.sleep(float(args[0]))
     elif mode == "stubborn":  # ignores SIGINT/SIGTERM, and so does its grandchild
         ignore_signals()
