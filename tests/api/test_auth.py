@@ -4,9 +4,11 @@ token and the session cookie are all refused with 401 and a clear sentence."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from researchmind.models import ApiToken
+from researchmind.tokens import token_create, token_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -48,13 +50,28 @@ def test_session_cookie_is_not_accepted(client_for, user):
 
 
 def test_token_use_is_recorded(api, user):
-    api.get("/api/sessions")
-    assert ApiToken.objects.get(user=user).last_used_at is not None
+    """Each accepted use stamps the token used, at the time of use (after the
+    token was made, before anything made after the request); another token
+    of the same user and a refused use leave no stamp."""
+    used = ApiToken.objects.get(user=user)
+    unused, unused_plaintext = token_create(user=user, name="never used")
+    token_revoke(unused)
+    assert used.last_used_at is None
+
+    assert api.get("/api/sessions").status_code == 200
+    first = ApiToken.objects.get(pk=used.pk).last_used_at
+    made_after, _ = token_create(user=user, name="made after the request")
+    assert used.created_at < first < made_after.created_at
+
+    assert api.get("/api/sessions").status_code == 200
+    assert ApiToken.objects.get(pk=used.pk).last_used_at > first  # every use, not only the first
+    refused = Client().get("/api/sessions", headers={"Authorization": f"Bearer {unused_plaintext}"})
+    assert refused.status_code == 401
+    assert ApiToken.objects.get(pk=unused.pk).last_used_at is None
+    assert ApiToken.objects.get(pk=made_after.pk).last_used_at is None
 
 
 def test_post_with_bearer_token_needs_no_csrf_token(token):
-    from django.test import Client
-
     strict = Client(enforce_csrf_checks=True)
     response = strict.post(
         "/api/sessions",
