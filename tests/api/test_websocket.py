@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from progress.consumers import CLOSE_FORBIDDEN
 from researchmind import runs
 from researchmind.models import ApiToken, Question
 from researchmind.tokens import token_create
@@ -95,8 +96,8 @@ async def test_revoked_token_fails_the_handshake(user, make_session, add_text):
         communicator = WebsocketCommunicator(
             application, f"/ws/questions/{question.pk}/", headers=headers, subprotocols=subprotocols
         )
-        connected, _ = await communicator.connect()
-        assert not connected
+        connected, code = await communicator.connect()
+        assert (connected, code) == (False, CLOSE_FORBIDDEN)  # refused by the access check
         await communicator.disconnect()
 
 
@@ -110,8 +111,8 @@ async def test_another_users_token_fails_the_handshake(user, other_user, make_se
         f"/ws/questions/{question.pk}/",
         headers=[(b"authorization", f"Bearer {token}".encode()), ORIGIN],
     )
-    connected, _ = await communicator.connect()
-    assert not connected
+    connected, code = await communicator.connect()
+    assert (connected, code) == (False, CLOSE_FORBIDDEN)  # refused by the access check
     await communicator.disconnect()
 
 
@@ -123,8 +124,8 @@ async def test_token_in_the_query_string_is_ignored(user, make_session, add_text
     communicator = WebsocketCommunicator(
         application, f"/ws/questions/{question.pk}/?token={token}", headers=[ORIGIN]
     )
-    connected, _ = await communicator.connect()
-    assert not connected
+    connected, code = await communicator.connect()
+    assert (connected, code) == (False, CLOSE_FORBIDDEN)  # refused by the access check
     await communicator.disconnect()
 
 

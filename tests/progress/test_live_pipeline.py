@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from progress.consumers import CLOSE_FORBIDDEN
 from progress.models import ProgressEvent
 from researchmind import runs
 from researchmind.engines.base import Availability, OutputLine
@@ -175,8 +176,8 @@ async def test_other_users_and_anonymous_cannot_open_the_socket(user, other_user
     question = await Question.objects.acreate(session=session, text="q")
     for headers in (await _cookie_for(other_user), [(b"origin", b"http://127.0.0.1")]):
         communicator = WebsocketCommunicator(application, f"/ws/questions/{question.pk}/", headers=headers)
-        connected, _code = await communicator.connect()
-        assert not connected
+        connected, code = await communicator.connect()
+        assert (connected, code) == (False, CLOSE_FORBIDDEN)  # refused by the access check
         await communicator.disconnect()
 
 
