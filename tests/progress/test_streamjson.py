@@ -477,6 +477,10 @@ def test_odd_shapes_never_raise():
     interpreter, events = run(odd)
     for event in events:
         json.dumps(event.to_dict(), allow_nan=False)
+    # Each odd line still becomes its event, its wrong-typed fields emptied.
+    assert kinds(events) == ["other", "other", "other", "tool_end", "result", "system"]
+    result = events[4].payload
+    assert (result["errors"], result["usage"], result["total_cost_usd"]) == ([], {}, None)
     assert interpreter.cost_usd is None
 
 
