@@ -107,3 +107,56 @@ def test_an_ambiguous_path_keeps_the_path_as_cited_and_its_content_item(tmp_path
     assert within.detail == (
         f"The path {CID}/notes.md names 2 files in the sandbox: {CID}/a/notes.md, {CID}/b/notes.md."
     )
+
+
+def test_a_short_id_that_names_one_item_adds_nothing_to_what_is_said(tmp_path) -> None:
+    """``3f2a9c1e/…`` is the one content item starting so: a missing file's detail is only
+    that; one found is verified with nothing said about the short id."""
+    _write(tmp_path, f"{CID}/notes.md")
+    (missing,) = verify_citations(tmp_path, [file_citation("3f2a9c1e/gone.md", 1, 1, "alpha")])
+    assert (missing.status, missing.detail, missing.resolved_path, missing.content_id) == (
+        "missing_file",
+        f"The file {CID}/gone.md is not in the sandbox.",
+        f"{CID}/gone.md",
+        CID,
+    )
+    (found,) = verify_citations(tmp_path, [file_citation("3F2A9C1E/notes.md", 1, 1, "alpha beta gamma")])
+    assert (found.status, found.detail, found.resolved_path) == (
+        "verified",
+        "The excerpt is at the cited line 1.",
+        f"{CID}/notes.md",
+    )
+
+
+def test_inference_and_memory_are_unverifiable_even_naming_a_file_that_holds_the_excerpt(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/notes.md")
+    for kind in ("inference", "memory"):
+        cited = file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma", source_type=kind)
+        (result,) = verify_citations(tmp_path, [cited])
+        assert (result.status, result.detail) == ("unverifiable", f"The citation is {kind}, which no file can confirm.")
+
+
+def test_a_url_citation_is_checked_as_a_url_with_or_without_a_path_and_whatever_its_type(tmp_path) -> None:
+    """``source_type: url`` is a URL citation even when it also names a file; a citation of
+    another type that gives only a URL is one too."""
+    _write(tmp_path, f"{CID}/notes.md")
+    urls = {"https://example.org/notes": CID}
+    typed = file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma", source_type="url", url="https://example.org/notes")
+    untyped = file_citation(None, None, None, "alpha beta gamma", source_type="file", url="https://example.org/notes")
+    for cited in (typed, untyped):
+        (result,) = verify_citations(tmp_path, [cited], url_to_content=urls)
+        assert (result.status, result.detail, result.resolved_path) == (
+            "url_matched",
+            f"The URL is a content item of this session and the excerpt is in {CID}/notes.md at line 1.",
+            f"{CID}/notes.md",
+        )
+    (unknown,) = verify_citations(tmp_path, [untyped])
+    assert (unknown.status, unknown.detail) == ("unverifiable", "The URL is not one of the session's content items.")
+
+
+def test_a_caller_passing_none_for_the_known_ids_or_urls_still_gets_an_answer_per_citation(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/notes.md")
+    cited = [file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma"), file_citation("gone.md", 1, 1, "x")]
+    for wrong in ({"content_ids": None}, {"url_to_content": None}):
+        found, missing = verify_citations(tmp_path, cited, **wrong)
+        assert (found.status, missing.status) == ("verified", "missing_file"), wrong
