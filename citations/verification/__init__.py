@@ -192,7 +192,7 @@ def _plan(
                 content_id=content_id,
             )
         return [
-            (real, Job(index, citation, rel, content_id, Request(needle, None, citation.excerpt)))
+            (real, Job(index, rel, content_id, Request(needle, None, citation.excerpt)))
             for rel, real in files
         ]
     path = (citation.source_path or "").strip()
@@ -207,7 +207,7 @@ def _plan(
         end = citation.line_end if citation.line_end is not None else citation.line_start
         cited = (min(citation.line_start, end), max(citation.line_start, end))
     request = Request.from_excerpt(citation.excerpt, cited)
-    return real, Job(index, citation, rel, content_id, request, note)
+    return real, Job(index, rel, content_id, request, note)
 
 
 def _in_private(real: Path | str, private: str) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citations.parsing.model import ParsedCitation
 from citations.states import CHECK_OUTCOMES
 from citations.verification.normalize import FUZZY_THRESHOLD
 from citations.verification.scan import FileScan, Request
@@ -32,7 +31,6 @@ class Verification:
 @dataclass(slots=True)
 class Job:
     index: int
-    citation: ParsedCitation
     rel: str
     content_id: str | None
     request: Request
