@@ -15,8 +15,12 @@ def test_a_judge_that_fails_gives_an_unverifiable_citation_saying_why() -> None:
         raise RuntimeError(f"no digest for {args[0]}")
 
     result = _judged(judge, "notes.md", 1)
-    assert result == Verification("unverifiable", "The citation could not be checked: no digest for notes.md.")
-    assert _judged(lambda *args: Verification("verified", "ok", 1.0), 1) == Verification("verified", "ok", 1.0)
+    assert result == Verification(
+        "unverifiable", "The citation could not be checked: no digest for notes.md."
+    )
+    assert _judged(lambda *args: Verification("verified", "ok", 1.0), 1) == Verification(
+        "verified", "ok", 1.0
+    )
 
 
 def test_a_link_to_the_private_folder_itself_is_outside_the_sandbox(tmp_path) -> None:
@@ -133,7 +137,10 @@ def test_inference_and_memory_are_unverifiable_even_naming_a_file_that_holds_the
     for kind in ("inference", "memory"):
         cited = file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma", source_type=kind)
         (result,) = verify_citations(tmp_path, [cited])
-        assert (result.status, result.detail) == ("unverifiable", f"The citation is {kind}, which no file can confirm.")
+        assert (result.status, result.detail) == (
+            "unverifiable",
+            f"The citation is {kind}, which no file can confirm.",
+        )
 
 
 def test_a_url_citation_is_checked_as_a_url_with_or_without_a_path_and_whatever_its_type(tmp_path) -> None:
@@ -141,17 +148,25 @@ def test_a_url_citation_is_checked_as_a_url_with_or_without_a_path_and_whatever_
     another type that gives only a URL is one too."""
     _write(tmp_path, f"{CID}/notes.md")
     urls = {"https://example.org/notes": CID}
-    typed = file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma", source_type="url", url="https://example.org/notes")
-    untyped = file_citation(None, None, None, "alpha beta gamma", source_type="file", url="https://example.org/notes")
+    typed = file_citation(
+        f"{CID}/notes.md", 1, 1, "alpha beta gamma", source_type="url", url="https://example.org/notes"
+    )
+    untyped = file_citation(
+        None, None, None, "alpha beta gamma", source_type="file", url="https://example.org/notes"
+    )
     for cited in (typed, untyped):
         (result,) = verify_citations(tmp_path, [cited], url_to_content=urls)
-        assert (result.status, result.detail, result.resolved_path) == (
+        assert (result.status, result.detail, result.resolved_path, result.content_id) == (
             "url_matched",
             f"The URL is a content item of this session and the excerpt is in {CID}/notes.md at line 1.",
             f"{CID}/notes.md",
+            CID,
         )
     (unknown,) = verify_citations(tmp_path, [untyped])
-    assert (unknown.status, unknown.detail) == ("unverifiable", "The URL is not one of the session's content items.")
+    assert (unknown.status, unknown.detail) == (
+        "unverifiable",
+        "The URL is not one of the session's content items.",
+    )
 
 
 def test_a_caller_passing_none_for_the_known_ids_or_urls_still_gets_an_answer_per_citation(tmp_path) -> None:
@@ -160,3 +175,55 @@ def test_a_caller_passing_none_for_the_known_ids_or_urls_still_gets_an_answer_pe
     for wrong in ({"content_ids": None}, {"url_to_content": None}):
         found, missing = verify_citations(tmp_path, cited, **wrong)
         assert (found.status, missing.status) == ("verified", "missing_file"), wrong
+
+
+def test_a_file_citation_that_also_gives_a_url_is_checked_in_its_file(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/notes.md")
+    cited = file_citation(f"{CID}/notes.md", 1, 1, "alpha beta gamma", url="https://example.org/elsewhere")
+    (result,) = verify_citations(tmp_path, [cited])
+    assert (result.status, result.detail, result.resolved_path) == (
+        "verified",
+        "The excerpt is at the cited line 1.",
+        f"{CID}/notes.md",
+    )
+
+
+def test_only_http_urls_are_sources(tmp_path) -> None:
+    for url in ("javascript:alert(1)", "ftp://example.org/notes", "file:///etc/passwd", "example.org/notes"):
+        (result,) = verify_citations(
+            tmp_path, [file_citation(None, None, None, "alpha", source_type="url", url=url)]
+        )
+        assert (result.status, result.detail) == (
+            "unverifiable",
+            "Only http(s) URLs are sources; this one is kept as text and never shown as a link.",
+        ), url
+
+
+def test_a_known_url_without_an_excerpt_is_matched_as_a_content_item(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/notes.md")
+    for excerpt in (None, "", "** **"):
+        cited = file_citation(None, None, None, excerpt, source_type="url", url="https://Example.org/notes/")
+        (result,) = verify_citations(tmp_path, [cited], url_to_content={"https://example.org/notes": CID})
+        assert (result.status, result.detail, result.score, result.content_id, result.resolved_path) == (
+            "url_matched",
+            "The URL is a content item of this session; the citation gave no excerpt to check.",
+            None,
+            CID,
+            None,
+        ), excerpt
+
+
+def test_a_known_url_whose_content_item_has_no_files_is_a_mismatch_naming_the_item(tmp_path) -> None:
+    cited = file_citation(
+        None, None, None, "alpha beta gamma", source_type="url", url="https://example.org/notes"
+    )
+    for make in (False, True):  # no folder, then an empty one
+        if make:
+            (tmp_path / CID).mkdir()
+        (result,) = verify_citations(tmp_path, [cited], url_to_content={"https://example.org/notes": CID})
+        assert (result.status, result.detail, result.score, result.content_id) == (
+            "excerpt_mismatch",
+            "The URL's content item has no readable files.",
+            0.0,
+            CID,
+        ), make
