@@ -4,6 +4,8 @@ failure of a judge reads as, and a path that is an alias of the private folder."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citations.verification import Verification, _judged, verify_citations
 from tests.citations.builders import file_citation
 
@@ -227,3 +229,15 @@ def test_a_known_url_whose_content_item_has_no_files_is_a_mismatch_naming_the_it
             0.0,
             CID,
         ), make
+
+
+def test_a_start_line_without_an_end_is_one_line(tmp_path) -> None:
+    _write(tmp_path, f"{CID}/notes.md", "alpha beta gamma\ndelta epsilon\n")
+    cited = replace(file_citation(f"{CID}/notes.md", 2, 2, "delta epsilon"), line_end=None)
+    (result,) = verify_citations(tmp_path, [cited])
+    assert (result.status, result.line_start, result.line_end, result.detail) == (
+        "verified",
+        2,
+        2,
+        "The excerpt is at the cited line 2.",
+    )
