@@ -1,6 +1,7 @@
 """verify_citations' own planning and bookkeeping (citations/verification/__init__.py),
 each behaviour a mutant of it changed without a test noticing: what an unexpected
-failure of a judge reads as, and a path that is an alias of the private folder."""
+failure of a judge reads as, the private folder named or linked to, partial, ambiguous
+and short-id paths, URL, inference and memory citations, and a caller's odd input."""
 
 from __future__ import annotations
 
