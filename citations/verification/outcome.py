@@ -163,8 +163,9 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
                 "differ from the file's."
             )
         elif score >= FUZZY_THRESHOLD:
+            comes = "comes" if answer.fuzzy[1] == answer.fuzzy[2] else "come"
             detail = (
-                f"The excerpt is not in the file exactly; {near} come close ({int(score * 100)}% similar)."
+                f"The excerpt is not in the file exactly; {near} {comes} close ({int(score * 100)}% similar)."
             )
         else:
             detail = f"The excerpt is not in the file; the closest text is {int(score * 100)}% similar."

@@ -39,3 +39,30 @@ def test_each_status_judged_in_a_file_carries_the_file_its_item_and_its_digest(t
     assert results[0].detail == "The file has 3 lines; the citation points at line 9."
     assert results[2].detail == "The file is binary, so the excerpt cannot be checked in it."
     assert (results[3].line_start, results[3].original_line_start) == (3, 1)
+
+
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet".split()
+
+
+def test_similarity_at_the_threshold_comes_close_and_below_it_is_the_closest_text(tmp_path) -> None:
+    """One word of ten replaced is 90 % similar, exactly the threshold: it comes close. Below
+    the threshold the percentage shown is the score's, cut to a whole percent (66.7 % is 66)."""
+    (tmp_path / CID).mkdir()
+    (tmp_path / CID / "words.md").write_text(" ".join(WORDS) + "\nsecond line here\n", encoding="utf-8")
+    path = f"{CID}/words.md"
+    near = " ".join(["zulu", *WORDS[1:]])
+    far = "alpha bravo charlieqdelta"
+    two = " ".join([*WORDS[:9], "zulu second line"])
+    results = verify_citations(
+        tmp_path,
+        [file_citation(path, 1, 1, near), file_citation(path, 1, 1, far), file_citation(path, 1, 2, two)],
+    )
+    assert [(r.status, r.score, r.detail) for r in results[:2]] == [
+        (
+            "excerpt_mismatch",
+            0.9,
+            "The excerpt is not in the file exactly; line 1 comes close (90% similar).",
+        ),
+        ("excerpt_mismatch", 0.667, "The excerpt is not in the file; the closest text is 66% similar."),
+    ]
+    assert results[2].detail.startswith("The excerpt is not in the file exactly; lines 1-2 come close (")

@@ -114,7 +114,7 @@ def test_near_miss_details_and_scores(tmp_path):
     v = verify_one(tmp_path, file_citation("n.md", 2, 2, one_word))
     assert (v.status, v.line_start) == ("excerpt_mismatch", 2)
     assert v.score == round(12 / 13, 3)  # 12 of 13 words in place
-    assert v.detail == "The excerpt is not in the file exactly; line 2 come close (92% similar)."
+    assert v.detail == "The excerpt is not in the file exactly; line 2 comes close (92% similar)."
     far = verify_one(tmp_path, file_citation("n.md", 2, 2, "the paginator never checks anything at all"))
     assert 0 < far.score < 0.9
     assert (
