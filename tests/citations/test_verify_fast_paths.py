@@ -202,8 +202,11 @@ def test_hashing_failure_is_never_a_wrong_digest(monkeypatch):
     hasher = Hasher(threaded=True)
     digest = hasher.start(b"fine")
     hasher.update(digest, "not bytes")  # type: ignore[arg-type]
-    with pytest.raises(HashingError):
+    with pytest.raises(
+        HashingError, match=r"^A file could not be hashed: Strings must be encoded before hashing$"
+    ) as raised:
         digest.hexdigest()
+    assert isinstance(raised.value.__cause__, TypeError)  # the worker's own error, kept
 
 
 def test_verify_hashes_on_the_worker_thread(tmp_path, monkeypatch):
