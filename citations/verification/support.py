@@ -89,6 +89,13 @@ __all__ = [
 ]  # fmt: skip
 
 
+# Where an answer's sentences part: after ".", "!" or "?"; at a blank line; before a list item.
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.)\s)")
+# A Markdown heading's line, and the "## " that opens it.
+_HEADING_LINE_RE = re.compile(r"^([ \t]*#{1,6}[ \t][^\n]*)\n", re.M)
+_HEADING_MARK_RE = re.compile(r"^#{1,6}[ \t]+")
+
+
 @dataclass(frozen=True, slots=True)
 class Support:
     label: str
@@ -97,12 +104,14 @@ class Support:
 
 def claim_sentences(answer: str) -> dict[str, str]:
     """The sentence each citation's first marker is attached to, markers
-    removed (a marker standing after a sentence's full stop belongs to it)."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=\S)|\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.)\s)", answer) if s]
+    removed (a marker standing after a sentence's full stop belongs to it).
+    A Markdown heading is a piece of its own: "## Quick Answer" is not part
+    of the claim on the line under it."""
+    sentences = [s for s in _SENTENCE_SPLIT_RE.split(_HEADING_LINE_RE.sub(r"\1\n\n", answer)) if s]
     claims: dict[str, str] = {}
     previous = ""
     for sentence in sentences:
-        text = MARKER_RE.sub("", sentence).strip(" \t\n-*")
+        text = _HEADING_MARK_RE.sub("", MARKER_RE.sub("", sentence).strip(" \t\n-*"))
         owner = text if re.search(r"\w", text) else previous
         for match in MARKER_RE.finditer(sentence):
             for cid in marker_ids(match[1]) or []:

@@ -59,6 +59,26 @@ def test_claim_sentence_is_the_one_the_marker_is_attached_to():
     }
 
 
+def test_a_heading_is_not_part_of_the_claim_under_it():
+    """A Markdown heading is its own piece: the claim under "## Quick Answer" is the
+    sentence alone, so the judge does not look for "quick" and "answer" in the cited lines."""
+    answer = (
+        "# Research Report: pages\n\n## Quick Answer\nDjango validates the given 1-based page number [c1].\n"
+        "\n## Supporting Evidence\n### Paginator — core/paginator.py\nOrphans merge into the last page [c2].\n"
+        "### Counts are cached [c3]\nUses C# [c4]"
+    )
+    claims = claim_sentences(answer)
+    assert claims == {
+        "c1": "Django validates the given 1-based page number.",
+        "c2": "Orphans merge into the last page.",
+        "c3": "Counts are cached",
+        "c4": "Uses C#",
+    }
+    assert judge_citation(claims["c1"], VALIDATE, "verified").label == "supports"
+    with_heading = judge_citation("## Quick Answer " + claims["c1"], VALIDATE, "verified")
+    assert with_heading.label != "supports" and "quick" in with_heading.reason
+
+
 GLOBAL_SETTINGS = installed_file("django", "conf/global_settings.py").read_text(encoding="utf-8")
 SIGNING = installed_file("django", "core/signing.py").read_text(encoding="utf-8")
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_demo_is_ready_and_idempotent(capsys):
-    """`demo` builds three kinds of content from shipped files, answers with verified citations, twice safely."""
+    """`demo` builds three kinds of content from shipped files, answers with verified, supported citations, twice safely."""
     call_command("demo")
     call_command("demo")
     out = capsys.readouterr().out
@@ -27,6 +27,8 @@ def test_demo_is_ready_and_idempotent(capsys):
     question = session.questions.get()
     assert question.status == "complete"
     assert set(question.citations.values_list("verification", flat=True)) == {"verified"}
+    # The answer's "## Quick Answer" heading is not read as part of the claim under it.
+    assert set(question.citations.values_list("support", flat=True)) == {"supports"}
 
 
 def test_file_tree_lists_folders_then_files_without_following_symlinks(tmp_path):
