@@ -149,7 +149,8 @@ IRREGULAR = dict(
 
 @lru_cache(maxsize=1 << 16)  # texts repeat their words; stemming each once keeps the judge fast
 def light_stem(word: str) -> str:
-    """A light stem: "validates", "validated" and "validating" read "validat"."""
+    """A light stem: "validates", "validated" and "validating" read "validat";
+    "policy" and "policies" read "policy", "cookie" and "cookies" "cooky"."""
     word = IRREGULAR.get(word, word)
     for suffix in STEM_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
@@ -157,6 +158,8 @@ def light_stem(word: str) -> str:
             break
     if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "ls":
         word = word[:-1]  # "stopped" -> "stopp" -> "stop"
+    if word.endswith("ie") and len(word) > 4:
+        return word[:-2] + "y"  # "cookie" meets "cookies" -> "cooky"
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citations.verification.support import Support, _clauses, judge_support
-from citations.verification.support_rules.claim import CONTRADICTED, Claim
+from citations.verification.support_rules.claim import CONTRADICTED, Claim, found
 from citations.verification.support_rules.doubt_polarity import polarity_mixed
 from citations.verification.support_rules.doubt_roles import compared_subject, order_reversed
 from citations.verification.support_rules.evidence import evidence
@@ -238,11 +238,12 @@ def test_statements_holding_four_fifths_of_a_sentence_with_opposite_polarities_a
 
 
 def test_one_shared_word_makes_a_statement_evidence():
-    """Labelled pair p02-5: of the key terms of "Session cookies last two weeks by default"
-    only "session" (of SESSION_COOKIE_AGE) is found in the setting with its comment ("cookies"
-    stems otherwise than "cookie"), and that one word makes it the evidence."""
+    """The cited lines of labelled pair p02-5: of the key terms of "Session data lasts two weeks"
+    only "session" (of SESSION_COOKIE_AGE) is found in the setting with its comment, none in
+    the comment alone, and that one word makes the setting the evidence."""
     text = CitedText(cited("django", "conf/global_settings.py", 492, 493))
-    claim = Claim.read("Session cookies last two weeks by default", text)
+    claim = Claim.read("Session data lasts two weeks", text)
+    assert [found(s, claim.terms, claim.names) for s in text.segments] == [0, 1]
     assert [s.raw for s in evidence(claim)] == [text.raw]
 
 
@@ -414,3 +415,21 @@ def test_one_word_naming_both_ordered_things_orders_nothing():
     text = CitedText('"""Send a message.\n\nThe header_body buffer is written first, in one call.\n"""')
     claim = Claim.read("The header precedes the body.", text)
     assert order_reversed(claim, claim.text.segments) is None
+
+
+def test_an_ordinal_is_exclusive_only_of_an_ordinal_as_written():
+    """ "second" the ordinal and "seconds" the unit share a stem: "cookies last two weeks"
+    against "Age of cookie, in seconds" is not "last" against "second" (pair p02-5, partial:
+    the renewal is not stated), while "the second item" against "the last item" still is."""
+    text = CitedText(cited("django", "conf/global_settings.py", 492, 493))
+    claim = Claim.read("Session cookies last two weeks by default", text)
+    assert exclusive_words(claim) is None
+    assert judge_support(
+        "Session cookies last two weeks by default and are renewed on every request.", text.raw
+    ) == Support("partial", "Missing from the cited lines: last.")
+    ordinal = CitedText("It returns the last item of the list.")
+    assert exclusive_words(Claim.read("It returns the second item of the list.", ordinal)) == (
+        CONTRADICTED,
+        "The sentence says second; the cited lines say last.",
+    )
+    assert exclusive_words(Claim.read("It returns the item of the list in seconds.", ordinal)) is None

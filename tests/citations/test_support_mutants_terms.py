@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from citations.verification import support_terms
+from citations.verification.support import judge_support
 from citations.verification.support_terms import (
     as_number,
     claim_numbers,
@@ -13,12 +14,28 @@ from citations.verification.support_terms import (
     word_list,
 )
 from citations.verification.support_text import CitedText, Span
+from tests.citations.builders import installed_file
 
 
 def test_stems_parts_and_products() -> None:
     assert {light_stem(w) for w in ("validates", "validated", "validating")} == {"validat"}
     assert word_list("max_age HttpOnly") == ["max_age", "max", "age", "httponly", "http", "only"]
     assert eval_product("60 * 60 * 24") == 86400
+
+
+def test_a_plural_in_ies_meets_its_singular_in_ie_or_y() -> None:
+    """ "cookies" and "cookie" share a stem, as "policies" and "policy" do; "ties" stays "tie"."""
+    pairs = [("cookie", "cookies"), ("calorie", "calories"), ("policy", "policies"), ("tie", "ties")]
+    assert [(light_stem(a), light_stem(b)) for a, b in pairs] == [
+        ("cooky", "cooky"),
+        ("calory", "calory"),
+        ("policy", "policy"),
+        ("tie", "tie"),
+    ]
+    cited = installed_file("django", "contrib/messages/storage/cookie.py").read_text(encoding="utf-8")
+    assert "    Store messages in a cookie.\n" in cited
+    verdict = judge_support("Messages are stored in cookies.", "Store messages in a cookie.")
+    assert verdict.label == "supports", verdict
 
 
 def test_the_paraphrase_table_is_what_its_groups_say() -> None:

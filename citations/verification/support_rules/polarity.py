@@ -34,6 +34,8 @@ _INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
 _PIECE_RE = re.compile(
     r";\s+|,?\s+(?:and|but|so|while|whereas|even\s+if|even\s+when)\s+|,\s+(?:which|because)\s+"
 )
+# The exclusive group of ordinals; "second" also stems from the unit "seconds".
+_ORDINALS = frozenset(("first", "second", "third", "fourth", "fifth", "last"))
 _CONTRAST_RE = re.compile(r";\s+|,?\s+(?:but|whereas|while)\s+")
 
 
@@ -124,7 +126,20 @@ def exclusive_words(claim: Claim) -> Verdict:
         said_word = max((found(s, rest, claim.names) for s in spans if s.has_word(word)), default=0)
         enough = PARTIAL_AT * (len(rest) + len(claim.names))
         for other in OPPOSITES[light_stem(word)]:
-            said = [found(s, rest, claim.names) for s in spans if s.has_word(other) and not s.has_word(word)]
+            if word in _ORDINALS or other in _ORDINALS:
+                # An ordinal only against an ordinal, each as written: "seconds" (a unit) is
+                # no "second", so "cookies last two weeks" is not "last" against "second".
+                if not (word in _ORDINALS and other in _ORDINALS):
+                    continue
+                said = [
+                    found(s, rest, claim.names)
+                    for s in spans
+                    if other in s.word_set and word not in s.word_set
+                ]
+            else:
+                said = [
+                    found(s, rest, claim.names) for s in spans if s.has_word(other) and not s.has_word(word)
+                ]
             if said and max(said) > said_word and max(said) >= enough:
                 return CONTRADICTED, f"The sentence says {word}; the cited lines say {other}."
     return None
