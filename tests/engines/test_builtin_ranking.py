@@ -23,8 +23,9 @@ from researchmind.engines.builtin.claims import Claim, _excerpt_span
 from researchmind.engines.builtin.decide import answers
 from researchmind.engines.builtin.passages import passages_of
 from researchmind.engines.builtin.projects import project_named
-from researchmind.engines.builtin.query import words
+from researchmind.engines.builtin.query import light_stem, words
 from researchmind.engines.builtin.question import analyze
+from researchmind.engines.builtin.tokens import Matcher, tokens_of
 from researchmind.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -79,6 +80,21 @@ def test_question_words_meet_their_inflections_not_a_shared_stem():
     assert "keep" in analyze("How long is the language cookie kept?").expansions["kept"] | {"keep"}
     rerun = analyze("How many attempts does Celery make to re-run a failing task?")
     assert "rerun" in rerun.joined and "retries" in rerun.expansions["run"]
+
+
+def test_a_plural_in_ies_meets_its_singular():
+    """'cookies' in a question matches 'cookie' in a passage (and 'policies' 'policy'):
+    both lose their ending to the same stem."""
+    assert [light_stem(w) for w in ("cookie", "cookies", "policy", "policies", "tie", "ties")] == [
+        "cook",
+        "cook",
+        "polic",
+        "polic",
+        "tie",
+        "tie",
+    ]
+    matcher = Matcher("cookies", analyze("How are session cookies signed?"))
+    assert matcher(tokens_of("The session cookie is signed with the SECRET_KEY.")) == 1.0
 
 
 def test_a_two_letter_word_is_a_key_term_unless_part_of_a_hyphenated_name():

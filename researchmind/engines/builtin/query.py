@@ -59,6 +59,7 @@ _SUFFIXES = (
     "es",
     "s",
     "y",
+    "ie",  # "cookie" meets "cookies" (whose "ies" goes): both read "cook"
     "e",
 )
 
