@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 
+from citations.verification import read
 from citations.verification.hashing import Hasher
 from citations.verification.lineindex import BlockLines, block_counts
 from citations.verification.lines import _SAMPLE, LineIndex
-from citations.verification.scan import Request, scan_whole
+from citations.verification.read import scan_file
+from citations.verification.scan import Request, cited_windows, scan_whole
 
 CALLS_CAP = 20_000  # far above what any test here needs: a probe walking byte by byte hits it
 
@@ -154,3 +156,22 @@ def test_a_scan_given_the_lines_already_known_counts_nothing() -> None:
     scan = scan_whole(requests, data, Hasher(threaded=False).start(data), False, known)
     assert scan.answers[0].in_place
     assert data.count_calls == 0
+
+
+def test_a_streamed_file_meets_cited_windows_by_their_first_line(tmp_path, monkeypatch):
+    """A streamed file is read once, front to back, so its cited windows are taken by first
+    line: a long range cited from line 5 is still looked at after a short one from line 200
+    that ends before it does."""
+    monkeypatch.setattr(read, "WHOLE", 300)
+    monkeypatch.setattr(read, "CHUNK", 300)
+    monkeypatch.setattr(read, "OVERLAP", 200)
+    lines = [f"line {n} says something of its own" for n in range(1, 401)]
+    path = tmp_path / "long.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    requests = [
+        Request.from_excerpt(lines[4], (5, 300)),  # line 5, in a range ending at 300
+        Request.from_excerpt(lines[199], (200, 201)),  # line 200, in one ending at 201
+    ]
+    assert [window[1:] for window in cited_windows(requests)] == [(5, 300), (200, 201)]
+    scan = scan_file(path, requests, Hasher(threaded=False))
+    assert [answer.in_place for answer in scan.answers] == [True, True]
