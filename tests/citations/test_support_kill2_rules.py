@@ -433,3 +433,9 @@ def test_an_ordinal_is_exclusive_only_of_an_ordinal_as_written():
         "The sentence says second; the cited lines say last.",
     )
     assert exclusive_words(Claim.read("It returns the item of the list in seconds.", ordinal)) is None
+    # "seconds" passes over the ordinals of its stem to the units it excludes.
+    units = CitedText("The timeout of the lock is given in minutes.")
+    assert exclusive_words(Claim.read("The timeout of the lock is given in seconds.", units)) == (
+        CONTRADICTED,
+        "The sentence says seconds; the cited lines say minutes.",
+    )
