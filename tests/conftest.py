@@ -15,6 +15,19 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI_BIN = ROOT / ".tools" / "bin"
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test databases, and before they are dropped, the connection
+    that asgiref's one thread for thread-sensitive ``sync_to_async`` calls opened
+    when a run wrote from a loop of its own: left open, PostgreSQL refuses to drop
+    the database ("being accessed by other users")."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=60)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_settings(request, tmp_path):
     """Every Django test gets its own SANDBOX_ROOT; ingests run inline and
