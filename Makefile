@@ -23,7 +23,7 @@ help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
 	@echo "make test   install test dependencies and run the whole suite"
 	@echo "make lint   ruff"
-	@echo "make mutation [PACKAGE=citations/parsing]   mutation testing of the pure packages (slow; not in make test)"
+	@echo "make mutation [PACKAGE=core/citations/parsing]   mutation testing of the pure packages (slow; not in make test)"
 
 check-python:
 	@if [ -z "$(PYTHON)" ]; then echo "Research Mind needs Python 3.12 or newer; none was found (tried python3.13, python3.12, pyenv)." >&2; exit 1; fi

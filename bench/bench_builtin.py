@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from researchmind.engines.builtin import build_index, run_builtin
-from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
+from core.engines.builtin import build_index, run_builtin
+from core.sandbox import default_state_dir, write_instructions, write_manifest
 
 SYLLABLES = "ka lo mi ne ru sa te vo zi pa do fe gu hi ja qu ro sti tra plen cor dex mon vel".split()
 COMMON = "the of and to in is that for on with as by this are be it from or an at which was".split()
@@ -147,8 +147,8 @@ def bare_fts_baseline(root: Path) -> tuple[float, float]:
 def raw_fts_query(state: Path, question: str) -> float:
     """The floor an answer is compared with: the bare FTS5 BM25 query for the
     question's terms (top 40 chunks), on the same index, same process."""
-    from researchmind.engines.builtin.index import index_path
-    from researchmind.engines.builtin.query import fts_query, question_terms
+    from core.engines.builtin.index import index_path
+    from core.engines.builtin.query import fts_query, question_terms
 
     started = time.perf_counter()
     conn = sqlite3.connect(index_path(state.parent, state))

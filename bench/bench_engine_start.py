@@ -33,11 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from progress.stream import StreamInterpreter  # noqa: E402
-from researchmind.engines.base import RunOutcome  # noqa: E402
-from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine  # noqa: E402
-from researchmind.engines.subprocess import Limits  # noqa: E402
-from researchmind.sandbox import write_instructions, write_manifest  # noqa: E402
+from core.engines.base import RunOutcome  # noqa: E402
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine  # noqa: E402
+from core.engines.subprocess import Limits  # noqa: E402
+from core.sandbox import write_instructions, write_manifest  # noqa: E402
+from core.stream import StreamInterpreter  # noqa: E402
 from tests.engines.mock_anthropic import MockAnthropic  # noqa: E402
 from tests.engines.model_double import Researcher  # noqa: E402
 

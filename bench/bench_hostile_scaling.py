@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from citations.parsing import parse_citations
-from citations.rendering import render_answer
-from progress.stream.markers import strip_markers
-from researchmind.protocols import parse_answer, parse_result
-from researchmind.protocols.summary_line import RESULT_LINE
+from core.citations.parsing import parse_citations
+from core.citations.rendering import render_answer
+from core.protocols import parse_answer, parse_result
+from core.protocols.summary_line import RESULT_LINE
+from core.stream.markers import strip_markers
 
 inputs = {
     "spaces": lambda n: " " * n,

@@ -1,4 +1,4 @@
-"""Our lenient CITATIONS reader (``citations/parsing/lenient_json.py``) against
+"""Our lenient CITATIONS reader (``core/citations/parsing/lenient_json.py``) against
 the ``json-repair`` package, on the project's own fixtures (issue #18).
 
     .venv/bin/python bench/bench_lenient_json.py [--big 1000000] [--limit 5]
@@ -48,9 +48,9 @@ try:
 except ImportError:  # measured against, not a dependency of the app
     sys.exit("json_repair is not installed: .venv/bin/pip install json-repair==0.64.4")
 
-import citations.parsing as parsing  # noqa: E402
-from citations.parsing import block as block_module  # noqa: E402
-from citations.parsing.lenient_json import LenientError, Reader, read_element, split_array  # noqa: E402
+import core.citations.parsing as parsing  # noqa: E402
+from core.citations.parsing import block as block_module  # noqa: E402
+from core.citations.parsing.lenient_json import LenientError, Reader, read_element, split_array  # noqa: E402
 
 TESTS = [
     "tests/citations/test_parse.py",

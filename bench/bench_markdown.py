@@ -1,4 +1,4 @@
-"""Our Markdown scanners in ``researchmind/protocols`` against one token stream
+"""Our Markdown scanners in ``core/protocols`` against one token stream
 from ``markdown-it-py`` (CommonMark + its GFM table rule), issue #18.
 
     .venv/bin/python bench/bench_markdown.py [--big 1000000] [--limit 5]
@@ -43,7 +43,7 @@ try:
 except ImportError:  # measured against, not a dependency of the app
     sys.exit("markdown_it is not installed: .venv/bin/pip install markdown-it-py==4.3.0")
 
-from researchmind.protocols import (  # noqa: E402
+from core.protocols import (  # noqa: E402
     _markdown,
     answer_body,
     envelope,

@@ -90,11 +90,11 @@ async def ingest(lines) -> tuple[float, int]:
     from channels.layers import get_channel_layer
     from django.contrib.auth import get_user_model
 
+    from core.engines.base import OutputLine
+    from core.stream import StreamInterpreter
     from progress.broadcast import question_group
     from progress.recorder import ProgressRecorder
-    from progress.stream import StreamInterpreter
     from researchmind import runs, services
-    from researchmind.engines.base import OutputLine
     from researchmind.models import Question
 
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
@@ -191,8 +191,8 @@ async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
     from asgiref.sync import sync_to_async
     from django.contrib.auth import get_user_model
 
+    from core.ingest import ingest_text
     from researchmind import runs, services
-    from researchmind.ingest import ingest_text
     from researchmind.models import Question
 
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
@@ -236,7 +236,7 @@ def _loads_time(lines) -> tuple[float, float]:
 
 
 def _parse_time(lines) -> float:
-    from progress.stream import StreamInterpreter
+    from core.stream import StreamInterpreter
 
     gc.collect()
     start = time.process_time()

@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_verify import build, make_citations, read_and_hash, read_cited, ripgrep, timed
 
-from citations.verification import lineindex, linestore, verify_citations
+from core.citations.verification import lineindex, linestore, verify_citations
 
 
 def touch(root: Path, rels: list[str]) -> None:
@@ -71,12 +71,12 @@ def touch(root: Path, rels: list[str]) -> None:
 
 
 def package_at(commit: str, into: Path):
-    """``citations.verification`` as it was at ``commit``, importable as
+    """``core.citations.verification`` as it was at ``commit``, importable as
     ``verification_before`` (its own imports renamed; the rest of the
     project is today's)."""
     repo = Path(__file__).resolve().parent.parent
     archive = subprocess.run(
-        ["git", "-C", str(repo), "archive", commit, "citations/verification"],
+        ["git", "-C", str(repo), "archive", commit, "core/citations/verification"],
         capture_output=True,
         check=True,
     ).stdout
@@ -85,7 +85,7 @@ def package_at(commit: str, into: Path):
     package = into / "verification_before"
     (into / "citations" / "verification").rename(package)
     for module in package.rglob("*.py"):
-        module.write_text(module.read_text().replace("citations.verification", "verification_before"))
+        module.write_text(module.read_text().replace("core.citations.verification", "verification_before"))
     sys.path.insert(0, str(into))
     return importlib.import_module("verification_before")
 

@@ -1,4 +1,4 @@
-"""The whole-file search (``citations.verification.search``) against the one of an earlier commit.
+"""The whole-file search (``core.citations.verification.search``) against the one of an earlier commit.
 
 Both search modules are loaded in this process (the earlier one from ``git show``, importing
 the current package's helpers) and ``verify_citations`` runs with each in interleaved rounds
@@ -33,15 +33,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_verify
 
-from citations.parsing import ParsedCitation
-from citations.verification import scan, search, stream, verify_citations
+from core.citations.parsing import ParsedCitation
+from core.citations.verification import scan, search, stream, verify_citations
 
 CID = "0b1e7a52-3f5c-4c1e-9a53-0d7c2e9f4a10"
 
 
 def earlier_search(commit: str, folder: Path):
     source = subprocess.run(
-        ["git", "show", f"{commit}:citations/verification/search.py"],
+        ["git", "show", f"{commit}:core/citations/verification/search.py"],
         capture_output=True,
         check=True,
         cwd=Path(__file__).resolve().parent.parent,

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from progress.stream import StreamInterpreter  # noqa: E402
+from core.stream import StreamInterpreter  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 RUNS = ("simple_answer.jsonl", "subagent.jsonl", "mpm_banner.jsonl", "retry_fallback.jsonl")

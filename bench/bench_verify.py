@@ -8,7 +8,7 @@ wall time and CPU time (``time.process_time``, which load on other processes
 barely moves). Ratios are given against three baselines: reading the bytes,
 reading + SHA-256 (the floor for a verifier that records each file's hash,
 on one thread), and reading as UTF-8 text. verify_citations hashes on a
-worker thread when a core is free (``citations.verification.hashing``), so
+worker thread when a core is free (``core.citations.verification.hashing``), so
 its CPU time can exceed its wall time; the line "hashing:" says in how many
 rounds a core was free as verify_citations started.
 
@@ -38,8 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from citations.parsing import ParsedCitation
-from citations.verification import hashing, verify_citations
+from core.citations.parsing import ParsedCitation
+from core.citations.verification import hashing, verify_citations
 
 
 def vocabulary(rng: random.Random, size: int = 20000) -> list[str]:

@@ -24,7 +24,7 @@ from pygments.lexers import get_lexer_for_filename
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from citations.viewer import open_window
+from core.viewer import open_window
 
 BAR_MS = 150.0
 

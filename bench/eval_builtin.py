@@ -53,11 +53,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_builtin_set import CASES, Case
 
-from citations.parsing import parse_citations
-from citations.verification import verify_citations
-from researchmind.engines.builtin import build_index, run_builtin
-from researchmind.ingest import Limits, ingest_zip
-from researchmind.sandbox import write_instructions, write_manifest
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.builtin import build_index, run_builtin
+from core.ingest import Limits, ingest_zip
+from core.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

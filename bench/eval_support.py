@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from citations.verification.support import LABELS, SUPPORTS, judge_support
-from citations.verification.support_rules import Claim
-from citations.verification.support_rules.doubt import DOUBTS, evidence
-from citations.verification.support_text import CitedText
+from core.citations.support.judge import LABELS, SUPPORTS, judge_support
+from core.citations.support.rules import Claim
+from core.citations.support.rules.doubt import DOUBTS, evidence
+from core.citations.support.text import CitedText
 
 SET = Path(__file__).with_name("support_set.jsonl")
 GOLD = ("supports", "partial", "unsupported")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from citations.verification.support import judge_support
+from core.citations.support.judge import judge_support
 
 
 def passages() -> dict[str, str]:

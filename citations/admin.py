@@ -10,8 +10,8 @@ from django.utils.safestring import mark_safe
 
 from citations import audit
 from citations.models import Citation, CitationFeedback
-from citations.rendering import web_href
 from citations.services import citation_review, citations_reverify
+from core.citations.rendering import web_href
 
 
 class FeedbackInline(admin.TabularInline):
@@ -194,7 +194,7 @@ class CitationAdmin(admin.ModelAdmin):
 
     @admin.display(description="Cited lines in context")
     def cited_lines(self, obj):
-        from citations.viewer import ViewerError, open_window
+        from core.viewer import ViewerError, open_window
 
         if not obj.source_path or not obj.line_start:
             return "—"

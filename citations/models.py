@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from citations.states import VerificationState
+from core.citations.states import VerificationState
 
 
 class CitationQuerySet(models.QuerySet):
@@ -42,7 +42,7 @@ class Citation(models.Model):
         FILE_LINE = "file_line", "file:line"
         WEB_SOURCE = "web_source", "Web source"
 
-    # Derived from the one list of states (citations/states.py), members and labels alike.
+    # Derived from the one list of states (core/citations/states.py), members and labels alike.
     Verification = models.TextChoices(
         "Verification",
         [(state.name, (state.value, state.label)) for state in VerificationState],

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.urls import reverse
 
 from citations.models import Citation
-from citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
-from citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
+from core.citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
+from core.citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
 
 
 def viewer_url(citation: Citation) -> str | None:
@@ -59,7 +59,7 @@ def store_answer_html(question) -> str:
     """Render the answer with its citations as they are now and keep it on the
     question: called by the writes that change either (recording citations,
     re-verifying them, flagging them stale), never by a page load."""
-    from citations import rendering
+    from core.citations import rendering
 
     citations = question.citations.select_related("question", "content_item").order_by("position")
     views = {c.cid: citation_view(c) for c in citations}

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from citations.models import Citation
 from citations.presenters import store_answer_html
-from citations.verification.support import claim_sentences, judge_citation
+from core.citations.support.judge import claim_sentences, judge_citation
 
 
 def _content_maps(session):
@@ -24,8 +24,8 @@ def citations_record(question) -> int:
     """Parse the raw answer, verify every citation and replace the question's
     Citation rows. Returns how many were recorded; parse problems are kept
     on the question so nothing is dropped silently."""
-    from citations.parsing import parse_citations
-    from citations.verification import verify_citations
+    from core.citations.parsing import parse_citations
+    from core.citations.verification import verify_citations
 
     session = question.session
     by_id, url_to_content = _content_maps(session)
@@ -95,8 +95,8 @@ def citations_record(question) -> int:
 
 def citations_reverify(citations) -> int:
     """Verify the given citations again against the sandbox as it is now."""
-    from citations.parsing import ParsedCitation
-    from citations.verification import verify_citations
+    from core.citations.parsing import ParsedCitation
+    from core.citations.verification import verify_citations
 
     count = 0
     by_question: dict[int, list[Citation]] = {}
@@ -155,7 +155,7 @@ def citations_mark_stale(citations) -> int:
     """Flag citations whose cited file changed (or vanished) since it was
     verified; each file is hashed once. Their answers' cached HTML is dropped
     so the badges change."""
-    from citations.verification import file_digest
+    from core.citations.verification import file_digest
 
     digests: dict[tuple, str | None] = {}
     stale_questions = set()
@@ -173,9 +173,7 @@ def citations_mark_stale(citations) -> int:
             citation.save(update_fields=["verification", "verification_detail"])
             stale_questions.add(citation.question_id)
     if stale_questions:
-        from researchmind.models import Question
-
-        for question in Question.objects.filter(pk__in=stale_questions).select_related("session"):
+        for question in _questions(stale_questions):
             store_answer_html(question)
     return len(stale_questions)
 
@@ -197,11 +195,16 @@ def citations_mark_source_removed(item) -> int:
         verified_at=timezone.now(),
     )
     if questions:
-        from researchmind.models import Question
-
-        for question in Question.objects.filter(pk__in=questions).select_related("session"):
+        for question in _questions(questions):
             store_answer_html(question)
     return changed
+
+
+def _questions(ids):
+    """The questions with these ids, reached through the citation's own foreign
+    key: the app owning questions sits above this one and is never imported."""
+    question_model = Citation._meta.get_field("question").related_model
+    return question_model.objects.filter(pk__in=ids).select_related("session")
 
 
 def _judge_again(citation) -> None:

@@ -14,7 +14,7 @@ from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from channels.layers import get_channel_layer
 
-from progress.stream.events import clean_text
+from core.stream.events import clean_text
 
 log = logging.getLogger(__name__)
 

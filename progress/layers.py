@@ -12,7 +12,7 @@ Redis layer's counterpart is in progress/redislayer.py): a
 consumer that is idle — its reader waiting on an empty queue, no handler
 running — and can handle the message without waiting on anything (a program
 that is up to date, receiving frames) does so inside ``group_send``, with
-no task woken per member (progress/leanconsumer.py). Anything else is queued
+no task woken per member (researchmind/leanconsumer.py). Anything else is queued
 as before, so a member never sees a message ahead of one queued earlier.
 """
 

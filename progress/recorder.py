@@ -20,9 +20,9 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from core.stream.events import clean_text
 from progress import broadcast
 from progress.models import ProgressEvent
-from progress.stream.events import clean_text
 
 log = logging.getLogger(__name__)
 DETAIL_MAX = 100
@@ -153,7 +153,7 @@ class ProgressRecorder:
         self._queue(kind, stage, detail, phase, step, total, {} if payload is None else payload)
 
     def add_stream_event(self, event) -> None:
-        """Queue a ``progress.stream.StreamEvent``."""
+        """Queue a ``core.stream.StreamEvent``."""
         self._queue(
             event.kind, event.stage, event.detail, event.phase, event.step, event.total, event.payload
         )

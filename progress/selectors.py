@@ -1,10 +1,12 @@
-"""Reads used by the consumer (kept out of it so it stays thin)."""
+"""Reads of the event log: a question's events after a seq, its timeline pages,
+its run summary (kept out of the consumer and the pages so they stay thin)."""
 
 from __future__ import annotations
 
 from django.db.models import Max, Q
 
-from progress import broadcast, timeline
+from core import timeline
+from progress import broadcast
 from progress.models import ProgressEvent
 
 # Timeline items a page shows at first, per list; earlier ones load on demand,
@@ -17,24 +19,9 @@ PARTS = ("primary", "details")
 SVG_KINDS = ("run_start", "phase", "tool_start", "tool_end", "heartbeat", "end")
 
 
-def question_owned_by(question_id: int, user) -> bool:
-    from researchmind.models import Question
-
-    return Question.objects.owned_by(user).filter(pk=question_id).exists()
-
-
 def events_after(question_id: int, after: int, limit: int) -> list[dict]:
     rows = ProgressEvent.objects.filter(question_id=question_id, seq__gt=after).order_by("seq")[:limit]
     return [broadcast.event_dict(row) for row in rows]
-
-
-def answer_message(question_id: int) -> dict:
-    """The final answer with its citations, as sent to programs after ``end``."""
-    from researchmind.models import Question
-    from researchmind.serializers import question_payload
-
-    question = Question.objects.select_related("session").get(pk=question_id)
-    return {"type": "answer", **question_payload(question, with_citations=True)}
 
 
 def _part(part: str) -> Q:
@@ -103,7 +90,7 @@ def run_summary(question_id: int) -> dict:
     """A finished run at a glance: its timeline picture, the files it read,
     how many steps and events it took and how long. Read once, as the run
     ends; the page shows it without reading the events again."""
-    from progress.svgtimeline import render_svg
+    from core.svgtimeline import render_svg
 
     events = ProgressEvent.objects.filter(question_id=question_id)
     drawn = [broadcast.event_dict(e) for e in events.filter(kind__in=SVG_KINDS).order_by("seq")]

@@ -9,7 +9,7 @@ from django.utils.html import format_html, format_html_join
 
 from citations.admin import export_response
 from citations.models import Citation
-from citations.states import COUNTED_AS_VERIFIED
+from core.citations.states import COUNTED_AS_VERIFIED
 from progress.models import ProgressEvent
 from researchmind import services
 from researchmind.models import ApiToken, ContentItem, Question, ResearchSession

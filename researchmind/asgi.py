@@ -13,7 +13,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from progress.routing import websocket_urlpatterns  # noqa: E402
+from researchmind.routing import websocket_urlpatterns  # noqa: E402
 from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
 
 router = ProtocolTypeRouter(

@@ -9,8 +9,8 @@ from researchmind.runs.fanout import MAX_CONCURRENCY
 
 def unavailable_engines() -> dict[str, str]:
     """Each engine that cannot run here, with the reason."""
-    from researchmind.engines.config import engine_settings
-    from researchmind.engines.registry import list_engines
+    from core.engines.registry import list_engines
+    from researchmind.engine_config import engine_settings
 
     return {
         name: availability.reason
@@ -20,8 +20,8 @@ def unavailable_engines() -> dict[str, str]:
 
 
 def engine_choices() -> list[tuple[str, str]]:
-    from researchmind.engines.config import engine_settings
-    from researchmind.engines.registry import list_engines
+    from core.engines.registry import list_engines
+    from researchmind.engine_config import engine_settings
 
     choices = []
     for name, label, availability in list_engines(engine_settings()):
@@ -59,8 +59,8 @@ class EngineField(forms.ChoiceField):
 
     def validate(self, value):
         super().validate(value)
-        from researchmind.engines.config import engine_settings
-        from researchmind.engines.registry import list_engines
+        from core.engines.registry import list_engines
+        from researchmind.engine_config import engine_settings
 
         for name, _label, availability in list_engines(engine_settings()):
             if name == value and not availability.available:

@@ -23,7 +23,7 @@ def owned_question(request, session_id, question_id) -> Question:
 
 
 def content_context(session: ResearchSession) -> dict:
-    from researchmind.filetree import file_tree
+    from core.filetree import file_tree
 
     items = list(session.content_items.all())
     for item in items:

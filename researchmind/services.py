@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from researchmind import sandbox
+from core import sandbox
 from researchmind.models import ContentItem, Question, ResearchSession
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ def sandbox_refresh(session: ResearchSession) -> None:
 
 
 def _limits():
-    from researchmind.ingest import Limits
+    from core.ingest import Limits
 
     return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES)
 
@@ -101,7 +101,7 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
     """Run one ingest into the item's folder and record the outcome. The
     ingest writes into a staging folder and renames it into place, so a
     failure leaves nothing behind."""
-    from researchmind.ingest import IngestError
+    from core.ingest import IngestError
 
     dest = item.session.sandbox_path / str(item.id)
     sandbox.ensure_layout(item.session.sandbox_path)
@@ -172,7 +172,7 @@ def content_delete(item: ContentItem) -> None:
     """Remove a content item: its citations first say their source was
     removed (excerpts kept), then its folder and row go."""
     from citations.services import citations_mark_source_removed
-    from citations.verification.linestore import forget_content
+    from core.citations.verification.linestore import forget_content
 
     session = item.session
     citations_mark_source_removed(item)
@@ -214,7 +214,7 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     """Start adding content of ``kind`` (``text``, ``files``, ``zip``, ``git``
     or ``url``) from validated form data; the ingest runs in the background
     (inline with ``INGEST_SYNC``). Used by the pages and the JSON API."""
-    from researchmind import ingest
+    from core import ingest
 
     limits = _limits()
     staging_root = _staging_root(session)
@@ -272,13 +272,13 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
 
 
 def _text_work(dest, progress, *, title, markdown, staging_root):
-    from researchmind import ingest
+    from core import ingest
 
     return ingest.ingest_text(dest, title=title, markdown=markdown, staging_root=staging_root)
 
 
 def _git_work(dest, progress, *, url, limits, staging_root):
-    from researchmind import ingest
+    from core import ingest
 
     # A path on the server is only for the command line (or when explicitly
     # allowed): from the web it would let anyone copy any repository here.
@@ -294,7 +294,7 @@ def _git_work(dest, progress, *, url, limits, staging_root):
 
 
 def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
-    from researchmind import ingest
+    from core import ingest
 
     return ingest.ingest_url(
         dest,
@@ -322,8 +322,8 @@ def question_ask(
     """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
     to stand alone for the built-in engine (``asked_as``, shown on the answer);
     the Claude engines get the thread's earlier turns with it when it runs."""
+    from core.threads import resolve_follow_up
     from researchmind import runs
-    from researchmind.threads import resolve_follow_up
 
     text = text.strip()
     asked_as = ""

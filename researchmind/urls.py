@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import path
 
 from researchmind.api import api
-from researchmind.views import content, engines, fanout, questions, sessions, tokens
+from researchmind.views import content, engines, fanout, files, questions, sessions, tokens
 
 urlpatterns = [
     path("", sessions.home, name="home"),
@@ -64,6 +64,14 @@ urlpatterns = [
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("api/", api.urls),
-    path("", include("citations.urls")),
+    path(
+        "sessions/<uuid:session_id>/files/<uuid:content_id>/<path:file_path>",
+        files.file_viewer,
+        name="file_viewer",
+    ),
+    path(
+        "sessions/<uuid:session_id>/raw/<uuid:content_id>/<path:file_path>", files.file_raw, name="file_raw"
+    ),
+    path("citations/<int:citation_id>/feedback/", files.citation_feedback, name="citation_feedback"),
     path("admin/", admin.site.urls),
 ]

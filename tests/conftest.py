@@ -82,8 +82,8 @@ def research(user, make_session):
 @pytest.fixture
 def add_text(db):
     """Add a pasted-text content item (through the real ingest) and return it."""
+    from core.ingest import ingest_text
     from researchmind import services
-    from researchmind.ingest import ingest_text
 
     def add(session, title: str, markdown: str):
         item = services.content_start(session=session, kind="text", title=title)

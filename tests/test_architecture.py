@@ -11,30 +11,13 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("researchmind", "citations", "progress")
+PACKAGES = ("core", "researchmind", "citations", "progress")
+# The apps stack one way: each imports only from those after it in this list.
+APP_ORDER = ("researchmind", "citations", "progress", "core")
 
-# Lowest first. A module belongs to the first layer with a prefix it starts
-# with (most specific prefixes are listed before their package).
+# Lowest first. A module belongs to the layer with the longest prefix it starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    (
-        "pure libraries",
-        (
-            "researchmind.sandbox",
-            "researchmind.threads",
-            "researchmind.protocols",
-            "researchmind.filetree",
-            "researchmind.ingest",
-            "researchmind.engines",
-            "researchmind.client",
-            "citations.states",
-            "citations.parsing",
-            "citations.verification",
-            "citations.rendering",
-            "progress.stream",
-            "progress.timeline",
-            "progress.svgtimeline",
-        ),
-    ),
+    ("pure core", ("core",)),
     ("models", ("researchmind.models", "citations.models", "progress.models", "researchmind.celery")),
     (
         "domain",
@@ -47,15 +30,16 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "citations.services",
             "citations.presenters",
             "citations.audit",
-            "citations.viewer",
+            "core.viewer",
             "researchmind.tokens",
             "researchmind.serializers",
-            "researchmind.engines.config",
+            "researchmind.selectors",
+            "researchmind.engine_config",
             "researchmind.runs",
             "researchmind.services",
         ),
     ),
-    ("pages", ("researchmind.pages", "progress.fragments")),
+    ("pages", ("researchmind.pages", "researchmind.fragments")),
     (
         "interfaces",
         (
@@ -63,27 +47,26 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "researchmind.views",
             "researchmind.middleware",
             "researchmind.api",
+            "researchmind.client",
             "researchmind.admin",
             "researchmind.management",
             "researchmind.urls",
             "researchmind.asgi",
             "researchmind.settings",
             "researchmind.apps",
-            "citations.views",
+            "researchmind.consumers",
+            "researchmind.leanconsumer",
+            "researchmind.routing",
             "citations.admin",
-            "citations.urls",
             "citations.management",
             "citations.apps",
-            "progress.consumers",
-            "progress.leanconsumer",
-            "progress.routing",
             "progress.admin",
             "progress.apps",
         ),
     ),
 ]
 PURE = LAYERS[0][1]
-DJANGO = ("django", "channels", "daphne", "django_htmx", "ninja", "celery", "asgiref")
+DJANGO = ("django", "channels", "daphne", "django_htmx", "ninja", "celery", "asgiref", "redis")
 
 
 def project_modules() -> dict[str, Path]:
@@ -149,7 +132,7 @@ GRAPH = {name: imports_of(name)[0] for name in MODULES}
 
 
 def layer_of(name: str) -> int:
-    if name in PACKAGES:  # the apps' empty __init__ files
+    if name in PACKAGES:  # the packages' own __init__ files
         return 0
     best, best_len = None, -1
     for index, (_, prefixes) in enumerate(LAYERS):
@@ -200,8 +183,8 @@ def cycles() -> list[list[str]]:
 def test_the_graph_is_read():
     """The checker sees the imports it must (a broken reader would pass every rule)."""
     assert "researchmind.runs.run" in GRAPH["researchmind.runs.fanout"]
-    assert "progress.stream.blocks" in GRAPH["progress.stream"]  # relative and absolute alike
-    assert "researchmind.engines.builtin.streamjson" in GRAPH["researchmind.engines.builtin.stream"]
+    assert "core.stream.blocks" in GRAPH["core.stream"]  # relative and absolute alike
+    assert "core.engines.builtin.streamjson" in GRAPH["core.engines.builtin.stream"]
     assert len(MODULES) > 150
 
 
@@ -219,6 +202,16 @@ def test_no_module_imports_from_a_layer_above_its_own():
     assert upward == []
 
 
+def test_apps_import_one_way():
+    """researchmind -> citations -> progress -> core, never back up."""
+
+    def rank(name: str) -> int:
+        return APP_ORDER.index(name.split(".")[0])
+
+    upward = [f"{a} -> {b}" for a in sorted(GRAPH) for b in sorted(GRAPH[a]) if rank(b) < rank(a)]
+    assert upward == []
+
+
 def test_pure_modules_import_no_django():
     offenders = []
     for name in sorted(MODULES):
@@ -233,7 +226,7 @@ def test_the_architecture_document_names_only_modules_that_exist():
     # In the table of what moved, only the "after" column must exist.
     current, _, moved = text.partition("## What moved where")
     text = current + "\n".join(line.split("|")[2] for line in moved.splitlines() if line.count("|") >= 3)
-    named = set(re.findall(r"`((?:researchmind|citations|progress)/[\w/]+(?:\.py)?)`", text))
+    named = set(re.findall(r"`((?:core|researchmind|citations|progress)/[\w/]+(?:\.py)?)`", text))
     assert len(named) > 30
     missing = sorted(n for n in named if not (ROOT / n).exists())
     assert missing == []

@@ -1,10 +1,10 @@
 """Mutation testing of one pure package with mutmut, in a copy of the tree.
 
-    .venv/bin/python tools/mutation.py citations/parsing      # one package
+    .venv/bin/python tools/mutation.py core/citations/parsing      # one package
     .venv/bin/python tools/mutation.py                        # each package in turn
-    .venv/bin/python tools/mutation.py citations/verification --skip 'citations/verification/support*'
-    .venv/bin/python tools/mutation.py citations/verification --keep --only 'citations.verification.support*'
-    .venv/bin/python tools/mutation.py citations/verification --keep --report   # report only, no run
+    .venv/bin/python tools/mutation.py core/citations/verification --skip 'core/citations/support/judge*'
+    .venv/bin/python tools/mutation.py core/citations/verification --keep --only 'core.citations.support.judge*'
+    .venv/bin/python tools/mutation.py core/citations/verification --keep --report   # report only, no run
 
 The packages, their tests and their equivalent mutants are in tools/mutation.toml.
 mutmut rewrites the sources it mutates, so each run works in
@@ -42,7 +42,7 @@ CONFIG = ROOT / "tools" / "mutation.toml"
 OUT = ROOT / "artifacts" / "mutation"
 MUTMUT = Path(sys.executable).parent / "mutmut"
 # What the copy needs: the code the tests import (mutmut mutates only `mutate`) and the tests.
-COPIED = ["citations", "progress", "researchmind", "tests", "templates", "manage.py"]
+COPIED = ["core", "citations", "progress", "researchmind", "tests", "templates", "manage.py"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "mutants")
 
 
@@ -270,7 +270,7 @@ def run_package(
 
 
 def module_of(name: str) -> str:
-    """The module a mutant name belongs to (``citations.verification`` for its __init__)."""
+    """The module a mutant name belongs to (``core.citations.verification`` for its __init__)."""
     parts = name.split(".")
     cut = next((i for i, part in enumerate(parts) if part.startswith(("x_", "xǁ"))), len(parts) - 1)
     return ".".join(parts[:cut])

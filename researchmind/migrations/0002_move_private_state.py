@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import migrations
 
-from researchmind.sandbox import move_legacy_state
+from core.sandbox import move_legacy_state
 
 
 def move_private_state(apps, schema_editor):

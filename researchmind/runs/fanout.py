@@ -61,7 +61,7 @@ def plan_runs(
 def sub_prompt(
     result_type: str, question: str, scope_items: Sequence[ContentItem], checklist: Sequence[str]
 ) -> str:
-    from researchmind.protocols import build_prompt
+    from core.protocols import build_prompt
 
     folders = [f"{item.id}/" for item in scope_items]
     scope = ", ".join(folders)
@@ -103,7 +103,7 @@ def _cancel_unfinished(parent_id: int) -> None:
 
 
 def _finish(parent_id: int, *, cancelled: bool) -> str:
-    from researchmind.protocols import aggregate, render_markdown
+    from core.protocols import aggregate, render_markdown
 
     parent = Question.objects.get(pk=parent_id)
     subs = _subs(parent_id)

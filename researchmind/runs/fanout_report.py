@@ -103,7 +103,7 @@ def report_dict(report, subs) -> dict:
 
 
 def _rank(severity: str) -> int:
-    from researchmind.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
+    from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
 
     return SEVERITY_RANK.get(severity, UNKNOWN_SEVERITY_RANK)
 

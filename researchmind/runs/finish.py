@@ -9,9 +9,9 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
+from core.engines.base import RunOutcome
+from core.stream.events import clean_text
 from progress.broadcast import clean_json_value
-from progress.stream.events import clean_text
-from researchmind.engines.base import RunOutcome
 from researchmind.models import Question
 
 
@@ -98,8 +98,8 @@ def _engine_advice(engine: str, result: dict) -> str | None:
     """For a Claude engine that could not log in, what the person should set."""
     if engine not in ("claude-code", "claude-mpm"):
         return None
-    from researchmind.engines.claude import credentials_advice
-    from researchmind.engines.registry import LABELS
+    from core.engines.claude import credentials_advice
+    from core.engines.registry import LABELS
 
     return credentials_advice(result, name=engine, label=LABELS[engine])
 

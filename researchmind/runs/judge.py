@@ -22,8 +22,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from researchmind.engines.base import RunOutcome, batches_of
-from researchmind.engines.claude import ClaudeCodeEngine
+from core.engines.base import RunOutcome, batches_of
+from core.engines.claude import ClaudeCodeEngine
 
 JUDGED = ("supports", "partial", "unsupported")
 FOUND = ("verified", "relocated", "url_matched")
@@ -73,7 +73,7 @@ def enabled() -> bool:
 
 
 def judge_engine() -> JudgeEngine:
-    from researchmind.engines.config import engine_settings
+    from researchmind.engine_config import engine_settings
 
     config = dict(engine_settings()["claude-code"])
     config["model"] = settings.SUPPORT_JUDGE_MODEL or config.get("model")
@@ -142,7 +142,7 @@ def read_labels(text: str, asked: set[str]) -> tuple[dict[str, tuple[str, str]],
 
 async def judge(pairs: list[dict], engine: JudgeEngine | None = None) -> Judgement:
     """Ask the model about ``pairs``; never raises."""
-    from progress.stream import StreamInterpreter
+    from core.stream import StreamInterpreter
 
     result = Judgement(asked=len(pairs))
     if not pairs:

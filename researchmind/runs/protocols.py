@@ -1,13 +1,13 @@
 """Apply the answer protocols (envelope, thinking/answer, RESULT line) to a
-finished question's text. Pure parsing lives in ``researchmind.protocols``."""
+finished question's text. Pure parsing lives in ``core.protocols``."""
 
 from __future__ import annotations
 
-from researchmind.protocols.summary_line import RESULT_LINE
+from core.protocols.summary_line import RESULT_LINE
 
 
 def apply_protocols(question) -> None:
-    from researchmind.protocols import parse_answer, parse_result
+    from core.protocols import parse_answer, parse_result
 
     text = question.answer or ""
     if not text.strip():

@@ -13,11 +13,12 @@ import time
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from core.engines.base import RunOutcome, batches_of
+from core.engines.scope import with_scope
+from core.stream import StreamInterpreter
+from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
-from progress.stream import StreamInterpreter
-from researchmind.engines.base import RunOutcome, batches_of
-from researchmind.engines.config import build_engine
-from researchmind.engines.scope import with_scope
+from researchmind.engine_config import build_engine
 from researchmind.models import Question
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
@@ -27,7 +28,6 @@ from researchmind.runs.lease import (
     finish_interrupted,
     renew_lease,
 )
-from researchmind.threads import Turn, conversation_prompt
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Fan-out pages: the "Ask across content items" form. It validates and calls
 ``services.fanout_create``; ownership is checked first (404 otherwise). The
 question page's sub-run lanes are updated over its websocket
-(``progress.fragments``), not by polling."""
+(``researchmind.fragments``), not by polling."""
 
 from __future__ import annotations
 

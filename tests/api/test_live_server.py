@@ -26,7 +26,7 @@ SETUP = """
 import json
 from django.contrib.auth import get_user_model
 from researchmind import services
-from researchmind.ingest import ingest_text
+from core.ingest import ingest_text
 from researchmind.tokens import token_create, token_revoke
 user = get_user_model().objects.create_user("cli", password="pw-for-tests-1")
 session = services.session_create(owner=user, title="Tokens")

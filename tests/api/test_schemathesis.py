@@ -16,8 +16,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from researchmind import ingest
-from researchmind.ingest import IngestError
+from core import ingest
+from core.ingest import IngestError
 from researchmind.models import ContentItem, Question
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

@@ -11,8 +11,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from progress.consumers import CLOSE_FORBIDDEN
 from researchmind import runs
+from researchmind.consumers import CLOSE_FORBIDDEN
 from researchmind.models import ApiToken, Question
 from researchmind.tokens import token_create
 
@@ -193,7 +193,7 @@ async def test_programs_watching_one_run_end_with_one_shared_answer(
 ):
     """Every program watching gets the answer; the process builds it once for all of
     them while fresh, and again once a later change could have made it stale."""
-    from progress import consumers, selectors
+    from researchmind import consumers, selectors
     from researchmind.asgi import application
 
     built = []

@@ -6,7 +6,7 @@ import importlib.util
 import sysconfig
 from pathlib import Path
 
-from citations.parsing import ParsedCitation
+from core.citations.parsing import ParsedCitation
 
 
 def file_citation(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.parsing.lenient_json import MISSING, LenientError, read_element
+from core.citations.parsing.lenient_json import MISSING, LenientError, read_element
 
 
 def _read(text: str) -> tuple[object, bool, list[str]]:

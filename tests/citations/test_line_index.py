@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.verification import lineindex, linestore, read, verify_citations
-from citations.verification.hashing import Hasher
-from citations.verification.lineindex import BlockLines, block_counts
-from citations.verification.lines import LineIndex
-from citations.verification.linestore import LineStore, forget_content
-from citations.verification.needle import make_needle
-from citations.verification.scan import Request
-from researchmind.sandbox import SandboxError, resolve_in_sandbox
+from core.citations.verification import lineindex, linestore, read, verify_citations
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.lineindex import BlockLines, block_counts
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.linestore import LineStore, forget_content
+from core.citations.verification.needle import make_needle
+from core.citations.verification.scan import Request
+from core.sandbox import SandboxError, resolve_in_sandbox
 from tests.citations.builders import file_citation, installed_file
 
 CID = "0b1e7a52-3f5c-4c1e-9a53-0d7c2e9f4a10"

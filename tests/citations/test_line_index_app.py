@@ -8,7 +8,7 @@ import json
 
 from citations.models import Citation
 from citations.services import citations_record, citations_reverify
-from citations.verification import linestore
+from core.citations.verification import linestore
 from researchmind import services
 from researchmind.models import Question
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from citations.verification import lineindex, linestore, verify_citations
-from citations.verification.lineindex import answer_key
-from citations.verification.linestore import LineStore
-from citations.verification.needle import Needle, make_needle
-from citations.verification.scan import Request
-from researchmind.sandbox import resolve_in_sandbox
+from core.citations.verification import lineindex, linestore, verify_citations
+from core.citations.verification.lineindex import answer_key
+from core.citations.verification.linestore import LineStore
+from core.citations.verification.needle import Needle, make_needle
+from core.citations.verification.scan import Request
+from core.sandbox import resolve_in_sandbox
 from tests.citations.builders import file_citation, installed_file
 
 CID = "0b1e7a52-3f5c-4c1e-9a53-0d7c2e9f4a10"

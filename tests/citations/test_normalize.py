@@ -1,4 +1,4 @@
-"""The one normalisation (citations/verification/normalize.py), by its
+"""The one normalisation (core/citations/verification/normalize.py), by its
 properties: a faithful quote of the text as written or as rendered matches,
 a changed word never does; then the issue's cases on real files."""
 
@@ -9,8 +9,8 @@ import shutil
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.verification import verify_citations
-from citations.verification.normalize import normalize_text
+from core.citations.verification import verify_citations
+from core.citations.verification.normalize import normalize_text
 from tests.citations.builders import file_citation, installed_file, line_of
 
 _WORDS = ["page", "object", "Paginator", "count", "24h", "token", "expiry", "a", "is", "not", "v2"]

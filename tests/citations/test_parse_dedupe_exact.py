@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from citations.parsing import parse_citations
+from core.citations.parsing import parse_citations
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
 

@@ -3,7 +3,7 @@ a CITATIONS block cut off at each kind of place."""
 
 from __future__ import annotations
 
-from citations.parsing import parse_citations
+from core.citations.parsing import parse_citations
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 NOT_CLOSED = "The CITATIONS block is not closed with '-->'; it was read up to the end of the answer."

@@ -9,8 +9,8 @@ from dataclasses import asdict
 
 import pytest
 
-from citations.parsing import parse_citations
-from citations.parsing.lenient_json import split_array
+from core.citations.parsing import parse_citations
+from core.citations.parsing.lenient_json import split_array
 
 
 def _found(text: str) -> tuple[list[dict[str, object]], list[str]]:

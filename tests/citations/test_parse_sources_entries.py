@@ -8,8 +8,8 @@ from dataclasses import asdict
 
 import pytest
 
-from citations.parsing import parse_citations
-from citations.parsing.lenient_json import LenientError, read_element
+from core.citations.parsing import parse_citations
+from core.citations.parsing.lenient_json import LenientError, read_element
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
 

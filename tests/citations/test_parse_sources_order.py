@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.parsing import parse_citations
+from core.citations.parsing import parse_citations
 
 
 def _order(text: str) -> list[tuple[str, str, str | None]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from citations.parsing import parse_citations
+from core.citations.parsing import parse_citations
 
 
 def _found(text: str) -> tuple[list[dict[str, object]], list[str]]:

@@ -8,8 +8,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.parsing import ParsedCitation, parse_citations
-from citations.verification import STATUSES, verify_citations
+from core.citations.parsing import ParsedCitation, parse_citations
+from core.citations.verification import STATUSES, verify_citations
 
 _pieces = st.sampled_from(
     [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from citations.rendering import (
+from core.citations.rendering import (
     MAX_MARKDOWN_CHARS,
     CitationView,
     answer_as_markdown,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.rendering import ALLOWED_TAGS, CitationView, render_answer, sanitize_html
+from core.citations.rendering import ALLOWED_TAGS, CitationView, render_answer, sanitize_html
 
 PAYLOADS = [
     # script tags

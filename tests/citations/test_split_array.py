@@ -3,7 +3,7 @@ strings, comments, nesting and the ways agents break the array."""
 
 from __future__ import annotations
 
-from citations.parsing.lenient_json import split_array
+from core.citations.parsing.lenient_json import split_array
 
 
 def _split(body: str) -> tuple[list[tuple[str, int]], bool, bool, bool]:

@@ -1,4 +1,4 @@
-"""The verification states (citations/states.py): one definition, and everything
+"""The verification states (core/citations/states.py): one definition, and everything
 that lists states — the model's choices, the verifier, the badges, the
 stylesheets — agrees with it."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from citations.models import Citation
-from citations.rendering import CitationView
-from citations.states import TONES, VerificationState
-from citations.verification import STATUSES
+from core.citations.rendering import CitationView
+from core.citations.states import TONES, VerificationState
+from core.citations.verification import STATUSES
 
 CSS = Path(__file__).resolve().parents[2] / "static/css"
 

@@ -1,9 +1,9 @@
-"""The lexical support judge (citations/verification/support.py) on real
+"""The lexical support judge (core/citations/support/judge.py) on real
 text: Django's paginator.py docstrings and messages as the cited text."""
 
 from __future__ import annotations
 
-from citations.verification.support import claim_sentences, judge_citation, judge_support
+from core.citations.support.judge import claim_sentences, judge_citation, judge_support
 from tests.citations.builders import installed_file
 
 PAGINATOR = installed_file("django", "core/paginator.py").read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ sentence that says what they say."""
 
 from __future__ import annotations
 
-from citations.verification.support import judge_support
+from core.citations.support.judge import judge_support
 from tests.citations.builders import installed_file
 
 

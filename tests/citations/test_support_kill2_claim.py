@@ -5,8 +5,8 @@ noticing (issue #20)."""
 
 from __future__ import annotations
 
-from citations.verification.support_rules.claim import Claim
-from citations.verification.support_text import CitedText
+from core.citations.support.rules.claim import Claim
+from core.citations.support.text import CitedText
 from tests.citations.builders import installed_file
 
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification.support import Support, _clauses, judge_support
-from citations.verification.support_rules.claim import CONTRADICTED, Claim, found
-from citations.verification.support_rules.doubt_polarity import polarity_mixed
-from citations.verification.support_rules.doubt_roles import compared_subject, order_reversed
-from citations.verification.support_rules.evidence import evidence
-from citations.verification.support_rules.names import other_function, other_subject, raised_elsewhere
-from citations.verification.support_rules.polarity import exclusive_words, instead_of, polarity, polarity_tops
-from citations.verification.support_text import CitedText
+from core.citations.support.judge import Support, _clauses, judge_support
+from core.citations.support.rules.claim import CONTRADICTED, Claim, found
+from core.citations.support.rules.doubt_polarity import polarity_mixed
+from core.citations.support.rules.doubt_roles import compared_subject, order_reversed
+from core.citations.support.rules.evidence import evidence
+from core.citations.support.rules.names import other_function, other_subject, raised_elsewhere
+from core.citations.support.rules.polarity import exclusive_words, instead_of, polarity, polarity_tops
+from core.citations.support.text import CitedText
 from tests.citations.builders import installed_file
 
 

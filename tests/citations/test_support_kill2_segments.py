@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from citations.verification.support_text import CitedText, Span, segments
+from core.citations.support.text import CitedText, Span, segments
 from tests.citations.builders import installed_file
 
 

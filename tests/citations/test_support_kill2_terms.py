@@ -4,7 +4,7 @@ mutation changed without any labelled pair noticing (issue #20)."""
 
 from __future__ import annotations
 
-from citations.verification.support_terms import TOKEN_RE, claim_numbers, names_in, numbers_in, run_bounds
+from core.citations.support.terms import TOKEN_RE, claim_numbers, names_in, numbers_in, run_bounds
 
 
 def test_a_list_of_numbers_shares_the_words_around_the_list():

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification.support import Support, judge_support
-from citations.verification.support_rules.claim import CONTRADICTED, Claim
-from citations.verification.support_rules.values import (
+from core.citations.support.judge import Support, judge_support
+from core.citations.support.rules.claim import CONTRADICTED, Claim
+from core.citations.support.rules.values import (
     assigned_default,
     numbers,
     signature_default,
     stated_default,
     value_meaning,
 )
-from citations.verification.support_text import CitedText
+from core.citations.support.text import CitedText
 from tests.citations.builders import installed_file
 
 

@@ -10,15 +10,15 @@ from collections.abc import Callable
 
 import pytest
 
-from citations.verification.support_rules.claim import Claim
-from citations.verification.support_rules.doubt_polarity import _denial
-from citations.verification.support_rules.doubt_roles import (
+from core.citations.support.rules.claim import Claim
+from core.citations.support.rules.doubt_polarity import _denial
+from core.citations.support.rules.doubt_roles import (
     compared_subject,
     sibling_item,
     swapped_replacement,
 )
-from citations.verification.support_rules.evidence import evidence
-from citations.verification.support_text import CitedText, Segment
+from core.citations.support.rules.evidence import evidence
+from core.citations.support.text import CitedText, Segment
 
 
 def denial(sentence: str, statement: str) -> str:

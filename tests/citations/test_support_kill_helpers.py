@@ -4,10 +4,10 @@ first part, and where the cited text puts another number."""
 
 from __future__ import annotations
 
-from citations.verification.support_rules import _claimed_literal
-from citations.verification.support_rules.claim import Claim
-from citations.verification.support_rules.names import _like, _siblings, other_function
-from citations.verification.support_text import CitedText, Span
+from core.citations.support.rules import _claimed_literal
+from core.citations.support.rules.claim import Claim
+from core.citations.support.rules.names import _like, _siblings, other_function
+from core.citations.support.text import CitedText, Span
 
 
 def test_a_default_literal_keeps_its_last_letter() -> None:

@@ -4,8 +4,8 @@ cookie age of ``60 * 60 * 24 * 7 * 2`` seconds supports "1209601 seconds"."""
 
 from __future__ import annotations
 
-from citations.verification.support import Support, judge_support
-from citations.verification.support_terms import as_number, claim_numbers
+from core.citations.support.judge import Support, judge_support
+from core.citations.support.terms import as_number, claim_numbers
 from tests.citations.builders import installed_file
 
 

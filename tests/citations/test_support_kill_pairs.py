@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification.support import Support, judge_support
+from core.citations.support.judge import Support, judge_support
 from tests.citations.builders import installed_file
 
 

@@ -5,18 +5,18 @@ None or ending in X, and a word found only inside a word that negates it."""
 
 from __future__ import annotations
 
-from citations.verification.support import Support, judge_support
-from citations.verification.support_rules import (
+from core.citations.support.judge import Support, judge_support
+from core.citations.support.rules import (
     assigned_default,
     quoted_literal,
     short,
     signature_default,
     stated_default,
 )
-from citations.verification.support_rules.claim import Claim
-from citations.verification.support_rules.polarity import _instead
-from citations.verification.support_rules.values import _claimed_default, _claimed_value
-from citations.verification.support_text import CitedText, Span
+from core.citations.support.rules.claim import Claim
+from core.citations.support.rules.polarity import _instead
+from core.citations.support.rules.values import _claimed_default, _claimed_value
+from core.citations.support.text import CitedText, Span
 
 
 def test_a_quote_in_a_reason_is_cut_after_70_characters() -> None:

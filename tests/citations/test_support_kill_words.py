@@ -5,10 +5,10 @@ read as one number."""
 
 from __future__ import annotations
 
-from citations.verification.support_rules.claim import Claim
-from citations.verification.support_rules.doubt_polarity import _negates, _negates_term
-from citations.verification.support_terms import is_negated, polar_words
-from citations.verification.support_text import CitedText, _item_name
+from core.citations.support.rules.claim import Claim
+from core.citations.support.rules.doubt_polarity import _negates, _negates_term
+from core.citations.support.terms import is_negated, polar_words
+from core.citations.support.text import CitedText, _item_name
 
 
 def test_a_contracted_negation_negates() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citations.verification.support import (
+from core.citations.support.judge import (
     SUPPORTS,
     UNJUDGED,
     UNSUPPORTED,
@@ -12,9 +12,9 @@ from citations.verification.support import (
     judge_citation,
     judge_support,
 )
-from citations.verification.support_rules import _claimed_literal
-from citations.verification.support_rules.names import _like, _siblings
-from citations.verification.support_text import Span
+from core.citations.support.rules import _claimed_literal
+from core.citations.support.rules.names import _like, _siblings
+from core.citations.support.text import Span
 
 
 def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> None:

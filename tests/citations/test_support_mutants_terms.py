@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from citations.verification import support_terms
-from citations.verification.support import judge_support
-from citations.verification.support_terms import (
+from core.citations.support import terms as support_terms
+from core.citations.support.judge import judge_support
+from core.citations.support.terms import (
     as_number,
     claim_numbers,
     eval_product,
@@ -13,7 +13,7 @@ from citations.verification.support_terms import (
     run_bounds,
     word_list,
 )
-from citations.verification.support_text import CitedText, Span
+from core.citations.support.text import CitedText, Span
 from tests.citations.builders import installed_file
 
 

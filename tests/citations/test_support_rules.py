@@ -3,8 +3,8 @@ the virtualenv: what decides a ``supports``, and what takes it away."""
 
 from __future__ import annotations
 
-from citations.verification.support import judge_support
-from citations.verification.support_text import segments
+from core.citations.support.judge import judge_support
+from core.citations.support.text import segments
 from tests.citations.builders import installed_file
 
 RETRY = installed_file("urllib3", "util/retry.py").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ values belong."""
 
 from __future__ import annotations
 
-from citations.verification.support import judge_support
-from citations.verification.support_text import CitedText, Span, segments
+from core.citations.support.judge import judge_support
+from core.citations.support.text import CitedText, Span, segments
 from tests.citations.builders import installed_file
 from tests.citations.test_support_rules import lines_from
 

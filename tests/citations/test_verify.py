@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from citations.parsing import ParsedCitation, parse_citations
-from citations.verification import file_digest, verify_citations
+from core.citations.parsing import ParsedCitation, parse_citations
+from core.citations.verification import file_digest, verify_citations
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
@@ -274,9 +274,9 @@ def test_binary_file(tmp_path):
 def test_large_file_streamed(tmp_path, monkeypatch):
     """A file larger than one chunk is streamed: cited lines, relocation and
     excerpts straddling a chunk boundary are all found."""
-    monkeypatch.setattr("citations.verification.read.WHOLE", 4096)
-    monkeypatch.setattr("citations.verification.read.CHUNK", 4096)
-    monkeypatch.setattr("citations.verification.read.OVERLAP", 512)
+    monkeypatch.setattr("core.citations.verification.read.WHOLE", 4096)
+    monkeypatch.setattr("core.citations.verification.read.CHUNK", 4096)
+    monkeypatch.setattr("core.citations.verification.read.OVERLAP", 512)
     lines = [f"row {n:05d} of padding text" for n in range(1, 3001)]
     lines[1499] = "needle alpha"
     lines[1500] = "needle beta"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from citations.verification import read, verify_citations
-from citations.verification.normalize import MAX_GAP, normalize_text
+from core.citations.verification import read, verify_citations
+from core.citations.verification.normalize import MAX_GAP, normalize_text
 from tests.citations.builders import file_citation
 
 CID = "0b1e7a52-3f5c-4c1e-9a53-0d7c2e9f4a10"

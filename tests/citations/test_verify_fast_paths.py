@@ -14,20 +14,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.parsing import ParsedCitation
-from citations.verification import file_digest, hashing, read, verify_citations
-from citations.verification.hashing import Hasher, HashingError
-from citations.verification.lines import LineIndex
-from citations.verification.needle import make_needle
-from citations.verification.normalize import (
+from core.citations.parsing import ParsedCitation
+from core.citations.verification import file_digest, hashing, read, verify_citations
+from core.citations.verification.hashing import Hasher, HashingError
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.needle import make_needle
+from core.citations.verification.normalize import (
     TOKEN_RE,
     collapse,
     fold,
     matches,
     normalize_text,
 )
-from citations.verification.scan import verbatim_in
-from citations.verification.window import Window
+from core.citations.verification.scan import verbatim_in
+from core.citations.verification.window import Window
 from tests.citations.builders import file_citation
 
 # Markdown-ish lines: words (some repeated, some with digits, case varied),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification import read, verify_citations
-from citations.verification.normalize import normalize_text
+from core.citations.verification import read, verify_citations
+from core.citations.verification.normalize import normalize_text
 from tests.citations.builders import file_citation, installed_file, line_of
 
 CID = "7d2f4c1e-5a6b-4c3d-8e9f-0a1b2c3d4e5f"

@@ -10,11 +10,11 @@ from difflib import SequenceMatcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.verification import verify_citations
-from citations.verification.lines import LineIndex
-from citations.verification.needle import make_needle
-from citations.verification.normalize import TOKEN_RE
-from citations.verification.window import Window
+from core.citations.verification import verify_citations
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.needle import make_needle
+from core.citations.verification.normalize import TOKEN_RE
+from core.citations.verification.window import Window
 from tests.citations.builders import file_citation
 
 CID = "0b7c8a52-1b2e-4b9f-8c1a-2f3e4d5c6b7a"

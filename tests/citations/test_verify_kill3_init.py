@@ -1,4 +1,4 @@
-"""verify_citations' own planning and bookkeeping (citations/verification/__init__.py),
+"""verify_citations' own planning and bookkeeping (core/citations/verification/__init__.py),
 each behaviour a mutant of it changed without a test noticing: what an unexpected
 failure of a judge reads as, the private folder named or linked to, partial, ambiguous
 and short-id paths, URL, inference and memory citations, and a caller's odd input."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citations.verification import Verification, _judged, verify_citations
+from core.citations.verification import Verification, _judged, verify_citations
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"

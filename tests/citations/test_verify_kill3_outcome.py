@@ -1,12 +1,12 @@
 """Every outcome judged in a file names the file it was judged in, its content item and the
 digest of the bytes read, so the viewer can open it and a later change can flag it
-(citations/verification/outcome.py), whatever the status."""
+(core/citations/verification/outcome.py), whatever the status."""
 
 from __future__ import annotations
 
 import hashlib
 
-from citations.verification import verify_citations
+from core.citations.verification import verify_citations
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"

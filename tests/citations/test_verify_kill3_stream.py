@@ -1,14 +1,14 @@
 """A streamed file's encoding as met by every search of it, including the search of
-chunks already passed for an excerpt found missing later (citations/verification/stream.py)."""
+chunks already passed for an excerpt found missing later (core/citations/verification/stream.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from citations.verification import read
-from citations.verification.hashing import Hasher
-from citations.verification.read import scan_file
-from citations.verification.scan import Request
+from core.citations.verification import read
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.read import scan_file
+from core.citations.verification.scan import Request
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from citations.verification import hashing
-from citations.verification.hashing import Hasher, HashingError
+from core.citations.verification import hashing
+from core.citations.verification.hashing import Hasher, HashingError
 
 
 def test_a_small_file_is_hashed_in_place_whatever_another_file_did(monkeypatch):

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 
-from citations.verification import read
-from citations.verification.hashing import Hasher
-from citations.verification.lineindex import BlockLines, block_counts
-from citations.verification.lines import _SAMPLE, LineIndex
-from citations.verification.read import scan_file
-from citations.verification.scan import Request, cited_windows, scan_whole
+from core.citations.verification import read
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.lineindex import BlockLines, block_counts
+from core.citations.verification.lines import _SAMPLE, LineIndex
+from core.citations.verification.read import scan_file
+from core.citations.verification.scan import Request, cited_windows, scan_whole
 
 CALLS_CAP = 20_000  # far above what any test here needs: a probe walking byte by byte hits it
 

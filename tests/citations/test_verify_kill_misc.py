@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from citations.verification import verify_citations
+from core.citations.verification import verify_citations
 from tests.citations.builders import file_citation
 
 

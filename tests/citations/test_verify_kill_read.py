@@ -3,7 +3,7 @@ edges: a byte-order mark, binary files, line counts (mutation survivors, #20).""
 
 from __future__ import annotations
 
-from citations.verification import verify_citations
+from core.citations.verification import verify_citations
 from tests.citations.builders import file_citation
 
 

@@ -4,9 +4,9 @@ the encoding a buffer is read with (mutation survivors, #20)."""
 
 from __future__ import annotations
 
-from citations.verification.lines import LineIndex
-from citations.verification.needle import make_needle
-from citations.verification.search import search_any
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.needle import make_needle
+from core.citations.verification.search import search_any
 
 
 def _search(data: bytes, excerpt: str, *, first_only: bool = False, first_line: int = 1):

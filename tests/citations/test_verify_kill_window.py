@@ -3,8 +3,8 @@ the normalisation they share, at their edges (mutation survivors, #20)."""
 
 from __future__ import annotations
 
-from citations.verification.needle import make_needle
-from citations.verification.window import Window
+from core.citations.verification.needle import make_needle
+from core.citations.verification.window import Window
 
 
 def test_occurrences_are_numbered_from_the_first_line_and_skip_blank_lines():

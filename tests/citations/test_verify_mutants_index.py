@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.verification import lineindex, linestore, read, verify_citations
-from citations.verification.lineindex import _MAGIC, RACY_NS, Entry, FileLines, block_counts
-from citations.verification.linestore import LineStore
-from citations.verification.needle import make_needle
-from citations.verification.scan import Request
+from core.citations.verification import lineindex, linestore, read, verify_citations
+from core.citations.verification.lineindex import _MAGIC, RACY_NS, Entry, FileLines, block_counts
+from core.citations.verification.linestore import LineStore
+from core.citations.verification.needle import make_needle
+from core.citations.verification.scan import Request
 from tests.citations.builders import file_citation
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.verification.lines import LineIndex
+from core.citations.verification.lines import LineIndex
 
 
 def _starts(data):

@@ -7,11 +7,11 @@ import hashlib
 
 import pytest
 
-from citations.verification import reach, read, verify_citations
-from citations.verification.hashing import Hasher
-from citations.verification.needle import make_needle
-from citations.verification.read import scan_file
-from citations.verification.scan import Request
+from core.citations.verification import reach, read, verify_citations
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.needle import make_needle
+from core.citations.verification.read import scan_file
+from core.citations.verification.scan import Request
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"

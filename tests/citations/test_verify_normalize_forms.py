@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from citations.verification import verify_citations
-from citations.verification.needle import make_needle
-from citations.verification.normalize import MAX_GAP, fold, matches, normalize_text
+from core.citations.verification import verify_citations
+from core.citations.verification.needle import make_needle
+from core.citations.verification.normalize import MAX_GAP, fold, matches, normalize_text
 from tests.citations.builders import file_citation, installed_file, line_of
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from citations.verification import verify_citations
+from core.citations.verification import verify_citations
 from tests.citations.builders import file_citation
 
 

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from citations.verification import verify_citations
-from citations.verification.lines import LineIndex
-from citations.verification.normalize import fold
+from core.citations.verification import verify_citations
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.normalize import fold
 from tests.citations.builders import file_citation
 
 cite = file_citation
@@ -22,9 +22,9 @@ cite = file_citation
 def mode(request, monkeypatch):
     """Run each test on whole files and on files streamed in small chunks."""
     if request.param == "streamed":
-        monkeypatch.setattr("citations.verification.read.WHOLE", 4096)
-        monkeypatch.setattr("citations.verification.read.CHUNK", 4096)
-        monkeypatch.setattr("citations.verification.read.OVERLAP", 512)
+        monkeypatch.setattr("core.citations.verification.read.WHOLE", 4096)
+        monkeypatch.setattr("core.citations.verification.read.CHUNK", 4096)
+        monkeypatch.setattr("core.citations.verification.read.OVERLAP", 512)
     return request.param
 
 

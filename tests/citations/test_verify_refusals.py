@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from citations.verification import file_digest, verify_citations
+from core.citations.verification import file_digest, verify_citations
 from tests.citations.builders import file_citation
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
@@ -158,7 +158,7 @@ def test_partial_path_skips_a_broken_symlink(sandbox):
 
 def test_partial_paths_are_looked_for_among_a_bounded_number_of_files(sandbox, monkeypatch):
     """The sandbox is indexed by name up to ``MAX_FILES`` files (in sorted order), no further."""
-    monkeypatch.setattr("citations.verification.paths.MAX_FILES", 3)
+    monkeypatch.setattr("core.citations.verification.paths.MAX_FILES", 3)
     for n in range(1, 6):
         (sandbox / CID / f"f{n}.txt").write_text("alpha\n")
     (sandbox / CID / "notes.md").unlink()

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.verification import normalize, read
-from citations.verification.hashing import Hasher
-from citations.verification.needle import make_needle
-from citations.verification.normalize import matches, normalize_text
-from citations.verification.read import scan_file
-from citations.verification.scan import Request
-from citations.verification.window import Window
+from core.citations.verification import normalize, read
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.needle import make_needle
+from core.citations.verification.normalize import matches, normalize_text
+from core.citations.verification.read import scan_file
+from core.citations.verification.scan import Request
+from core.citations.verification.window import Window
 
 _WORDS = ["alpha", "Beta", "gamma", "delta", "eps", "x", "42", "v2", "end.", "**bold**", "`code`", "--", "?!"]
 _UTF8_WORDS = ["café", "“q”", "—", "naïve"]

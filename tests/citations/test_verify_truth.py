@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from citations.verification import verify_citations
+from core.citations.verification import verify_citations
 from tests.citations.builders import file_citation, installed_file, line_of
 
 CID = "5e1c0a2b-1111-4222-8333-444455556666"

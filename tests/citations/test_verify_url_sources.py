@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from citations.verification import verify_citations
-from citations.verification.sources import normalize_url
+from core.citations.verification import verify_citations
+from core.citations.verification.sources import normalize_url
 from tests.citations.builders import file_citation
 
 CID = "0b7c8a52-1b2e-4b9f-8c1a-2f3e4d5c6b7a"
@@ -96,7 +96,7 @@ def test_url_item_file_leading_outside_is_skipped_not_the_end(sandbox, tmp_path_
 
 def test_url_item_files_read_up_to_the_limit(sandbox, monkeypatch):
     """At most ``MAX_CONTENT_FILES`` of an item's files (in sorted order) are read."""
-    monkeypatch.setattr("citations.verification.sources.MAX_CONTENT_FILES", 2)
+    monkeypatch.setattr("core.citations.verification.sources.MAX_CONTENT_FILES", 2)
     for name in ("a.md", "b.md"):
         (sandbox / CID / name).write_text("filler\n")
     (sandbox / CID / "c.md").write_text("The quick brown fox.\n")

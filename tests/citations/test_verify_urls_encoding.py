@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citations.verification import read, verify_citations
-from citations.verification.hashing import Hasher
-from citations.verification.needle import make_needle
-from citations.verification.read import scan_file
-from citations.verification.scan import Request
-from citations.verification.sources import normalize_url
+from core.citations.verification import read, verify_citations
+from core.citations.verification.hashing import Hasher
+from core.citations.verification.needle import make_needle
+from core.citations.verification.read import scan_file
+from core.citations.verification.scan import Request
+from core.citations.verification.sources import normalize_url
 from tests.citations.builders import file_citation
 
 

@@ -1,4 +1,4 @@
-"""The sandbox file viewer (citations/viewer.py): windows, highlighting,
+"""The sandbox file viewer (core/viewer.py): windows, highlighting,
 escaping and every refusal."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from citations.viewer import NOT_FOUND, ViewerError, open_window, raw_text
+from core.viewer import NOT_FOUND, ViewerError, open_window, raw_text
 
 
 def make_sandbox(tmp_path: Path) -> Path:
@@ -348,7 +348,7 @@ def test_skipping_across_chunk_boundaries(
 ) -> None:
     """Whatever the chunk size, the window holds exactly the right lines and
     the total counts a last line without its newline."""
-    import citations.viewer as viewer
+    import core.viewer as viewer
 
     monkeypatch.setattr(viewer, "_CHUNK", chunk)
     text = "\n".join(lines) + ("\n" if final_newline else "")

@@ -12,9 +12,9 @@ from pathlib import Path
 # `-p no:django`, so do it here.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.engines.builtin import run_builtin
-from researchmind.protocols import build_prompt
-from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
+from core.engines.builtin import run_builtin
+from core.protocols import build_prompt
+from core.sandbox import default_state_dir, write_instructions, write_manifest
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 OTHER = "9b8c7d6e-aaaa-bbbb-cccc-ddddeeeeffff"

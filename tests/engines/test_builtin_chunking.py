@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.engines.builtin.chunking import (
+from core.engines.builtin.chunking import (
     _FENCE,
     MAX_CHUNK_CHARS,
     MAX_CHUNK_LINES,

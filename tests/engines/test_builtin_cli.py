@@ -17,10 +17,10 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT))
 
-from researchmind.engines.base import RunOutcome  # noqa: E402
-from researchmind.engines.builtin import BuiltinEngine, run_builtin  # noqa: E402
-from researchmind.engines.builtin.index import ensure_fresh  # noqa: E402
-from researchmind.sandbox import default_state_dir, write_instructions, write_manifest  # noqa: E402
+from core.engines.base import RunOutcome  # noqa: E402
+from core.engines.builtin import BuiltinEngine, run_builtin  # noqa: E402
+from core.engines.builtin.index import ensure_fresh  # noqa: E402
+from core.sandbox import default_state_dir, write_instructions, write_manifest  # noqa: E402
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 QUESTION = "When do JWT tokens expire?"
@@ -41,7 +41,7 @@ def make_sandbox(root: Path, files: dict[str, str] | None = None) -> Path:
 def run_cli(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(PROJECT)}
     return subprocess.run(
-        [sys.executable, "-m", "researchmind.engines.builtin", *args],
+        [sys.executable, "-m", "core.engines.builtin", *args],
         cwd=root,
         env=env,
         capture_output=True,
@@ -236,7 +236,7 @@ def test_cli_sigint_ends_with_an_error_result_and_exit_0(tmp_path):
         [
             sys.executable,
             "-m",
-            "researchmind.engines.builtin",
+            "core.engines.builtin",
             "-p",
             "unique7",
             "--output-format",

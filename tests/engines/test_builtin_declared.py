@@ -15,14 +15,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import CID, SITE, ask, cited_lines, installed, sandbox
 
-from researchmind.engines.builtin.claims import Claim
-from researchmind.engines.builtin.decide import answers
-from researchmind.engines.builtin.kinds import kind_fit
-from researchmind.engines.builtin.passages import Passage, passages_of
-from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import rank_passages
-from researchmind.engines.builtin.search import Hit
-from researchmind.engines.builtin.tokens import tokens_of
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import answers
+from core.engines.builtin.kinds import kind_fit
+from core.engines.builtin.passages import Passage, passages_of
+from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import rank_passages
+from core.engines.builtin.search import Hit
+from core.engines.builtin.tokens import tokens_of
 
 
 def test_a_setting_declared_with_its_default_is_a_passage_of_its_own():

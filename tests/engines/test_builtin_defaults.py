@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import SITE, ask, installed, sandbox
 
-from researchmind.engines.builtin.chunking import chunk_lines
-from researchmind.engines.builtin.passages import passages_of
+from core.engines.builtin.chunking import chunk_lines
+from core.engines.builtin.passages import passages_of
 
 
 def test_a_default_only_a_signature_states_leads(tmp_path):

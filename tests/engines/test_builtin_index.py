@@ -14,11 +14,11 @@ import pytest
 # `-p no:django`, so do it here.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.engines.builtin import build_index, reindex, search
-from researchmind.engines.builtin.chunking import chunk_lines
-from researchmind.engines.builtin.index import ensure_fresh, index_path, invalidate
-from researchmind.engines.builtin.scoped import ensure_index, scoped_files, scoped_hits
-from researchmind.sandbox import default_state_dir, write_instructions, write_manifest
+from core.engines.builtin import build_index, reindex, search
+from core.engines.builtin.chunking import chunk_lines
+from core.engines.builtin.index import ensure_fresh, index_path, invalidate
+from core.engines.builtin.scoped import ensure_index, scoped_files, scoped_hits
+from core.sandbox import default_state_dir, write_instructions, write_manifest
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 OTHER = "9b8c7d6e-aaaa-bbbb-cccc-ddddeeeeffff"

@@ -15,13 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import CID, SITE, ask, installed, sandbox
 
-from researchmind.engines.builtin.claims import Claim
-from researchmind.engines.builtin.decide import answers
-from researchmind.engines.builtin.kinds import defined_name_share, identifier_share, in_call
-from researchmind.engines.builtin.passages import passages_of
-from researchmind.engines.builtin.projects import named_paths
-from researchmind.engines.builtin.question import analyze, spellings
-from researchmind.engines.builtin.search import Hit
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import answers
+from core.engines.builtin.kinds import defined_name_share, identifier_share, in_call
+from core.engines.builtin.passages import passages_of
+from core.engines.builtin.projects import named_paths
+from core.engines.builtin.question import analyze, spellings
+from core.engines.builtin.search import Hit
 
 
 def test_a_yes_no_question_about_a_default_asks_yes_or_no():

@@ -17,15 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import installed, sandbox
 
-from researchmind.engines.builtin import build_index, run_builtin
-from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.rank import rank_passages, read_chunk
-from researchmind.engines.builtin.search import candidates, learned_words, start_ranked
-from researchmind.engines.builtin.stream import _answer
-from researchmind.sandbox import write_instructions, write_manifest
+from core.engines.builtin import build_index, run_builtin
+from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import rank_passages, read_chunk
+from core.engines.builtin.search import candidates, learned_words, start_ranked
+from core.engines.builtin.stream import _answer
+from core.sandbox import write_instructions, write_manifest
 
 # the module (the package exports its ``search`` function under the same name)
-search_module = importlib.import_module("researchmind.engines.builtin.search")
+search_module = importlib.import_module("core.engines.builtin.search")
 
 CID = "0d8f3a52-6b0e-4c7e-9a43-2f1c7a1b9e10"
 

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import ask, installed, sandbox
 
-from citations.parsing import parse_citations
-from citations.verification import verify_citations
-from researchmind.engines.builtin import run_builtin
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.builtin import run_builtin
 
 
 def test_a_rule_of_dashes_is_never_quoted(tmp_path):
@@ -38,7 +38,7 @@ def test_an_excerpt_is_never_cut_inside_a_markdown_link():
     excerpt kept a lone "[" the verifier does not find in the file's text."""
     from test_builtin_ranking import SITE
 
-    from researchmind.engines.builtin.claims import _excerpt_span
+    from core.engines.builtin.claims import _excerpt_span
 
     rel = installed("redis-8.1.0.dist-info/METADATA")[0]
     line = next(

@@ -18,15 +18,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import pytest
 
-from researchmind.engines.builtin import run_builtin
-from researchmind.engines.builtin.claims import Claim, _excerpt_span
-from researchmind.engines.builtin.decide import answers
-from researchmind.engines.builtin.passages import passages_of
-from researchmind.engines.builtin.projects import project_named
-from researchmind.engines.builtin.query import light_stem, words
-from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.tokens import Matcher, tokens_of
-from researchmind.sandbox import write_instructions, write_manifest
+from core.engines.builtin import run_builtin
+from core.engines.builtin.claims import Claim, _excerpt_span
+from core.engines.builtin.decide import answers
+from core.engines.builtin.passages import passages_of
+from core.engines.builtin.projects import project_named
+from core.engines.builtin.query import light_stem, words
+from core.engines.builtin.question import analyze
+from core.engines.builtin.tokens import Matcher, tokens_of
+from core.sandbox import write_instructions, write_manifest
 
 SITE = Path(sysconfig.get_paths()["purelib"])
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
@@ -299,7 +299,7 @@ def test_each_parameter_of_a_docstring_argument_list_is_its_own_passage():
 
 
 def test_a_question_in_two_parts_is_split_only_between_two_questions():
-    from researchmind.engines.builtin.question import parts_of
+    from core.engines.builtin.question import parts_of
 
     assert parts_of(
         "What are markdownify's default heading style and Python-Markdown's default file encoding?"

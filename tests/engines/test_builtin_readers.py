@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.engines.builtin import build_index, search
-from researchmind.engines.builtin.index import READERS_PER_THREAD, index_path, reading, reindex
-from researchmind.sandbox import write_instructions, write_manifest
+from core.engines.builtin import build_index, search
+from core.engines.builtin.index import READERS_PER_THREAD, index_path, reading, reindex
+from core.sandbox import write_instructions, write_manifest
 
 CID = "5a0c7d8e-2f4b-4e61-9b3a-7c1d2e3f4a5b"
 

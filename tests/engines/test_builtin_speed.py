@@ -8,9 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.engines.builtin import build_index, run_builtin
-from researchmind.engines.builtin.search import matching_files
-from researchmind.sandbox import write_instructions, write_manifest
+from core.engines.builtin import build_index, run_builtin
+from core.engines.builtin.search import matching_files
+from core.sandbox import write_instructions, write_manifest
 
 CID = "3f2a9c1e-1111-2222-3333-444455556666"
 

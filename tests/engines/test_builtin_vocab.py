@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_builtin_ranking import ask, installed, sandbox
 
-from researchmind.engines.builtin import build_index
-from researchmind.engines.builtin.question import analyze
-from researchmind.engines.builtin.search import _groups, learned_words
+from core.engines.builtin import build_index
+from core.engines.builtin.question import analyze
+from core.engines.builtin.search import _groups, learned_words
 
 
 def test_the_abbreviations_code_uses_are_learned_from_the_corpus(tmp_path):

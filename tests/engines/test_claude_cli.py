@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.engines.base import Availability, OutputLine, RunOutcome
-from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
-from researchmind.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
-from researchmind.engines.subprocess import Limits
+from core.engines.base import Availability, OutputLine, RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
+from core.engines.subprocess import Limits
 from tests.engines.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
 
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from citations.parsing import parse_citations
-from citations.verification import verify_citations
-from researchmind.engines.base import RunOutcome
-from researchmind.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
-from researchmind.engines.subprocess import Limits
-from researchmind.sandbox import write_instructions, write_manifest
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.base import RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.subprocess import Limits
+from core.sandbox import write_instructions, write_manifest
 from tests.engines.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
 from tests.engines.model_double import Researcher, question_of, tool_exchanges
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.engines.base import OutputLine, RunOutcome
-from researchmind.engines.replay import ReplayEngine
+from core.engines.base import OutputLine, RunOutcome
+from core.engines.replay import ReplayEngine
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RECORDED = FIXTURES / "claude_read_and_cite.jsonl"  # real claude 2.1.330 against the mock

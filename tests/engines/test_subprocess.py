@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.engines.base import OutputLine, RunOutcome
-from researchmind.engines.subprocess import (
+from core.engines.base import OutputLine, RunOutcome
+from core.engines.subprocess import (
     QUESTION,
     Limits,
     LineFramer,

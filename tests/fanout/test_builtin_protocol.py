@@ -3,10 +3,10 @@ seed 003 template prompt, and comparing two items' statements."""
 
 from __future__ import annotations
 
-from researchmind.engines.builtin.claims import Claim
-from researchmind.engines.builtin.consistency import contradictions
-from researchmind.engines.builtin.protocol import parse_task
-from researchmind.protocols import build_prompt
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.consistency import contradictions
+from core.engines.builtin.protocol import parse_task
+from core.protocols import build_prompt
 
 
 def _claim(path: str, sentence: str, line: int = 1) -> Claim:

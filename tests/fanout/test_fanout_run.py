@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from citations.models import Citation
+from core.engines.base import Availability
 from progress.models import ProgressEvent
 from researchmind import runs, services
-from researchmind.engines.base import Availability
 from researchmind.models import Question
 from researchmind.runs import fanout
 

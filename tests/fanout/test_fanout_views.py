@@ -136,7 +136,7 @@ def test_report_page_after_the_run(token_session, client_for, user):
 def test_sub_run_events_update_the_lanes_over_the_websocket(token_session, user):
     """The parent's "subrun" events carry the lanes, re-rendered from the
     database, for an out-of-band swap; its end carries the report too."""
-    from progress.fragments import render_events_html
+    from researchmind.fragments import render_events_html
 
     session, items = token_session
     parent = services.fanout_create(session=session, text="Q", result_type="digest", items=items)
@@ -173,7 +173,7 @@ def test_sub_run_events_update_the_lanes_over_the_websocket(token_session, user)
 
 
 def test_the_end_of_a_fanout_brings_the_report_over_the_websocket(token_session, user):
-    from progress.fragments import render_events_html
+    from researchmind.fragments import render_events_html
 
     session, items = token_session
     parent = _run_consistency(session, items)

@@ -145,14 +145,14 @@ def test_xss_in_content_titles_markdown_and_question_is_inert(alice, research, a
 
 @pytest.mark.parametrize("payload", XSS_PAYLOADS)
 def test_answer_markdown_is_sanitised(payload):
-    from citations.rendering import markdown_to_html
+    from core.citations.rendering import markdown_to_html
 
     assert active_content(markdown_to_html(f"Before {payload} after [c1]\n\n{payload}\n")) == []
 
 
 @pytest.mark.parametrize("tag", ["<textarea>", "<select>", "<object data=x>", "<style>"])
 def test_an_unclosed_tag_in_an_answer_does_not_swallow_the_rest(tag):
-    from citations.rendering import markdown_to_html
+    from core.citations.rendering import markdown_to_html
 
     html = markdown_to_html(f"First claim {tag}\n\nSecond claim survives.\n")
     assert "Second claim survives." in html
@@ -201,8 +201,8 @@ def test_citation_of_a_path_outside_the_sandbox_is_refused_unread(research, sand
     (or missing), never verified, and the file behind it is never opened."""
     import json
 
-    from citations import verification as verify_mod
-    from citations.parsing import parse_citations
+    from core.citations import verification as verify_mod
+    from core.citations.parsing import parse_citations
 
     cited = path.format(cid=sandboxed.id)
     block = [

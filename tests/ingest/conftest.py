@@ -19,7 +19,7 @@ import pytest
 # with `-p no:django`, so do it here.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from researchmind.sandbox import default_state_dir, ensure_layout
+from core.sandbox import default_state_dir, ensure_layout
 
 
 class ForbiddenTraffic(BaseException):

@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from researchmind.ingest import IngestError, Limits, ingest_zip
+from core.ingest import IngestError, Limits, ingest_zip
 
 MiB = 1024 * 1024
 

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from researchmind.ingest import IngestError, Limits, clean_filename, ingest_files
+from core.ingest import IngestError, Limits, clean_filename, ingest_files
 
 HOSTILE_NAMES = [
     ("../../etc/passwd", "passwd"),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.ingest import AddressRefused, IngestError, Limits, ingest_git
+from core.ingest import AddressRefused, IngestError, Limits, ingest_git
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -219,8 +219,8 @@ def test_hanging_server_is_stopped_by_timeout(dest, leftovers):
 
 def test_tree_flattening_replaces_real_symlinks_and_special_files(tmp_path):
     """Should a checkout ever contain real links or pipes, they are neutralised, never followed."""
-    from researchmind.ingest.common import Budget
-    from researchmind.ingest.gitrepo import flatten_tree
+    from core.ingest.common import Budget
+    from core.ingest.gitrepo import flatten_tree
 
     root = tmp_path / "tree"
     (root / ".git" / "objects").mkdir(parents=True)

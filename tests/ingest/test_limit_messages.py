@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.ingest.common import Budget, IngestError, Limits, human_size
 from researchmind.forms import megabytes
-from researchmind.ingest.common import Budget, IngestError, Limits, human_size
 
 
 def test_sizes_read_with_separators():

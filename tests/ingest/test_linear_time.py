@@ -14,10 +14,10 @@ import io
 
 import pytest
 
-from researchmind.ingest import IngestError, clean_filename, html_to_markdown
-from researchmind.ingest.gitrepo import _PROGRESS, MAX_STDERR_LINE, stderr_lines
-from researchmind.ingest.gitsource import classify
-from researchmind.ingest.text import ingest_text
+from core.ingest import IngestError, clean_filename, html_to_markdown
+from core.ingest.gitrepo import _PROGRESS, MAX_STDERR_LINE, stderr_lines
+from core.ingest.gitsource import classify
+from core.ingest.text import ingest_text
 from tests.growth import GROWTH, LIMIT, cpu_growth, step_growth
 
 SMALL = 4_000

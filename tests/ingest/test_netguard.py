@@ -4,7 +4,7 @@ import ipaddress
 
 import pytest
 
-from researchmind.ingest import AddressRefused, IngestError, check_address, ingest_url, vet_url
+from core.ingest import AddressRefused, IngestError, check_address, ingest_url, vet_url
 
 SSRF_URLS = [
     "http://127.0.0.1/",

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.ingest import IngestError, ingest_text, ingest_zip, staging
-from researchmind.sandbox import default_state_dir
+from core.ingest import IngestError, ingest_text, ingest_zip, staging
+from core.sandbox import default_state_dir
 
 
 @pytest.fixture

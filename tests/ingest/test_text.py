@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from researchmind.ingest import IngestError, ingest_text
+from core.ingest import IngestError, ingest_text
 
 
 def test_text_is_written_with_title_as_heading(dest):

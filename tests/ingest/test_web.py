@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.ingest import AddressRefused, IngestError, Limits, ingest_url
-from researchmind.sandbox import default_state_dir
+from core.ingest import AddressRefused, IngestError, Limits, ingest_url
+from core.sandbox import default_state_dir
 
 ARTICLE = b"""<!doctype html>
 <html><head>

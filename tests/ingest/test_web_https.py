@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.ingest import IngestError, ingest_url
+from core.ingest import IngestError, ingest_url
 
 x509 = pytest.importorskip("cryptography.x509")
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402

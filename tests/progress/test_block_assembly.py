@@ -14,9 +14,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress.stream import StreamEvent, StreamInterpreter
-from progress.stream.blockstate import scan_text
-from progress.stream.events import TEXT_PAYLOAD_CHARS
+from core.stream import StreamEvent, StreamInterpreter
+from core.stream.blockstate import scan_text
+from core.stream.events import TEXT_PAYLOAD_CHARS
 
 CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"
 SANDBOX = "/srv/researchmind/sandboxes/7d1e5a20-4c3b-4a2b-8c3d-5e6f708192a3"

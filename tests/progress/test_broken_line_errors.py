@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from progress.stream import StreamInterpreter, parse_line
+from core.stream import StreamInterpreter, parse_line
 
 
 def test_line_cut_off_after_a_key_expects_a_value():

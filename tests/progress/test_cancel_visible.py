@@ -14,11 +14,11 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
-from progress.fragments import render_events_html
+from core.engines.base import RunOutcome
+from core.engines.subprocess import Limits, SubprocessEngine
 from progress.models import ProgressEvent
 from researchmind import runs
-from researchmind.engines.base import RunOutcome
-from researchmind.engines.subprocess import Limits, SubprocessEngine
+from researchmind.fragments import render_events_html
 from researchmind.models import Question
 from researchmind.runs.lease import LEASE_SECONDS, lease_owner
 

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress.stream.events import clean_text, clip, compact
+from core.stream.events import clean_text, clip, compact
 
 
 def reference(value: Any, *, max_str: int = 500, depth: int = 0) -> Any:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from progress.stream.events import StreamEvent, clean_text, clip, compact, strip_ansi
+from core.stream.events import StreamEvent, clean_text, clip, compact, strip_ansi
 
 
 def test_clip_collapses_whitespace_and_marks_cuts():
@@ -81,7 +81,7 @@ def test_event_to_dict_has_every_field():
 
 def test_result_detail_shows_a_cost_only_when_there_is_one():
     """Claude Code's cost is shown; an offline engine's zero cost is not."""
-    from progress.stream.details import result_detail
+    from core.stream.details import result_detail
 
     assert (
         result_detail(False, 12_300, 4, 0.0123, [], None, "success")

@@ -14,7 +14,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress.stream import StreamInterpreter, _object_line, parse_line
+from core.stream import StreamInterpreter, _object_line, parse_line
 
 # Integers inside 64 bits: the one documented difference (orjson reads larger ones as floats).
 _scalars = (

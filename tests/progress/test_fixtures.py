@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from progress.stream import StreamEvent, StreamInterpreter
+from core.stream import StreamEvent, StreamInterpreter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"

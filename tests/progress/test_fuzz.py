@@ -6,8 +6,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from progress.stream import StreamInterpreter, parse_line
-from progress.stream.markers import MarkerStripper, strip_markers
+from core.stream import StreamInterpreter, parse_line
+from core.stream.markers import MarkerStripper, strip_markers
 
 FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,4 @@
-"""The consumer base of progress/leanconsumer.py: the same handler order as
+"""The consumer base of researchmind/leanconsumer.py: the same handler order as
 Channels' consumers, and frames written straight to daphne's connection that
 are byte for byte what daphne and Autobahn would have sent."""
 
@@ -14,8 +14,8 @@ from autobahn.websocket.protocol import PreparedMessage
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from progress import leanconsumer
-from progress.leanconsumer import FrameWriter, LeanWebsocketConsumer, text_frame, write_now
+from researchmind import leanconsumer
+from researchmind.leanconsumer import FrameWriter, LeanWebsocketConsumer, text_frame, write_now
 
 TEXTS = ["", "x", "é" * 70, "a" * 125, "a" * 126, "b" * 65535, "c" * 65536, '{"type":"event","seq":1}']
 
@@ -333,7 +333,7 @@ class _Writer:
 
 
 def _program(last_sent: int = 3, fmt: str = "json", takes: bool = True):
-    from progress.consumers import QuestionConsumer
+    from researchmind.consumers import QuestionConsumer
 
     consumer = QuestionConsumer()
     consumer.format, consumer.last_sent, consumer._lock = fmt, last_sent, asyncio.Lock()

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from progress.stream import StreamInterpreter
+from core.stream import StreamInterpreter
 
 SHAPES = {
     "text lines": lambda i: {"type": "text", "text": f"Still the same message ({i})."},
@@ -42,7 +42,7 @@ def _executed_lines(lines: list[str]) -> tuple[int, int]:
         return local
 
     def tracer(frame, event, arg):
-        return local if "progress" in frame.f_code.co_filename else None
+        return local if "core/stream" in frame.f_code.co_filename else None
 
     interpreter = StreamInterpreter()
     events = 0

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from progress.stream import parse_line
+from core.stream import parse_line
 
 
 def test_object_line_gives_type_subtype_and_data():

@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from progress.consumers import CLOSE_FORBIDDEN
+from core.engines.base import Availability, OutputLine
 from progress.models import ProgressEvent
 from researchmind import runs
-from researchmind.engines.base import Availability, OutputLine
+from researchmind.consumers import CLOSE_FORBIDDEN
 from researchmind.models import Question
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -202,8 +202,8 @@ async def test_html_format_sends_oob_fragments(user, make_session, add_text):
 async def test_pages_watching_one_question_share_each_render(user, make_session, monkeypatch):
     """Two pages on the same live question get the same fragments, rendered
     once per broadcast batch, not once per page."""
-    from progress import fragments
     from progress.recorder import ProgressRecorder
+    from researchmind import fragments
     from researchmind.asgi import application
 
     renders = []
@@ -280,7 +280,7 @@ async def test_cancel_from_another_request_stops_the_run(user, make_session):
 
 async def test_error_result_and_partial_text(user, make_session):
     """error_max_turns keeps the partial text as a partial answer; a failed auth is an error with its message."""
-    from researchmind.engines.replay import ReplayEngine
+    from core.engines.replay import ReplayEngine
 
     session = await sync_to_async(make_session)(user)
     q1 = await Question.objects.acreate(session=session, text="x")
@@ -295,7 +295,7 @@ async def test_error_result_and_partial_text(user, make_session):
 
 async def test_killed_midway_without_result_is_partial_and_keeps_raw_output(user, make_session):
     """A transcript that stops without a result line ends partial (text exists) and keeps every raw line."""
-    from researchmind.engines.replay import ReplayEngine
+    from core.engines.replay import ReplayEngine
 
     session = await sync_to_async(make_session)(user)
     question = await Question.objects.acreate(session=session, text="x")
@@ -469,7 +469,7 @@ async def test_a_finished_runs_render_is_shared_only_while_fresh(user, make_sess
     that comes later, after a re-verification, sees the citations as they are now."""
     from citations.models import Citation
     from citations.services import citations_reverify
-    from progress import consumers
+    from researchmind import consumers
     from researchmind.asgi import application
 
     consumers._renders.clear()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from citations.parsing import parse_citations
-from citations.rendering import render_answer
-from progress.stream.markers import strip_markers
-from researchmind.protocols import parse_answer, parse_result
+from core.citations.parsing import parse_citations
+from core.citations.rendering import render_answer
+from core.protocols import parse_answer, parse_result
+from core.stream.markers import strip_markers
 
 pytestmark = pytest.mark.slow
 

@@ -9,9 +9,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from progress.stream import StreamInterpreter
-from progress.stream.markers import MarkerStripper, marker_body
-from progress.stream.markerscan import salvage_citations_end
+from core.stream import StreamInterpreter
+from core.stream.markers import MarkerStripper, marker_body
+from core.stream.markerscan import salvage_citations_end
 
 ESCAPED = json.dumps([{"id": "c1", "source_file": "a.md", "excerpt": 'say "-->" then \\ and \\"-->'}])
 BLOCK = f"<!-- CITATIONS: {ESCAPED} -->"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from progress.stream.markers import MarkerProblem, MarkerStripper, ProgressMarker, parse_progress
-from progress.stream.markerscan import salvage_citations_end
+from core.stream.markers import MarkerProblem, MarkerStripper, ProgressMarker, parse_progress
+from core.stream.markerscan import salvage_citations_end
 
 
 @pytest.mark.parametrize(

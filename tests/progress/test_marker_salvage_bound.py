@@ -4,7 +4,7 @@ problem, and nothing is lost."""
 
 from __future__ import annotations
 
-from progress.stream.markers import MarkerStripper
+from core.stream.markers import MarkerStripper
 
 
 def _flushed(text: str) -> tuple[str, list[tuple[str, str]], list[str]]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from progress.stream.markers import (
+from core.stream.markers import (
     MAX_PROGRESS_CHARS,
     MarkerStripper,
     ProgressMarker,

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from progress import selectors, timeline
+from core import timeline
+from progress import selectors
 from progress.models import ProgressEvent
 from researchmind.models import Question
 from researchmind.pages import question_context

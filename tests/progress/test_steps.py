@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from progress.stream.steps import describe_tool, display_path, result_preview
+from core.stream.steps import describe_tool, display_path, result_preview
 
 CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"
 TITLES = {CID: "Auth Guide"}

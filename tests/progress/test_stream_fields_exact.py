@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from progress.stream import StreamInterpreter
-from progress.stream.events import compact
+from core.stream import StreamInterpreter
+from core.stream.events import compact
 
 
 def test_phase_event_carries_the_markers_step_and_total():

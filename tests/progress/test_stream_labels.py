@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from progress.stream.details import other_detail, result_detail, system_detail
-from progress.stream.events import clip
-from progress.stream.steps import describe_tool, display_path, result_preview
+from core.stream.details import other_detail, result_detail, system_detail
+from core.stream.events import clip
+from core.stream.steps import describe_tool, display_path, result_preview
 
 CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"
 OTHER = "0b9c8d7e-6f5a-4b3c-9d2e-1f0a9b8c7d6e"
@@ -436,7 +436,7 @@ def test_clip_reads_only_four_times_its_limit():
 
 def test_banner_detail_comes_from_the_first_1000_characters():
     """A plain-text line is labelled from its first 1000 characters, colour codes removed."""
-    from progress.stream import StreamInterpreter
+    from core.stream import StreamInterpreter
 
     colours = "\x1b[0m" * 250  # 1000 characters that show nothing
     (event,) = StreamInterpreter().feed(colours + "Banner")
@@ -451,7 +451,7 @@ def test_compact_turns_subclasses_into_plain_json_values():
     import enum
     from collections import OrderedDict
 
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     class Level(enum.IntEnum):
         HIGH = 3
@@ -511,7 +511,7 @@ def test_result_preview_of_a_long_object_is_cut_at_500():
 
 
 def test_compact_cuts_strings_at_their_limit():
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     assert compact("s" * 500) == "s" * 500
     assert compact("s" * 501) == "s" * 500 + "…[501 chars]"
@@ -522,7 +522,7 @@ def test_compact_cuts_strings_at_their_limit():
 
 
 def test_compact_keeps_50_items_and_says_how_many_more():
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     assert compact(list(range(50))) == list(range(50))
     assert compact(list(range(51))) == [*range(50), "… 1 more items"]
@@ -533,13 +533,13 @@ def test_compact_keeps_50_items_and_says_how_many_more():
 
 
 def test_compact_cuts_keys_at_100_characters():
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     assert compact({"k" * 101: 1, 7: 2}) == {"k" * 100: 1, "7": 2}
 
 
 def test_compact_stops_at_depth_5():
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     assert compact([[[[["bottom"]]]]]) == [[[[["bottom"]]]]]
     assert compact([[[[[["bottom"]]]]]]) == [[[[["…"]]]]]
@@ -549,7 +549,7 @@ def test_compact_stops_at_depth_5():
 
 
 def test_compact_values_that_are_not_json():
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     assert compact(float("inf")) is None
     assert compact(1.5) == 1.5
@@ -569,7 +569,7 @@ def test_result_duration_in_seconds():
 def test_compact_of_subclasses_keeps_the_limits_it_was_given():
     from collections import OrderedDict
 
-    from progress.stream.events import compact
+    from core.stream.events import compact
 
     class Name(str):
         pass
@@ -580,7 +580,7 @@ def test_compact_of_subclasses_keeps_the_limits_it_was_given():
 
 # -- parse_line: every field of the parsed line, for each kind of line -------------------------
 
-from progress.stream.lines import ParsedLine, parse_line  # noqa: E402
+from core.stream.lines import ParsedLine, parse_line  # noqa: E402
 
 
 @pytest.mark.parametrize(

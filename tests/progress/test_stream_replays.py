@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from progress.stream import StreamInterpreter
+from core.stream import StreamInterpreter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 EXPECTED = FIXTURES / "expected"

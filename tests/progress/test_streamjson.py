@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from progress.stream import StreamEvent, StreamInterpreter
+from core.stream import StreamEvent, StreamInterpreter
 
 CID = "3f2a9c1e-5b7d-4e8f-9a01-23456789abcd"
 MARKER = '<!-- PROGRESS: {"phase": "searching", "step": 2, "total": 5, "detail": "Scanning files"} -->'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
 
-from progress.svgtimeline import MAX_DESC_PHASES, MAX_PHASES, MAX_STEPS, render_svg
+from core.svgtimeline import MAX_DESC_PHASES, MAX_PHASES, MAX_STEPS, render_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 ALLOWED = {"svg", "g", "rect", "line", "text", "title", "desc", "circle", "path"}

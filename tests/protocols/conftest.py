@@ -1,6 +1,6 @@
 """These tests run without the Django plugin (``-p no:django``), which is what
 otherwise puts the project root on ``sys.path``; put it there so
-``researchmind.protocols`` imports the same way in both runs."""
+``core.protocols`` imports the same way in both runs."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from researchmind.protocols import aggregate, parse_result, render_markdown
+from core.protocols import aggregate, parse_result, render_markdown
 
 HEADER = "| ID | Severity | Type | Location | Counter-location | Description | Suggestion |\n|---|---|---|---|---|---|---|\n"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from researchmind.protocols import parse_answer
-from researchmind.protocols.answer_body import normalise_confidence
+from core.protocols import parse_answer
+from core.protocols.answer_body import normalise_confidence
 
 SOURCE_YAML = (
     "```yaml\nurl: https://docs.example/x\ntype: official_docs\ndate: 2025-01-01\nversion: '1.2'\n"

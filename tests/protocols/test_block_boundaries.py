@@ -4,7 +4,7 @@ Steps does not end the list, and an alignment row may space out its dashes."""
 
 from __future__ import annotations
 
-from researchmind.protocols import parse_answer, parse_result
+from core.protocols import parse_answer, parse_result
 
 DIGEST = "RESULT: CLEAN | Type: digest | Doc: a | Sections: 1 | Entities: 1 | Cross-refs: 1\n"
 META = "---\n**Protocol**: v1\n**Agent**: a\n**Coverage**: 100%\n**Confidence**: high\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from researchmind.protocols import ENVELOPE_FIELDS, parse_answer
+from core.protocols import ENVELOPE_FIELDS, parse_answer
 
 SEEDS = Path(__file__).parent / "seed_examples"
 

@@ -3,7 +3,7 @@ that look like frontmatter and are not, and input that is not text."""
 
 from __future__ import annotations
 
-from researchmind.protocols import ENVELOPE_FIELDS, parse_answer
+from core.protocols import ENVELOPE_FIELDS, parse_answer
 
 
 def _parts(text: object) -> tuple[dict, str, str, str, list[str]]:

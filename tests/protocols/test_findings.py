@@ -3,7 +3,7 @@ which way, and the expanded details keyed by finding ID."""
 
 from __future__ import annotations
 
-from researchmind.protocols import Finding, parse_result
+from core.protocols import Finding, parse_result
 
 HEAD = "RESULT: FINDINGS | Type: consistency | Pair: a.md/b.md | Findings: 2 | Critical: 1 | Major: 1 | Minor: 0\n\n"
 # The column names of seed 003 Phase 4, in the seed's order.

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from citations.parsing import parse_citations
-from citations.rendering import render_answer
-from progress.stream.markers import strip_markers
-from researchmind.protocols import parse_answer, parse_result
-from researchmind.protocols.summary_line import RESULT_LINE
+from core.citations.parsing import parse_citations
+from core.citations.rendering import render_answer
+from core.protocols import parse_answer, parse_result
+from core.protocols.summary_line import RESULT_LINE
+from core.stream.markers import strip_markers
 from tests.growth import GROWTH, LIMIT, cpu_growth, step_growth
 
 SHAPES = {

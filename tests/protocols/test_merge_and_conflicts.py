@@ -4,8 +4,8 @@ covers, and how inputs that are not protocol text are filed."""
 
 from __future__ import annotations
 
-from researchmind.protocols import AgentResult, Finding, ResultMetadata, aggregate, parse_result
-from researchmind.protocols.dedupe import dedupe_key, merge_findings, same_issue
+from core.protocols import AgentResult, Finding, ResultMetadata, aggregate, parse_result
+from core.protocols.dedupe import dedupe_key, merge_findings, same_issue
 from tests.protocols.test_aggregate import consistency
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from researchmind.protocols import (
+from core.protocols import (
     AgentResult,
     ParsedAnswer,
     aggregate,

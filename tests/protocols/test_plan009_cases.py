@@ -4,7 +4,7 @@ web-search-researcher would return, checked item by item against its
 
 from __future__ import annotations
 
-from researchmind.protocols import ENVELOPE_FIELDS, SOURCE_FIELDS, parse_answer
+from core.protocols import ENVELOPE_FIELDS, SOURCE_FIELDS, parse_answer
 
 CASE_1 = """---
 message_id: research-2026-01-19-001

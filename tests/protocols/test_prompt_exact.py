@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from researchmind.protocols import TEMPLATES, build_prompt
+from core.protocols import TEMPLATES, build_prompt
 
 
 def test_consistency_prompt_is_question_scope_pair_then_template():

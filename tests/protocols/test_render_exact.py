@@ -3,7 +3,7 @@ reads it (summary counts, coverage map, unified table, details, conflicts, gaps,
 
 from __future__ import annotations
 
-from researchmind.protocols import aggregate, render_markdown
+from core.protocols import aggregate, render_markdown
 from tests.protocols.test_aggregate import CLEAN_DIGEST, ERROR_RESULT, consistency
 
 PARTIAL_BY_SECTIONS = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.protocols import AgentResult, parse_result
+from core.protocols import AgentResult, parse_result
 
 SEEDS = Path(__file__).parent / "seed_examples"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from researchmind.protocols import parse_result
+from core.protocols import parse_result
 from tests.protocols.test_aggregate import consistency
 
 

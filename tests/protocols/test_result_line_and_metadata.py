@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from researchmind.protocols import parse_result
+from core.protocols import parse_result
 
 DIGEST = "RESULT: CLEAN | Type: digest | Doc: a | Sections: 1 | Entities: 1 | Cross-refs: 1"
 METADATA = (

@@ -3,7 +3,7 @@ survivors of the protocols mutation run named in issue #20."""
 
 from __future__ import annotations
 
-from researchmind.protocols import aggregate, parse_result
+from core.protocols import aggregate, parse_result
 from tests.protocols.test_aggregate import consistency
 
 ROW = "| F1 | major | contradiction | {} | {} | X differs | Fix |\n"

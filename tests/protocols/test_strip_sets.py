@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from researchmind.protocols import aggregate, parse_answer, parse_result
+from core.protocols import aggregate, parse_answer, parse_result
 from tests.protocols.test_aggregate import consistency
 
 ROW = "| F1 | major | contradiction | {} | {} | X differs | Fix |\n"

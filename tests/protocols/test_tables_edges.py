@@ -4,9 +4,9 @@ with sub-headings, and Markdown cells with escaped pipes."""
 
 from __future__ import annotations
 
-from researchmind.protocols import parse_result
-from researchmind.protocols._markdown import split_cells
-from researchmind.protocols.findings import parse_details, parse_tables
+from core.protocols import parse_result
+from core.protocols._markdown import split_cells
+from core.protocols.findings import parse_details, parse_tables
 from tests.protocols.test_aggregate import consistency
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from researchmind.filetree import file_tree
+from core.filetree import file_tree
 from researchmind.models import ResearchSession
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -134,8 +134,8 @@ def test_an_auth_failure_reads_as_one_sentence_to_act_on(
 
     from asgiref.sync import async_to_sync
 
+    from core.engines.replay import ReplayEngine
     from researchmind import runs
-    from researchmind.engines.replay import ReplayEngine
     from researchmind.models import Question
 
     transcript = tmp_path / "auth.jsonl"

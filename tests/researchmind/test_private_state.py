@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from core.sandbox import INSTRUCTIONS_NAME, MANIFEST_NAME, PRIVATE_DIR, move_legacy_state
 from researchmind import services
-from researchmind.sandbox import INSTRUCTIONS_NAME, MANIFEST_NAME, PRIVATE_DIR, move_legacy_state
 
 pytestmark = pytest.mark.django_db
 

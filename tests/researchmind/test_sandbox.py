@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from researchmind.ingest import clean_filename
-from researchmind.sandbox import (
+from core.ingest import clean_filename
+from core.sandbox import (
     SandboxError,
     check_name,
     read_manifest,
@@ -140,8 +140,8 @@ def test_instructions_show_every_marker_in_fenced_code_and_the_example_parses(tm
     """Claude Code strips HTML comments from CLAUDE.md outside code: every
     <!-- … --> the model must reproduce sits in a fenced block, and the
     CITATIONS example there is one our parser reads as a citation."""
-    from citations.parsing import parse_citations
-    from researchmind.sandbox import instructions_text
+    from core.citations.parsing import parse_citations
+    from core.sandbox import instructions_text
 
     text = instructions_text({"3f2a9c1e-aaaa-4bbb-8ccc-000000000001": {"title": "Notes", "kind": "text"}})
     outside, fences, inside = [], [], False

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from researchmind.sandbox import (
+from core.sandbox import (
     MANIFEST_NAME,
     SandboxError,
     default_state_dir,

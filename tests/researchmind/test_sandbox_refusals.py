@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from researchmind.sandbox import SandboxError, check_name, resolve_in_sandbox
+from core.sandbox import SandboxError, check_name, resolve_in_sandbox
 
 
 def refusal(root: Path, path: object) -> str:

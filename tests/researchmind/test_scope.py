@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from core.engines.scope import split_scope, with_scope
 from researchmind import runs, services
-from researchmind.engines.scope import split_scope, with_scope
 from researchmind.models import ContentItem, Question
 from researchmind.runs.run import engine_prompt
 

@@ -10,10 +10,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from core.threads import Turn, conversation_prompt, resolve_follow_up, subject_of
 from researchmind import runs, services
 from researchmind.models import Question
 from researchmind.runs.run import engine_prompt
-from researchmind.threads import Turn, conversation_prompt, resolve_follow_up, subject_of
 
 # Runs use their own database connections (an executor thread): rows must be committed.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -34,8 +34,8 @@ Each web process serves websockets; progress reaches them through the Redis chan
 def seed(username: str, password: str) -> dict:
     from django.contrib.auth import get_user_model
 
+    from core.ingest import ingest_text
     from researchmind import services
-    from researchmind.ingest import ingest_text
 
     user = get_user_model().objects.create_user(username=username, password=password)
     session = services.session_create(owner=user, title="Scale-out", engine="builtin")

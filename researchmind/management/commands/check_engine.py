@@ -15,8 +15,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from researchmind.engines.check import QUESTION, EngineUnavailable, check_engine
-from researchmind.engines.registry import ENGINE_NAMES
+from core.engines.check import QUESTION, EngineUnavailable, check_engine
+from core.engines.registry import ENGINE_NAMES
 
 
 class Command(BaseCommand):
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, engine: str, model: str, as_json: bool, **options):
-        from researchmind.engines.config import build_engine
+        from researchmind.engine_config import build_engine
 
         try:
             report = check_engine(lambda state: build_engine(engine, model=model, state=state), engine)

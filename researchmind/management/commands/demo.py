@@ -11,8 +11,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from core.ingest import DEFAULT_LIMITS, ingest_files, ingest_text, ingest_zip
 from researchmind import services
-from researchmind.ingest import DEFAULT_LIMITS, ingest_files, ingest_text, ingest_zip
 from researchmind.models import ContentItem, Question, ResearchSession
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"

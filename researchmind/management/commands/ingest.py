@@ -16,7 +16,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from researchmind import ingest, services
+from core import ingest
+from researchmind import services
 from researchmind.models import ContentItem, ResearchSession
 
 KINDS = {"text": "text", "files": "file", "zip": "archive", "git": "git_repo", "url": "url_scrape"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from researchmind.engines.builtin.index import build_index
+from core.engines.builtin.index import build_index
 from researchmind.models import ResearchSession
 
 

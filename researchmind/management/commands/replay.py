@@ -16,9 +16,9 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from researchmind import sandbox as sandbox_mod
+from core import sandbox as sandbox_mod
+from core.engines.replay import ReplayEngine
 from researchmind import services
-from researchmind.engines.replay import ReplayEngine
 from researchmind.models import ContentItem, Question, ResearchSession
 from researchmind.serializers import replay_report
 

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from researchmind.engines.base import RunOutcome
-from researchmind.engines.claude import ClaudeCodeEngine
+from core.engines.base import RunOutcome
+from core.engines.claude import ClaudeCodeEngine
 from tests.engines.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
 
 ANSWER = (

@@ -1,0 +1,65 @@
+"""How a citation is shown: its verification badge and what the page needs.
+
+Pure Python (no Django imports).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.citations.states import SUPPORT_BADGES, VerificationState
+
+_STATES = {state.value: state for state in VerificationState}
+
+
+@dataclass(frozen=True, slots=True)
+class CitationView:
+    """Everything the page needs to show one citation; built by the caller
+    from a Citation row (all text fields are untrusted and escaped here)."""
+
+    cid: str
+    label: str
+    excerpt: str = ""
+    status: str = "pending"
+    status_label: str = ""
+    href: str | None = None
+    is_url: bool = False
+    source_type: str = "file"
+    path: str | None = None
+    url: str | None = None
+    title: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    relevance: str | None = None
+    confidence: float | None = None
+    highlight: bool | None = None  # None: as the status says (VerificationState.highlights)
+    support: str = "unjudged"  # does the cited text back the sentence? (core.citations.states.SUPPORT_BADGES)
+    support_reason: str = ""
+
+    def __post_init__(self) -> None:
+        state = _STATES.get(self.status)
+        if not self.status_label:
+            label = state.badge_label if state else self.status.replace("_", " ").capitalize()
+            object.__setattr__(self, "status_label", label)
+        if self.highlight is None:
+            object.__setattr__(self, "highlight", state is not None and state.highlights)
+
+    @property
+    def tone(self) -> str:
+        state = _STATES.get(self.status)
+        return state.tone if state else "muted"
+
+    @property
+    def support_label(self) -> str:
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[0]
+
+    @property
+    def support_tone(self) -> str:
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[1]
+
+    @property
+    def lines(self) -> str:
+        if self.line_start is None:
+            return ""
+        end = self.line_end if self.line_end is not None else self.line_start
+        return f"{self.line_start}" if end == self.line_start else f"{self.line_start}-{end}"

@@ -1,0 +1,227 @@
+"""Finding an excerpt anywhere in a buffer without normalising all of it.
+
+A word of the excerpt is found with a fast lower-cased substring search; only
+the lines around each hit are decoded and normalised, a plain substring test
+rejects most hits, and only real matches are mapped to line numbers. The
+lines around a hit reach, on each side, at least the excerpt's length in
+normalised characters, not in raw bytes: whitespace, markup and link
+targets may fold thousands of bytes between two of its words into one
+space (see ``reach``). ASCII buffers (most files) are searched as bytes,
+so the whole file is never decoded; others are decoded once and searched
+as text, or normalised whole when a character in them spells a word only
+once normalised (see ``hides_words``). When an anchor word
+is everywhere, the whole buffer is normalised once and shared by every
+excerpt. An excerpt elided with "..." is always searched in the
+normalised whole: its pieces may be too far apart for the lines around a
+word to hold them. The first occurrence of an excerpt cited without lines is bounded
+by its verbatim text (a plain ``find``, before any lower-casing): one that
+comes earlier must end before that one does, so only the lines up to it
+are lower-cased and searched, and a word with no hit before it leaves only
+the occurrences around it to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.needle import Needle
+from core.citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
+from core.citations.verification.reach import widened
+from core.citations.verification.window import Window
+
+MAX_HITS = 20000
+_PROBE = 4  # hits looked at to judge how rare a word is
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+@lru_cache(maxsize=1)
+def _spelling() -> tuple[frozenset[str], str]:
+    """Non-ASCII characters whose normalised form holds an ASCII letter or
+    digit (ligatures "ﬁ", full-width and mathematical letters, superscripts,
+    "ß" case-folded to "ss"), and those of them that NFKC leaves alone (only
+    case folding spells their word: eight of them). Made once, from the one
+    normalisation's NFKC and case folding (about 0.1 s)."""
+    forms = ((c, unicodedata.normalize("NFKC", c).casefold()) for c in map(chr, range(0x80, 0x20000)))
+    spelling = frozenset(c for c, form in forms if not _ALNUM.isdisjoint(form))
+    return spelling, "".join(sorted(c for c in spelling if unicodedata.is_normalized("NFKC", c)))
+
+
+def hides_words(text: str) -> bool:
+    """Whether ``text`` (not ASCII) may spell, once normalised, an ASCII word
+    its raw lower-cased text does not hold ("conﬁguration" reads
+    "configuration"): then no word can be looked for in it raw. Text NFKC
+    leaves alone (a C-speed check) is looked at for the few characters case
+    folding expands; other text for every character of ``_spelling``."""
+    spelling, folded_only = _spelling()
+    if unicodedata.is_normalized("NFKC", text):
+        return any(c in text for c in folded_only)
+    return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))
+
+
+def _pick_anchor(low, words: list, limit: int) -> object | None:
+    """The excerpt word that looks rarest in ``low[:limit]``: the one whose
+    ``_PROBE``-th hit comes latest (a few finds per word, where counting every
+    hit would cost a pass per word); empty when a word is absent, so the
+    excerpt cannot be there; ``None`` when there is no word."""
+    best, best_at = None, -1
+    for word in words:
+        at = low.find(word, 0, limit)
+        if at < 0:
+            return word[:0]
+        for _ in range(_PROBE - 1):
+            nxt = low.find(word, at + 1, limit)
+            if nxt < 0:
+                at = limit + at  # fewer hits than probed: rarer than any
+                break
+            at = nxt
+        if at > best_at:
+            best, best_at = word, at
+    return best
+
+
+def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """Whole-line spans around each hit of ``anchor`` inside ``bounds``,
+    merged, in order; ``None`` after ``MAX_HITS`` hits (the word is everywhere).
+    Each reaches ``reach`` bytes or more before its first hit and after its
+    last (unless the text ends first), which ``reach.widened`` relies on."""
+    spans: list[tuple[int, int]] = []
+    limit = bounds[1]
+    pos, hits = low.find(anchor, *bounds), 0
+    while pos >= 0:
+        hits += 1
+        if hits > MAX_HITS:
+            return None
+        start = low.rfind(newline, 0, max(0, pos - reach)) + 1
+        end = low.find(newline, pos + reach)
+        end = len(low) if end < 0 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+        pos = low.find(anchor, pos + 1, limit)
+    return spans
+
+
+def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
+    """Where the excerpt's verbatim text first is in ASCII ``data``, and the
+    end of that line: (offset, end of line); ``None`` if it is not there, or
+    its lines hold markup folded by context (see ``Needle.verbatim``)."""
+    if needle.verbatim is None:
+        return None
+    at = data.find(needle.verbatim)
+    if at < 0:
+        return None
+    end = data.find(b"\n", at + len(needle.verbatim))
+    end = len(data) if end < 0 else end
+    # Only lines free of markup folded by context prove the excerpt is there.
+    lines = data[data.rfind(b"\n", 0, at) + 1 : end]
+    if any(mark in lines for mark in CONTEXT_MARKS):
+        return None
+    return at, end
+
+
+def _encoded(words: list[str], as_bytes: bool) -> list:
+    return [word.encode() for word in words] if as_bytes else words
+
+
+def search_any(
+    data: bytes,
+    index: LineIndex,
+    first_line: int,
+    needles: list[Needle],
+    first_only: list[bool] | None,
+    is_ascii: bool | None,
+) -> tuple[list[set[tuple[int, int]]], str]:
+    """Occurrences of each excerpt in ``data`` (whose first line is
+    ``first_line``), and the encoding the buffer was read with. With
+    ``first_only[k]`` only the earliest occurrence of excerpt k is needed."""
+    flags = first_only or [False] * len(needles)
+    if is_ascii if is_ascii is not None else data.isascii():
+        # bytes.lower() folds ASCII letters only, as str.casefold() does them.
+        text, encoding, hay, newline = None, "utf-8", data, b"\n"
+    else:
+        text, encoding = decode(data)
+        hay, newline = text, "\n"
+    # First occurrences of one-piece excerpts need only the lines up to
+    # their first verbatim occurrence (see below): lower-case only that much.
+    verbatim = [
+        _verbatim_at(data, n) if f and text is None else None for n, f in zip(needles, flags, strict=True)
+    ]
+    reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)
+    low = hay.lower() if reach == len(hay) else hay[:reach].lower()
+    # Words are looked for in the raw text: not where offsets would not line
+    # up, nor where a character may spell a word only once normalised.
+    anchors = text is None or (len(low) == len(text) and not hides_words(text))
+    lines = index if text is None else LineIndex(text)
+    windows: dict[int, Window] = {}
+
+    def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
+        # Normalised once per stretch, shared by every excerpt.
+        if limit not in windows:
+            body = data[:limit].decode("ascii") if text is None else text[:limit]
+            windows[limit] = Window.from_text(body, first_line)
+        return set(windows[limit].occurrences(needle))
+
+    results = []
+    for needle, first, found_at in zip(needles, flags, verbatim, strict=True):
+        needle_words = _encoded(needle.words, text is None) if anchors else []
+        limit, anchor, after = len(hay), None, 0
+        if found_at is not None:
+            # Any occurrence coming first starts no later in the normalised
+            # text than this verbatim one, so ends no later: it is in these
+            # lines (a one-piece excerpt has one normalised length).
+            at, limit = found_at
+            # A word with no hit before the verbatim text makes the only
+            # candidates the occurrences around (overlapping) that text.
+            # Common words hit early, so trying every word costs about one
+            # pass up to the verbatim text.
+            every_word = _encoded(needle.all_words, True)
+            anchor = next((w for w in every_word if low.find(w, 0, at + len(w) - 1) < 0), None)
+            after = 0 if anchor is None else at
+        if len(needle.pieces) > 1:
+            # Pieces elided with "..." may lie up to MAX_GAP normalised
+            # characters apart (any number of raw bytes, whitespace being
+            # collapsed): no span around a word is sure to reach them all.
+            results.append(everything(needle, limit))
+            continue
+        if anchor is None:
+            anchor = _pick_anchor(low, needle_words, limit)
+        if anchor is None:
+            results.append(everything(needle, limit))
+            continue
+        around = 2 * needle.raw_length + 100  # bytes: widened where they fold to too little
+        spans = _spans(low, anchor, around, newline, (after, limit)) if anchor else []
+        if spans:
+            spans = widened(hay, spans, len(needle.pieces[0]) + 1, around, newline, len(low))
+        if spans is not None:
+            # Every word must be near the hit; a C-speed find per word
+            # spares normalising the many hits of a common anchor.
+            spans = [(a, b) for a, b in spans if all(low.find(word, a, b) >= 0 for word in needle_words)]
+        if spans is None or sum(b - a for a, b in spans) > limit // 4:
+            # What is left covers much of the text: normalising it all once
+            # is cheaper, and no long match is cut short.
+            results.append(everything(needle, limit))
+            continue
+        found: set[tuple[int, int]] = set()
+        for start, end in spans:
+            if first and found and first_line + lines.newlines_before(start) > min(found)[0]:
+                break  # later text cannot hold an earlier occurrence
+            piece = data[start:end].decode("ascii") if text is None else text[start:end]
+            if matches(normalize_text(piece), needle.pieces, first_only=True):
+                line = first_line + lines.newlines_before(start)
+                found.update(Window.from_text(piece, line).occurrences(needle))
+        results.append(found)
+    return results, encoding

@@ -1,0 +1,100 @@
+"""A stretch of a file's lines, normalised, to search excerpts (needles) in:
+exact occurrences and the best fuzzy match, with their line numbers.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from itertools import accumulate
+
+from core.citations.verification.needle import Needle
+from core.citations.verification.normalize import ASCII_SPACES, TOKEN_RE, fold, matches
+
+
+@dataclass(slots=True)
+class Window:
+    """Normalised lines of a stretch of a file, to search excerpts in."""
+
+    joined: str
+    starts: list[int]  # offset of each kept line in ``joined``
+    line_numbers: list[int]
+
+    @classmethod
+    def from_text(cls, text: str, first_line: int) -> Window:
+        """Normalise ``text`` (whose first line is ``first_line``) line by line."""
+        folded = fold(text)
+        if folded.isascii():
+            # Spaces collapsed in one go, then a strip per line: no string per word.
+            for space in ASCII_SPACES[1:]:
+                if space in folded:
+                    folded = folded.replace(space, " ")
+            while "  " in folded:
+                folded = folded.replace("  ", " ")
+            normalised = [line.strip(" ") for line in folded.split("\n")]
+        else:
+            normalised = [" ".join(line.split()) for line in folded.split("\n")]
+        parts = [n for n in normalised if n]
+        starts = list(accumulate([len(n) + 1 for n in parts], initial=0))
+        starts.pop()
+        numbers = [first_line + i for i, n in enumerate(normalised) if n]
+        return cls(" ".join(parts), starts, numbers)
+
+    def line_at(self, offset: int) -> int:
+        return self.line_numbers[max(0, bisect_right(self.starts, offset) - 1)]
+
+    def occurrences(self, needle: Needle) -> list[tuple[int, int]]:
+        """Every (first line, last line) where the excerpt's pieces occur in order."""
+        return [(self.line_at(a), self.line_at(b - 1)) for a, b in matches(self.joined, needle.pieces)]
+
+    def best_fuzzy(self, needle: Needle, budget: int = 2000) -> tuple[float, int, int]:
+        """The best difflib ratio, word by word, of a same-length run of words,
+        with its lines. Comparing words rather than characters keeps this
+        cheap and scores a one-word slip in a sentence as close."""
+        # Words only: punctuation glued to a word ("client.") is not a slip.
+        target = TOKEN_RE.findall(needle.joined)
+        if not self.joined or not target:
+            return 0.0, 0, 0
+        matches = list(TOKEN_RE.finditer(self.joined))
+        words = [m.group() for m in matches]
+        if not words:
+            return 0.0, 0, 0
+        size = len(target)
+        matcher = SequenceMatcher(None, autojunk=False)
+        matcher.set_seq2(target)
+        best = (0.0, 0)
+        # difflib's cheap upper bounds, kept up to date as the run of words
+        # slides instead of recounted per run: real_quick_ratio() is the same
+        # for every run, quick_ratio() counts the words the run shares with
+        # the excerpt (as a multiset). The same floats, so the same choices.
+        wanted = dict(Counter(target))
+        have = dict.fromkeys(wanted, 0)  # only the excerpt's words matter
+        shared = 0
+        length = min(size, len(words)) + size
+        upper = 2.0 * min(size, len(words)) / length
+        for word in words[:size]:
+            if word in have:
+                shared += have[word] < wanted[word]
+                have[word] += 1
+        for start in range(max(1, len(words) - size + 1))[:budget]:
+            if start:
+                gone, new = words[start - 1], words[start + size - 1]
+                if gone in have:
+                    have[gone] -= 1
+                    shared -= have[gone] < wanted[gone]
+                if new in have:
+                    shared += have[new] < wanted[new]
+                    have[new] += 1
+            if upper <= best[0] or 2.0 * shared / length <= best[0]:
+                continue
+            matcher.set_seq1(words[start : start + size])
+            ratio = matcher.ratio()
+            if ratio > best[0]:
+                best = (ratio, start)
+        first = matches[best[1]].start()
+        last = matches[min(len(matches), best[1] + size) - 1].end() - 1
+        return best[0], self.line_at(first), self.line_at(max(first, last))

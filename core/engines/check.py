@@ -1,0 +1,135 @@
+"""The engine check: one tiny question over a tiny fixture through a real
+engine and its configured credentials, and a report of what happened.
+
+Used by ``manage.py check_engine`` and the staff engine settings page. The
+fixture lives in a throw-away sandbox; nothing is saved.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.base import RunOutcome
+from core.sandbox import write_instructions, write_manifest
+from core.stream import StreamInterpreter
+
+FIXTURE_ID = "0c4ec4ec-0000-4000-8000-000000000001"
+FIXTURE_FILE = "harbour-notes.md"
+FIXTURE = """# Harbour notes
+
+The lighthouse on the north pier was built in 1887.
+Its lamp is visible for 18 nautical miles on a clear night.
+The harbour master's office opens at 7 a.m. every day.
+"""
+QUESTION = "How far is the lighthouse lamp visible?"
+EXPECTED = "18 nautical miles"
+
+
+class EngineUnavailable(RuntimeError):
+    pass
+
+
+def check_engine(build, name: str) -> dict:
+    """Run the check through ``build(state_dir)`` (an engine factory) and
+    return the report; raises ``EngineUnavailable`` (with the engine's reason)
+    when it cannot run here."""
+    with tempfile.TemporaryDirectory(prefix="researchmind-check-") as tmp:
+        sandbox = Path(tmp) / "sandbox"
+        (sandbox / FIXTURE_ID).mkdir(parents=True)
+        (sandbox / FIXTURE_ID / FIXTURE_FILE).write_text(FIXTURE, encoding="utf-8")
+        items = {FIXTURE_ID: {"title": "Harbour notes", "kind": "text", "source_url": "", "added_at": ""}}
+        write_manifest(sandbox, items)
+        write_instructions(sandbox, items)
+        runner = build(Path(tmp) / "state")
+        availability = runner.availability()
+        if not availability.available:
+            raise EngineUnavailable(f"The {name} engine is unavailable: {availability.reason}")
+        report = asyncio.run(_check(runner, sandbox))
+    return {"engine": name, "version": engine_version(runner), **report}
+
+
+async def _check(engine, sandbox: Path) -> dict:
+    interpreter = StreamInterpreter(titles={FIXTURE_ID: "Harbour notes"}, sandbox=str(sandbox))
+    outcome = RunOutcome()
+    started = time.monotonic()
+    first_event = first_tool = None
+    stderr: list[str] = []
+    async for line in engine.stream(QUESTION, sandbox, cancel=asyncio.Event(), outcome=outcome):
+        if line.source == "stderr":
+            stderr.append(line.text)
+            continue
+        if first_event is None:
+            first_event = time.monotonic() - started
+        for event in interpreter.feed(line.text):
+            if first_tool is None and event.kind == "tool_start":
+                first_tool = time.monotonic() - started
+    interpreter.finish()
+    total = time.monotonic() - started
+    init = interpreter.init or {}
+    raw = interpreter.answer_raw
+    parsed = parse_citations(raw, content_ids=[FIXTURE_ID])
+    checked = verify_citations(sandbox, parsed.citations, content_ids=[FIXTURE_ID])
+    citations = [
+        {
+            "cid": c.cid,
+            "source_path": c.source_path,
+            "url": c.url,
+            "line_start": v.line_start or c.line_start,
+            "line_end": v.line_end or c.line_end,
+            "verification": v.status,
+            "detail": v.detail,
+        }
+        for c, v in zip(parsed.citations, checked, strict=True)
+    ]
+    followed = "[c1]" in raw and "CITATIONS:" in raw
+    verified = [c for c in citations if c["verification"] in ("verified", "relocated")]
+    errors = interpreter.errors or ([f"exit code {outcome.returncode}"] if outcome.returncode else [])
+    if interpreter.is_error or not interpreter.saw_result:
+        status, why = "failed", "The run ended in an error: " + ("; ".join(errors) or " | ".join(stderr[-3:]))
+    elif not verified:
+        status, why = "failed", "The answer has no verified citation."
+    else:
+        status, why = "ok", f"{len(verified)} of {len(citations)} citation(s) verified."
+    return {
+        "status": status,
+        "why": why,
+        "model": init.get("model") or getattr(engine, "model", None) or "",
+        "tools": sorted(init.get("tools") or []),
+        "cwd_is_sandbox": Path(init.get("cwd") or "/nonexistent").resolve() == sandbox.resolve(),
+        "instructions_followed": followed,
+        "answer": interpreter.answer_text,
+        "answer_mentions_fact": EXPECTED in interpreter.answer_text,
+        "citations": citations,
+        "first_event_s": first_event,
+        "first_tool_s": first_tool,
+        "total_s": total,
+        "cost_usd": interpreter.cost_usd,
+        "error": "; ".join(errors),
+        "result": interpreter.result or {},
+    }
+
+
+def engine_version(engine) -> str:
+    """The installed CLI's version line(s), "built in" for in-process engines."""
+    from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
+    from core.engines.subprocess import resolve_executable
+
+    if isinstance(engine, ClaudeMpmEngine):
+        claude = resolve_executable(engine.claude_executable)
+        mpm = engine.executable()
+        return "; ".join(
+            v
+            for v in (cli_version(mpm) if mpm else "", f"claude {cli_version(claude)}" if claude else "")
+            if v
+        )
+    if isinstance(engine, ClaudeCodeEngine):
+        executable = engine.executable()
+        return cli_version(executable) if executable else ""
+    return "built in"

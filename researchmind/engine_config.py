@@ -1,0 +1,106 @@
+"""Each engine's settings, from Django settings and the server's environment:
+the one place that turns configuration into engine constructor keywords.
+
+The engines themselves are pure Python; this module is their Django side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+
+
+def engine_settings() -> dict[str, dict]:
+    """Each engine's constructor settings, from Django settings and the
+    credential variables of the server's environment."""
+    import os
+
+    from core.engines.claude import credentials_from
+    from core.engines.subprocess import Limits
+
+    limits = Limits(idle_timeout=settings.ENGINE_IDLE_TIMEOUT, timeout=settings.ENGINE_TIMEOUT)
+    credentials = credentials_from(os.environ)
+    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
+        if getattr(settings, name, ""):
+            credentials[name] = getattr(settings, name)
+        else:
+            credentials.pop(name, None)  # the settings decide (tests clear them)
+    claude = {
+        "executable": settings.CLAUDE_BIN or None,
+        "credentials": credentials,
+        "config_dir": settings.CLAUDE_CONFIG_DIR or None,
+        "model": settings.CLAUDE_MODEL or None,
+        "limits": limits,
+        "env": {"CLAUDE_CODE_MAX_RETRIES": str(settings.CLAUDE_MAX_RETRIES)}
+        if settings.CLAUDE_MAX_RETRIES != ""
+        else {},
+    }
+    return {
+        "claude-code": claude,
+        "claude-mpm": dict(
+            claude,
+            executable=settings.CLAUDE_MPM_BIN or None,
+            claude_executable=settings.CLAUDE_BIN or None,
+            model=settings.CLAUDE_MPM_MODEL or settings.CLAUDE_MODEL or None,
+            home=Path(settings.STATE_ROOT) / "engines" / "claude-mpm",
+        ),
+    }
+
+
+def build_engine(name: str, *, model: str = "", state=None):
+    """The engine called ``name`` with its settings; ``model`` (a question's
+    choice) wins over the default, ``state`` is the session's private folder."""
+    from core.engines.registry import get_engine
+
+    config = dict(engine_settings().get(name, {}))
+    if model and name in ("claude-code", "claude-mpm"):
+        config["model"] = model
+    if name == "builtin" and state is not None:
+        config["state_dir"] = state
+    return get_engine(name, **config)
+
+
+# Which credential variables say how an engine authenticates (their values are never shown).
+AUTH_VARIABLES = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "ANTHROPIC_BASE_URL",
+)
+SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm")
+
+
+def engine_overview() -> list[dict]:
+    """What the engine settings page shows of each engine: availability and
+    why, installed version, which credentials are set (by name only, never a
+    value), the default model and the models offered."""
+    from core.engines.check import engine_version
+    from core.engines.claude import LOGIN_FILES, ClaudeCodeEngine, has_credentials
+    from core.engines.registry import LABELS, get_engine
+
+    overview = []
+    configured = engine_settings()
+    for name in SHOWN_ENGINES:
+        entry = {"name": name, "label": LABELS[name], "credentials": [], "models": [], "model": ""}
+        try:
+            engine = get_engine(name, **configured.get(name, {}))
+        except Exception as error:  # a half-installed engine is shown, never raised
+            overview.append(entry | {"available": False, "reason": f"{name} could not be loaded: {error}"})
+            continue
+        availability = engine.availability()
+        entry |= {"available": availability.available, "reason": availability.reason}
+        if isinstance(engine, ClaudeCodeEngine):
+            entry["version"] = engine_version(engine) or "not installed"
+            entry["executable"] = engine.executable() or engine.argv[0]
+            entry["credentials"] = [v for v in AUTH_VARIABLES if engine.credentials.get(v)]
+            if engine.config_dir and any((Path(engine.config_dir) / f).is_file() for f in LOGIN_FILES):
+                entry["credentials"].append("CLAUDE_CONFIG_DIR (a logged-in Claude Code)")
+            entry["has_credentials"] = has_credentials(engine.credentials, engine.config_dir)
+            entry["model"] = engine.model or ""
+            entry["models"] = list(settings.CLAUDE_MODEL_CHOICES)
+        else:
+            entry |= {"version": "built in", "executable": "", "has_credentials": None}
+        overview.append(entry)
+    return overview
