@@ -2,7 +2,7 @@
 Claude Code and claude-mpm CLIs (SPEC §8, issue "real engines, really grounded").
 
 Both engines run the same question over the same sandbox against a scripted
-Messages API on 127.0.0.1 (tests/engines/mock_anthropic.py with the
+Messages API on 127.0.0.1 (testing/mock_anthropic.py with the
 Researcher double, which answers instantly), so what is measured is the CLIs'
 own start-up plus ours. Runs alternate between the engines; medians of
 ``--runs`` each. claude-mpm's first run on a fresh HOME (its one-time agent and
@@ -38,8 +38,8 @@ from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine  # noqa: E402
 from core.engines.subprocess import Limits  # noqa: E402
 from core.sandbox import write_instructions, write_manifest  # noqa: E402
 from core.stream import StreamInterpreter  # noqa: E402
-from tests.engines.mock_anthropic import MockAnthropic  # noqa: E402
-from tests.engines.model_double import Researcher  # noqa: E402
+from testing.mock_anthropic import MockAnthropic  # noqa: E402
+from testing.model_double import Researcher  # noqa: E402
 
 BIN = ROOT / ".tools" / "bin"
 ITEM = "5b0e7c1a-2d4f-4e6a-9b8c-0d1e2f3a4b5c"

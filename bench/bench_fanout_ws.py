@@ -1,6 +1,6 @@
 """Websocket fan-out: N clients on one question, channels-redis vs in-memory.
 
-Starts (with the scale-out test harness, ``tests/scaleout/cluster.py``) a
+Starts (with the scale-out test harness, ``testing/cluster.py``) a
 fresh PostgreSQL database, a private redis, and two daphne processes:
 
 * ``redis``  — REDIS_URL set: channels-redis layer, the question runs on a
@@ -9,7 +9,7 @@ fresh PostgreSQL database, a private redis, and two daphne processes:
   question runs inside that daphne.
 
 For each, it asks the same question (the ``claude-code`` engine pointed at the
-slow stand-in ``tests/scaleout/slow_claude.py``, which waits
+slow stand-in ``testing/slow_claude.py``, which waits
 until every client is connected, then prints ``--lines`` lines ``--delay`` s
 apart), opens ``--clients`` websockets (cookie
 auth, as browsers do) and records every message. Reported per layer: whether
@@ -43,8 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.scaleout.clients import Browser
-from tests.scaleout.cluster import Cluster
+from testing.clients import Browser
+from testing.cluster import Cluster
 
 USERNAME, PASSWORD = "bench-fanout", "pw-for-bench-fanout-1"
 LAYERS = {"redis": "R", "memory": "M"}

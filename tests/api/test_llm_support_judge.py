@@ -17,9 +17,9 @@ from citations.models import Citation
 from researchmind.models import Question
 from researchmind.runs import run_question
 from researchmind.runs.judge import Judgement, apply_judgement, read_labels
+from testing.mock_anthropic import MockAnthropic, Reply, Text
+from testing.model_double import Researcher, question_of, system_text
 from tests.api.conftest import NOTES
-from tests.engines.mock_anthropic import MockAnthropic, Reply, Text
-from tests.engines.model_double import Researcher, question_of, system_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

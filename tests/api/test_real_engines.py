@@ -13,9 +13,9 @@ import pytest
 from researchmind import services
 from researchmind.models import Question
 from researchmind.runs import run_question
+from testing.mock_anthropic import Fail, MockAnthropic
+from testing.model_double import Researcher, question_of, tool_exchanges
 from tests.api.conftest import NOTES
-from tests.engines.mock_anthropic import Fail, MockAnthropic
-from tests.engines.model_double import Researcher, question_of, tool_exchanges
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

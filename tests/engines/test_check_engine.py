@@ -9,8 +9,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.engines.mock_anthropic import Fail, MockAnthropic
-from tests.engines.model_double import Researcher
+from testing.mock_anthropic import Fail, MockAnthropic
+from testing.model_double import Researcher
 
 
 @pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])

@@ -1,5 +1,5 @@
 """The real ``claude`` and ``claude-mpm`` CLIs, run by our engines against the
-scripted mock Messages API (tests/engines/mock_anthropic.py), fully offline.
+scripted mock Messages API (testing/mock_anthropic.py), fully offline.
 
 The CLIs come from the ``installed`` fixture in tests/conftest.py
 (tools/install-cli.sh, run once per session; fast when already installed).
@@ -19,7 +19,7 @@ from core.engines.base import Availability, OutputLine, RunOutcome
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
 from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
 from core.engines.subprocess import Limits
-from tests.engines.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
+from testing.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
 
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
 CITED = (

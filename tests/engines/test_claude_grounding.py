@@ -2,7 +2,7 @@
 instructions reach the model, the model is offered only Read/Grep/Glob, and
 what it can read is the sandbox's content and nothing else.
 
-The model is ``tests.engines.model_double.Researcher``: it cites only when the
+The model is ``testing.model_double.Researcher``: it cites only when the
 request the CLI really sent carries the instructions, and it reads only what
 its Grep really found. Assertions are on the requests the CLI sent (system
 prompt, tool list, tool results) and on the citation verified against the
@@ -23,8 +23,8 @@ from core.engines.base import RunOutcome
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
 from core.engines.subprocess import Limits
 from core.sandbox import write_instructions, write_manifest
-from tests.engines.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
-from tests.engines.model_double import Researcher, question_of, tool_exchanges
+from testing.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
+from testing.model_double import Researcher, question_of, tool_exchanges
 
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
 ITEM = "5b0e7c1a-2d4f-4e6a-9b8c-0d1e2f3a4b5c"

@@ -14,7 +14,7 @@ import pytest
 from progress.models import ProgressEvent
 from researchmind.models import Question
 from researchmind.runs import run_question
-from tests.engines.mock_anthropic import Fail, MockAnthropic, Reply, Text, ToolUse
+from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text, ToolUse
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]

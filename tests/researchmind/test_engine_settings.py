@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.engines.mock_anthropic import Fail, MockAnthropic
-from tests.engines.model_double import Researcher
+from testing.mock_anthropic import Fail, MockAnthropic
+from testing.model_double import Researcher
 
 SECRET = "sk-ant-do-not-show-7f3a9c"
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from tests.scaleout.clients import Browser
-from tests.scaleout.cluster import REPO, Cluster
+from testing.clients import Browser
+from testing.cluster import REPO, Cluster
 
 USERNAME, PASSWORD = "scaleout-alice", "pw-for-scaleout-1"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
-from tests.scaleout.clients import Watch, follow
-from tests.scaleout.cluster import HERE, wait_for
+from testing.clients import Watch, follow
+from testing.cluster import HERE, wait_for
 
 pytestmark = pytest.mark.slow
 

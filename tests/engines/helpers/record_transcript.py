@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core.engines.base import RunOutcome
 from core.engines.claude import ClaudeCodeEngine
-from tests.engines.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
+from testing.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
 
 ANSWER = (
     "Tokens expire after 15 minutes [c1].\n\n<!-- CITATIONS: ["

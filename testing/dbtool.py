@@ -1,9 +1,9 @@
 """Django-side helpers for the multi-process tests, run in a subprocess with
 the cluster's environment (its database, redis and sandbox root).
 
-    python tests/scaleout/dbtool.py seed USERNAME PASSWORD
-    python tests/scaleout/dbtool.py queue SESSION_ID ENGINE TEXT
-    python tests/scaleout/dbtool.py run-task QUESTION_ID
+    python testing/dbtool.py seed USERNAME PASSWORD
+    python testing/dbtool.py queue SESSION_ID ENGINE TEXT
+    python testing/dbtool.py run-task QUESTION_ID
 
 Each prints one JSON object on its last line of stdout.
 """
@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 
 NOTES = """# Deployment notes

@@ -30,7 +30,7 @@ import psycopg
 import requests
 from psycopg.rows import dict_row
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 HERE = Path(__file__).resolve().parent
 PG_ADMIN_URL = os.environ.get("SCALEOUT_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")

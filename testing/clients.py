@@ -10,7 +10,7 @@ import time
 
 import requests
 
-from tests.scaleout.cluster import Cluster
+from testing.cluster import Cluster
 
 
 class Browser:

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.engines.mock_anthropic import Reply, Text, ToolUse
+from testing.mock_anthropic import Reply, Text, ToolUse
 
 STOPWORDS = frozenset(
     "a an and are as at be by can de did do does for from has have how i in is it its of on or "
