@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from citations.models import Citation
+from citations.models import Citation, CitationFeedback
 from citations.presenters import store_answer_html
 from core.citations.support.judge import claim_sentences, judge_citation
 
@@ -231,3 +231,8 @@ def citation_review(citation, *, reviewer, status: str, note: str = "", support:
         citation.support_reason = (note or "Judged by a reviewer.")[:300]
         fields += ["support", "support_judged_by", "support_reason"]
     citation.save(update_fields=fields)
+
+
+def citation_feedback_record(*, citation, user, verdict: str) -> None:
+    """A reader's "helpful" or "wrong" on a citation: one per reader, the last one kept."""
+    CitationFeedback.objects.update_or_create(citation=citation, user=user, defaults={"verdict": verdict})

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from citations.models import Citation, CitationFeedback
+from citations.services import citation_feedback_record
 from core.citations.rendering import web_href
 from core.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
@@ -124,7 +125,5 @@ def citation_feedback(request, citation_id):
     verdict = request.POST.get("verdict", "")
     if verdict not in CitationFeedback.Verdict.values:
         return HttpResponse("Choose helpful or wrong.", status=400)
-    CitationFeedback.objects.update_or_create(
-        citation=citation, user=request.user, defaults={"verdict": verdict}
-    )
+    citation_feedback_record(citation=citation, user=request.user, verdict=verdict)
     return render(request, "researchmind/_feedback.html", {"citation": citation, "verdict": verdict})
