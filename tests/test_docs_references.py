@@ -86,13 +86,17 @@ def _texts() -> list[tuple[str, int, str]]:
 
 @cache
 def _headings(document: str) -> frozenset[str]:
+    """A document's headings, lower-cased; lines inside code fences are not headings."""
     lines = (ROOT / "docs" / document).read_text(encoding="utf-8").splitlines()
-    in_fence = False
+    fence = ""  # the open fence's marker; a fence closes on a bare run of at least as many
     headings = set()
     for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        elif not in_fence and (match := re.match(r"^#{1,6}\s+(.+?)\s*#*\s*$", line)):
+        marker = re.match(r"^\s*(`{3,}|~{3,})(.*)$", line)
+        if marker and not fence:
+            fence = marker.group(1)
+        elif marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
+            fence = "" if not marker.group(2).strip() else fence
+        elif not fence and (match := re.match(r"^#{1,6}\s+(.+?)\s*#*\s*$", line)):
             headings.add(" ".join(match.group(1).split()).lower())
     return frozenset(headings)
 
