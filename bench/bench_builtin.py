@@ -7,7 +7,7 @@ folder, indexes it from scratch, then answers 20 questions end to end
 
     .venv/bin/python bench/bench_builtin.py [--mb 100] [--questions 20] [--keep DIR [--reuse]]
 
-Targets (SPEC §8): indexing ≥ 20 MB/s, answer p50 ≤ 300 ms.
+Targets: indexing ≥ 20 MB/s, answer p50 ≤ 300 ms.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Time from ask to the first tool step, and the longest silence, for the real
-Claude Code and claude-mpm CLIs (SPEC §8, issue "real engines, really grounded").
+Claude Code and claude-mpm CLIs (issue "real engines, really grounded").
 
 Both engines run the same question over the same sandbox against a scripted
 Messages API on 127.0.0.1 (testing/mock_anthropic.py with the

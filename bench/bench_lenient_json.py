@@ -15,7 +15,7 @@ Correctness: (1) the project's citation tests (``tests/citations/test_parse*``
 and the hypothesis properties, seed 0) run with each contender swapped in,
 failures counted; every answer those tests parse is recorded, and the answers
 whose citations or problems differ from ours are counted. (2) Mutations of
-valid blocks, each with a known right answer: the seed 000 example and a
+valid blocks, each with a known right answer: the citation convention's own example and a
 4-entry block rewritten with each repair agents need (trailing commas, single
 quotes, comments, unquoted keys, Python literals, missing commas, a raw line
 break, one garbled entry) and cut off at every offset. A citation is *exact*

@@ -3,7 +3,7 @@ time from an accepted ask to the first event on a connected websocket.
 
     .venv/bin/python bench/bench_pipeline.py [--lines 20000]
 
-SPEC §8: ingestion ≥ 1/3 of json.loads speed over the same lines and ≥ 20,000
+Targets: ingestion ≥ 1/3 of json.loads speed over the same lines and ≥ 20,000
 events/s; first event ≤ 100 ms after the ask is accepted. Ratios against a
 baseline measured in the same run; absolute times on a shared 2-core box are noise.
 Runs against a throwaway SQLite database and the in-memory channel layer.

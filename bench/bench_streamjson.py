@@ -1,4 +1,4 @@
-"""Micro-benchmark: StreamInterpreter throughput relative to bare ``json.loads`` (SPEC §8).
+"""Micro-benchmark: StreamInterpreter throughput relative to bare ``json.loads``.
 
 Replays the hand-built transcripts in ``tests/fixtures/transcripts`` many times
 as one long run and prints the ratio of interpreter throughput to json.loads

@@ -1,6 +1,6 @@
 """Citation verification over a 50 MB sandbox vs just reading the cited files.
 
-Quality bar (SPEC §8): verifying 1,000 citations over a 50 MB sandbox takes
+Target: verifying 1,000 citations over a 50 MB sandbox takes
 at most 2 × the time to read the cited files. Everything is timed in this
 process on warm page cache, in interleaved rounds (so load on the shared
 machine hits every contender alike), and reported as the median round, both

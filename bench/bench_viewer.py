@@ -1,7 +1,7 @@
 """Viewer benchmark: open a 10-line cited range of a 100,000-line file with
 ``open_window`` vs highlighting the whole file with Pygments.
 
-Bar (SPEC §8): the window opens in ≤ 150 ms; the ratio against the
+Target: the window opens in ≤ 150 ms; the ratio against the
 whole-file baseline, measured in the same process, is the stable number on
 shared machines.
 

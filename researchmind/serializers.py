@@ -59,7 +59,7 @@ def question_payload(question, *, with_citations: bool = False) -> dict:
 
 
 def replay_report(question) -> dict:
-    """The ``replay --json`` object of SPEC §7."""
+    """The ``replay --json`` object (README.md, Management commands)."""
     events = list(question.events.order_by("seq").values_list("kind", "detail"))
     data = question_payload(question, with_citations=True)
     return {

@@ -1,7 +1,7 @@
 """Claude Code and claude-mpm as engines: the real CLIs, run by the subprocess runner.
 
 Both print Claude Code's stream-json on stdout. What a run gets, and why
-(facts behind each flag: shared/CLAUDE_CODE_FACTS.md, checked by
+(facts behind each flag: docs/CLAUDE_CODE.md, How the app runs claude; checked by
 tests/engines/test_claude_grounding.py against the pinned CLI):
 
 - the research instructions appended to the system prompt

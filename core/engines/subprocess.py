@@ -1,6 +1,6 @@
 """Run an engine's CLI as a child process and yield its output lines.
 
-Built for how agent CLIs really fail (see shared/CLAUDE_CODE_FACTS.md §5): lines
+Built for how agent CLIs really fail (docs/CLAUDE_CODE.md, Pitfalls): lines
 of hundreds of KB, non-JSON and invalid UTF-8 on stdout, chatty stderr, hangs
 with or without a result line, children that ignore SIGINT and grandchildren
 spawned by tools. So: argv only (never a shell), stdin from /dev/null, its own

@@ -1,11 +1,11 @@
-"""Agent result protocols (SPEC §6, seeds 002 and 003).
+"""Agent result protocols (docs/FORMATS.md, Answer envelope; Structured Agent Result Protocol).
 
 - ``parse_answer``: a research answer's envelope (YAML frontmatter,
   ``<thinking>``, ``<answer>``, confidence, the "no results" form).
 - ``parse_result``: one response in the Structured Agent Result Protocol.
-- ``aggregate`` / ``render_markdown``: N such responses combined per seed 003
-  Phase 5.
-- ``build_prompt``: the seed 003 Phase 6 prompt template for a result type.
+- ``aggregate`` / ``render_markdown``: N such responses combined
+  (docs/FORMATS.md, Aggregation).
+- ``build_prompt``: the prompt template for a result type (docs/FORMATS.md, Prompt templates).
 
 Pure Python: no Django imports. No parser here raises on agent text.
 """

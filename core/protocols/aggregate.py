@@ -1,15 +1,15 @@
-"""Combine N sub-agent results into one report (seed 003 Phase 5).
+"""Combine N sub-agent results into one report (docs/FORMATS.md, Aggregation).
 
 Collect into status buckets, merge the finding tables, de-duplicate by
 location + counter-location + type, renumber G1, G2, ... after sorting by
-severity, type and location, and count. Nothing is silently discarded
-(Guideline 4): every input lands in a bucket with its raw text, every finding
+severity, type and location, and count. Nothing is silently discarded,
+not even from a partial result: every input lands in a bucket with its raw text, every finding
 is either kept or named in the ``origins`` of the finding it merged into, and
 disagreements are reported as ``conflicts``.
 
 A response with no readable RESULT line goes to the ``unparseable`` bucket
-(Phase 5 step 1); its status is still PARTIAL (Guideline 2) and its findings
-are still merged.
+(step 1); its status is still PARTIAL (docs/FORMATS.md, Graceful
+degradation) and its findings are still merged.
 
 Pure Python: no Django imports.
 """
@@ -91,7 +91,7 @@ class AggregateReport:
 
     @property
     def gaps(self) -> list[CoverageEntry]:
-        """Sub-runs that did not finish: the coverage gaps of Phase 5 step 6."""
+        """Sub-runs that did not finish: the report's coverage gaps (step 6)."""
         return [entry for entry in self.coverage.values() if entry.status not in ("CLEAN", "FINDINGS")]
 
 

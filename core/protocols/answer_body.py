@@ -1,4 +1,4 @@
-"""Facts read from the body of a research answer (seed 002 PLAN-001/002/003):
+"""Facts read from the body of a research answer (docs/FORMATS.md, Answer body):
 section headings, ``## Source N`` sections with their YAML metadata, the
 confidence line, the "No Definitive Answer Found" marker and the Recommended
 Next Steps list.
@@ -42,7 +42,7 @@ _FENCE_OPEN_RE = re.compile(r"[ \t]*+(`{3,}|~{3,})[ \t]*+(\w*)[ \t]*+\r?")
 @dataclass(frozen=True, slots=True)
 class AnswerSource:
     """One ``## Source N: Title`` section. ``metadata`` is its YAML block
-    (url, type, date, version, authority per PLAN-001); ``text`` is the whole
+    (url, type, date, version, authority); ``text`` is the whole
     section body."""
 
     number: int

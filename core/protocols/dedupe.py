@@ -1,11 +1,11 @@
-"""Finding de-duplication and conflict detection for ``aggregate`` (seed 003
-Phase 5, steps 2 and "Handling conflicts").
+"""Finding de-duplication and conflict detection for ``aggregate``
+(docs/FORMATS.md, Aggregation, step 2 and the conflicts).
 
 Two findings are candidates for the same issue when their location,
 counter-location and type match after normalising (a pair of locations in
 either order counts as the same pair, since checking A against B and B
 against A finds the same contradiction). The bias is conservative
-(Guideline 7): candidates merge only when their descriptions share most of
+(when unsure, keep both): candidates merge only when their descriptions share most of
 their words; otherwise both are kept and marked ``unsure``.
 
 Pure Python: no Django imports.

@@ -1,4 +1,4 @@
-"""Split a research answer into its envelope parts (seed 002 PLAN-002/003/004):
+"""Split a research answer into its envelope parts (docs/FORMATS.md, Answer envelope):
 YAML frontmatter, ``<thinking>`` blocks and the ``<answer>``.
 
 Thinking is reasoning, shown collapsed and never mixed into the answer, so
@@ -42,13 +42,13 @@ _TAG_RE = re.compile(r"<(/?)(thinking|answer)\s*>", re.IGNORECASE)
 class ParsedAnswer:
     """A research answer taken apart.
 
-    ``frontmatter`` holds the envelope's keys (the nine of PLAN-004 and any
+    ``frontmatter`` holds the envelope's keys (the nine of the convention and any
     others); ``missing_fields`` names the nine that a present envelope lacks.
     ``thinking`` joins the ``thinking_blocks``. ``answer`` is the inside of
     ``<answer>`` or, without one, the text minus frontmatter and thinking;
     ``outside`` keeps any other text found beside an ``<answer>`` block.
     ``confidence`` is HIGH, MEDIUM, LOW, NONE or None. ``no_results`` marks the
-    PLAN-003 "No Definitive Answer Found" form."""
+    "No Definitive Answer Found" form."""
 
     frontmatter: dict[str, Any]
     thinking: str

@@ -1,4 +1,4 @@
-"""The finding table of seed 003 Phase 4 and the expanded details under it.
+"""The finding table (docs/FORMATS.md, Finding table) and the expanded details under it.
 
 A finding table has the columns ID, Severity, Type, Location,
 Counter-location, Description, Suggestion. Agents get the details wrong in
@@ -24,9 +24,9 @@ from ._markdown import (
     split_cells,
 )
 
-# Seed 003 calibrates severity as critical > major > minor. Agents trained on
-# other rubrics write high/medium/low/info, so those rank beside the seed's
-# words rather than falling to the bottom as unknown.
+# The protocol's scale is critical > major > minor (docs/FORMATS.md, Severity).
+# Agents trained on other rubrics write high/medium/low/info, so those rank
+# beside the protocol's words rather than falling to the bottom as unknown.
 SEVERITY_ORDER = ("critical", "major", "minor")
 SEVERITY_RANK = {
     "critical": 0,

@@ -1,4 +1,4 @@
-"""Render an ``AggregateReport`` as Markdown (seed 003 Phase 5 step 6):
+"""Render an ``AggregateReport`` as Markdown (docs/FORMATS.md, Aggregation, step 6):
 summary stats, coverage map, unified finding table, expanded details,
 conflicts, coverage gaps and the raw text of unparseable responses.
 

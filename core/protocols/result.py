@@ -1,8 +1,8 @@
 """Parse one sub-agent response written in the Structured Agent Result Protocol
-(seed 003 Phases 1-4): the RESULT summary line, the metadata block and the
-detail section with its finding table.
+(docs/FORMATS.md): the RESULT summary line, the metadata block and the detail
+section with its finding table.
 
-Graceful degradation is the rule (seed 003 Guideline 2): a response without a
+Graceful degradation is the rule (docs/FORMATS.md, Graceful degradation): a response without a
 RESULT line, or with one we cannot read, becomes ``PARTIAL`` with a problem
 noted, and its text is kept in ``raw``. ``parse_result`` never raises on any
 text.
@@ -33,7 +33,7 @@ _METADATA_LINE_RE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class ResultMetadata:
-    """The metadata block (seed 003 Phase 3, section 2); ``None`` when absent."""
+    """The metadata block (docs/FORMATS.md, Metadata block); ``None`` when absent."""
 
     protocol: str | None = None
     agent: str | None = None

@@ -1,4 +1,4 @@
-"""The RESULT summary line of seed 003 Phase 3:
+"""The RESULT summary line (docs/FORMATS.md, RESULT line):
 ``RESULT: <STATUS> | Type: <TYPE> | <type-specific-metrics>``.
 
 Pure Python: no Django imports.

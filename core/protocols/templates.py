@@ -1,7 +1,7 @@
-"""The prompt templates of seed 003 Phase 6, one per result type, and
+"""The protocol's prompt templates (docs/FORMATS.md, Prompt templates), one per result type, and
 ``build_prompt`` to fill one in for a sub-run.
 
-The template text is the seed's, line for line: agents are prompted with
+The template text is the protocol's own, line for line: agents are prompted with
 exactly what the protocol documents. Only the placeholders the caller knows
 (the doc path, the doc pair, the task id, the screen name) are filled; the
 counts stay ``<N>`` for the agent to fill.

@@ -2,9 +2,9 @@
 
 ``parse_line`` never raises: invalid UTF-8, broken JSON, JSON that is not an
 object and huge lines all come back as a ``ParsedLine`` with an ``error``.
-``StreamInterpreter`` turns lines into ``StreamEvent`` records (seed 001 §1.2) and
+``StreamInterpreter`` turns lines into ``StreamEvent`` records (kinds below) and
 keeps the run's answer, thinking, cost and errors. Line shapes follow
-``shared/CLAUDE_CODE_FACTS.md``; key order is never assumed. Pure Python, no Django.
+docs/CLAUDE_CODE.md, Stream-json lines; key order is never assumed. Pure Python, no Django.
 
 Event kinds and their payload keys (stage in brackets; sub-agent events, those with
 ``parent_tool_use_id`` set, are always expandable):

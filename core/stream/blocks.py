@@ -2,7 +2,7 @@
 
 Claude Code sends each block twice when partial messages are on: as deltas
 (``content_block_delta``) and as one ``assistant`` line per block, which arrives
-*before* that block's ``content_block_stop`` (CLAUDE_CODE_FACTS §1.6, pitfall 9).
+*before* that block's ``content_block_stop`` (docs/CLAUDE_CODE.md, Stream events; pitfall 9).
 Text is accumulated per (message id, index), the assistant line replaces it without
 re-sending text, retries leave orphan ``message_start``/``message_stop`` pairs whose
 partial text is abandoned, and a non-streaming fallback ``assistant`` line with no

@@ -1,7 +1,7 @@
 """Incremental extraction of PROGRESS markers and the CITATIONS block from streamed text.
 
 Agents write ``<!-- PROGRESS: {"phase": …} -->`` markers at phase changes and one
-``<!-- CITATIONS: [...] -->`` block after the answer (seed 000 §1.2, §2.4). Text
+``<!-- CITATIONS: [...] -->`` block after the answer (both in docs/FORMATS.md). Text
 arrives as deltas split at arbitrary points, so a marker can straddle many deltas:
 the stripper holds back anything that might still turn into a marker until it can
 decide, and never loses text — malformed markers come back as problems with their

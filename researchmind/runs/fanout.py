@@ -1,11 +1,11 @@
 """Fan-out questions: one question asked across several content items.
 
 ``services.fanout_create`` makes the parent question and one sub-run per content item
-(or pair of items), each prompted with the seed 003 Phase 6 template for the
+(or pair of items), each prompted with the protocol's template (docs/FORMATS.md, Prompt templates) for the
 result type and its scope. ``arun_fanout`` is how a parent runs on any
 executor: it claims the parent, runs the sub-runs through the one run path
 (``arun_question``) at most ``concurrency`` at a time, records its own
-progress, then aggregates the sub-runs' results (seed 003 Phase 5) into the
+progress, then aggregates the sub-runs' results (docs/FORMATS.md, Aggregation) into the
 parent's answer and ``protocol["aggregate"]``. A failed sub-run lands in the
 ERROR bucket; the others are still aggregated. Cancelling the parent cancels
 its sub-runs.

@@ -161,7 +161,7 @@ def test_reverify_flags_changed_files(answered):
 
 
 def test_replay_json_reports_the_spec_fields(tmp_path):
-    """`manage.py replay T.jsonl --sandbox DIR --json` prints the SPEC §7 object with verified citations."""
+    """`manage.py replay T.jsonl --sandbox DIR --json` prints README.md's object with verified citations."""
     env = dict(os.environ, DATA_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="researchmind.settings")
     env.pop("DATABASE_URL", None)
     subprocess.run(

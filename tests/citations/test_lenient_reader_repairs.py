@@ -1,4 +1,4 @@
-"""The lenient reader of one CITATIONS element (seed 000 §2.4 as agents really write it): commas
+"""The lenient reader of one CITATIONS element (as agents really write it; docs/FORMATS.md): commas
 missing or doubled, comments in every position, compact JSON, \\u escapes, and text that ends
 where a value should be."""
 

@@ -7,7 +7,7 @@ from core.citations.parsing import parse_citations
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
 OTHER = "7d4e8f01-aaaa-4bbb-8ccc-000000000001"
 
-# Seed 000 §2.4, "Citation Block Format (in agent output)", verbatim.
+# The citation convention's own CITATIONS block example, verbatim.
 SEED_000_BLOCK = """<!-- CITATIONS: [
   {
     "id": "c1",
@@ -32,7 +32,7 @@ SEED_000_INLINE = (
     "The authentication system uses JWT tokens [c1] following industry best practices for token "
     "lifecycle management [c2]."
 )
-# Seed 000 §2.4, "When Source Type is 'inference'", verbatim inside a block.
+# The convention's example of an inference citation, verbatim inside a block.
 SEED_000_INFERENCE = """<!-- CITATIONS: [{
   "id": "c3",
   "source_file": null,
@@ -43,7 +43,7 @@ SEED_000_INFERENCE = """<!-- CITATIONS: [{
   "confidence": 0.6
 }] -->"""
 
-# Seed 002 PLAN-001: a Source section with its YAML metadata block, verbatim.
+# The web-research report's Source section template with its YAML metadata block, verbatim.
 SEED_002_SOURCE = """## Source 1: [Title]
 
 ```yaml
@@ -57,7 +57,7 @@ authority: high  # high (official docs) | medium (GitHub/SO) | low (blogs)
 **Key Findings**:
 [Prose explanation of source insights]
 """
-# Seed 002 PLAN-009 Test Case 4, "Example Citation", verbatim.
+# The web-research report's example Evidence citation, verbatim.
 SEED_002_CASE_4 = """* **Evidence (Web Research):** https://stripe.com/docs/api/payment_intents
 * **Date:** 2025-12 (verified current as of 2026-01-19)
 * **Type:** official_docs (authority: high)
@@ -66,7 +66,7 @@ SEED_002_CASE_4 = """* **Evidence (Web Research):** https://stripe.com/docs/api/
   const intent = await stripe.paymentIntents.create({ amount: 2000 });
   ```
 """
-# Seed 002 PLAN-009 Test Case 5, "Example in Implementation Plan", verbatim.
+# The same kind of citation as an implementation plan writes it, verbatim.
 SEED_002_CASE_5 = """### PLAN-005: Integrate Stripe Payment API
 - **Evidence (Web Research):** https://stripe.com/docs/api/payment_intents/create
 - **Date:** 2025-12 (verified current)
@@ -78,7 +78,7 @@ SEED_002_CASE_5 = """### PLAN-005: Integrate Stripe Payment API
   });
   ```
 """
-# Seed 002 Fact 7, verbatim.
+# A plan's file:line evidence with its excerpt, verbatim.
 SEED_002_FACT_7 = """### Fact 7: Researcher Agent Expects File:Line Citations
 - **Evidence**: `agent/researcher.md:56-57`
 - **Excerpt**:
@@ -95,7 +95,7 @@ SEED_002_FACT_7 = """### Fact 7: Researcher Agent Expects File:Line Citations
 
 
 def test_seed_000_block_example():
-    """The seed's own CITATIONS example parses with every field in place."""
+    """The convention's own CITATIONS example parses with every field in place."""
     result = parse_citations(SEED_000_INLINE + "\n\n" + SEED_000_BLOCK)
     c1, c2 = result.citations
     assert result.problems == []
@@ -118,7 +118,7 @@ def test_seed_000_block_example():
 
 
 def test_seed_000_inline_refs():
-    """The seed's inline example yields its ids in order."""
+    """The convention's inline example yields its ids in order."""
     assert parse_citations(SEED_000_INLINE).inline_ids == ["c1", "c2"]
 
 
@@ -148,7 +148,7 @@ def test_seed_001_backtick_full_uuid():
 
 
 def test_seed_001_placeholder_not_a_path():
-    """The seed's `b1c2d3e4-f5g6.../file.md` placeholder is no content id, so it is not a citation."""
+    """The placeholder `b1c2d3e4-f5g6.../file.md` is no content id, so it is not a citation."""
     assert parse_citations("e.g., `b1c2d3e4-f5g6.../file.md`").citations == []
 
 
@@ -189,7 +189,7 @@ def test_seed_001_dedupe_first_occurrence():
 
 
 def test_sources_section_unbackticked():
-    """Plain entries of a ## Sources section are citations (seed 001 §2.9)."""
+    """Plain entries of a ## Sources section are citations (docs/FORMATS.md, Sources section entries)."""
     text = (
         f"Answer.\n\n## Sources\n- {CID}/notes.md (lines 4-6)\n- 3f2a9c1e/other.md — Notes\n"
         "- [Auth docs](https://example.com/auth)\n- docs/guide.md\n\n## Next\n- not/a/source.md\n"
@@ -220,7 +220,7 @@ def test_file_line_references():
 
 
 def test_file_line_several_ranges_span():
-    """`agent/planner.md:16-17,19,55` (seed 002 Fact 10) spans lines 16 to 55."""
+    """`agent/planner.md:16-17,19,55` (several ranges) spans lines 16 to 55."""
     (c,) = parse_citations("- **Evidence**: `agent/planner.md:16-17,19,55`").citations
     assert (c.source_path, c.line_start, c.line_end) == ("agent/planner.md", 16, 55)
 

@@ -1,4 +1,4 @@
-"""How the forms of one answer combine (SPEC §5): block ids kept and a repeated one renumbered
+"""How the forms of one answer combine (docs/FORMATS.md): block ids kept and a repeated one renumbered
 after the highest, prose repeats of block citations merged into them (short id or full UUID,
 URL case and trailing slash), and blocks found however they are written."""
 

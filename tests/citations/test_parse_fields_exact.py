@@ -1,4 +1,4 @@
-"""CITATIONS entries (seed 000 §2.4) read field by field to exact values, inline reference ranges
+"""CITATIONS entries (docs/FORMATS.md) read field by field to exact values, inline reference ranges
 at their limit, and the path, range and content-id helpers every form shares."""
 
 from __future__ import annotations

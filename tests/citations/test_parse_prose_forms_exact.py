@@ -1,5 +1,5 @@
-"""parse_citations on prose citations (seed 001 §2.4 backtick paths, seed 002 PLAN-001/006
-source sections and Evidence bullets, Fact 7 file:line references, Sources sections): every
+"""parse_citations on prose citations (docs/FORMATS.md: backtick paths, web
+source sections and Evidence bullets, file:line references, Sources sections): every
 field of every citation found, in text order, with the problems said."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sources-section entries and Evidence bullets (seed 001 §2.4, seed 002 PLAN-006) on the cases
+"""Sources-section entries and Evidence bullets (docs/FORMATS.md) on the cases
 that were read wrongly: a long title cut at 60 characters, an absolute path whose UUID tail was
 taken for a path of its own; and the reader's numbers and nesting depth."""
 

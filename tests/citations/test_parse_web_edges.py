@@ -1,4 +1,4 @@
-"""Web citations (seed 002 PLAN-001/006) as agents vary them: an indented YML block with quoted
+"""Web citations (docs/FORMATS.md) as agents vary them: an indented YML block with quoted
 values and comments, Evidence bullets with trailing punctuation and backticked fields, a heading
 that ends an Evidence group, and an Excerpt block that never closes."""
 

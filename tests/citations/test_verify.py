@@ -54,7 +54,7 @@ def test_two_lines_off_is_relocated(sandbox):
 
 
 def test_seed_000_trailing_ellipsis(sandbox):
-    """A trailing '...' (seed 000's excerpt style) marks an elision, not text to match."""
+    """A trailing '...' (the CITATIONS example's excerpt style) marks an elision, not text to match."""
     v = verify_one(sandbox, cite(start=45, end=52, excerpt="The system uses JWT tokens with 24h expiry..."))
     assert v.status == "verified"
 
@@ -330,7 +330,7 @@ def test_file_digest_tracks_changes(sandbox):
 
 
 def test_end_to_end_seed_000_block(sandbox):
-    """The seed 000 block shape, parsed then verified, checks the file citation."""
+    """The CITATIONS block of docs/FORMATS.md, parsed then verified, checks the file citation."""
     answer = (
         'Tokens [c1].\n<!-- CITATIONS: [{"id": "c1", "source_file": "3f2a9c1e/notes.md", "source_type": '
         '"file", "location": {"line_start": 45, "line_end": 52, "section": "Authentication"}, '

@@ -237,7 +237,7 @@ _cite = file_citation
 
 
 def _brute_force(lines: list[str], citation: ParsedCitation) -> tuple[str, int | None, int | None]:
-    """SPEC §5 by its definition: normalise the whole file, look everywhere."""
+    """Verification by its definition: normalise the whole file, look everywhere."""
     needle = make_needle(citation.excerpt)
     start, end = citation.line_start, citation.line_end
     if needle is None:

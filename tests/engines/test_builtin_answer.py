@@ -1,5 +1,5 @@
 """The built-in engine's extractive answer: every claim cited, every
-citation's excerpt really in the cited lines, the seed formats respected."""
+citation's excerpt really in the cited lines, the formats of docs/FORMATS.md respected."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_every_excerpt_is_in_the_cited_lines_of_the_real_file(tmp_path):
 
 
 def test_citations_block_parses_with_the_seed_field_names(tmp_path):
-    """The CITATIONS block is JSON: seed 000 §2.4 fields, file sources, sections."""
+    """The CITATIONS block is JSON: the documented fields, file sources, sections."""
     citations = citations_of(ask(make_sandbox(tmp_path), "When do JWT tokens expire?"))
     for n, citation in enumerate(citations, start=1):
         assert set(citation) == SEED_FIELDS
@@ -143,7 +143,7 @@ def test_sources_line_names_manifest_titles(tmp_path):
 
 
 def test_answer_has_the_seed_002_envelope_and_sections(tmp_path):
-    """YAML envelope (PLAN-004), thinking kept apart, Quick Answer, Confidence Score."""
+    """YAML envelope, thinking kept apart, Quick Answer, Confidence Score."""
     answer = ask(make_sandbox(tmp_path), "When do JWT tokens expire?")
     envelope = answer.split("---\n")[1]
     for key in (
@@ -173,7 +173,7 @@ def test_same_sandbox_and_question_give_the_same_answer(tmp_path):
 
 
 def test_no_match_gives_the_no_results_form_without_citations(tmp_path):
-    """A question nothing in the sandbox mentions gets PLAN-003's form, confidence NONE."""
+    """A question nothing in the sandbox mentions gets the no-results form, confidence NONE."""
     answer = ask(make_sandbox(tmp_path), "What is the quarterly marketing budget for Antarctica?")
     assert "⚠️ **No Definitive Answer Found**" in answer
     assert "## Confidence Score: NONE" in answer

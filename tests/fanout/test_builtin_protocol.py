@@ -1,5 +1,5 @@
 """The built-in engine's protocol mode, without a database: recognising a
-seed 003 template prompt, and comparing two items' statements."""
+protocol template prompt, and comparing two items' statements."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def _subs(parent):
 
 
 def test_create_makes_parent_and_one_sub_run_per_item(token_session):
-    """The parent records the fan-out spec; each sub-run is prompted with the seed 003 template for its item."""
+    """The parent records the fan-out spec; each sub-run is prompted with the protocol template for its item."""
     session, items = token_session
     parent = _create(session, items, concurrency=9)
     spec = parent.protocol["fanout"]

@@ -1,4 +1,4 @@
-"""aggregate and render_markdown: seed 003 Phase 5."""
+"""aggregate and render_markdown (docs/FORMATS.md, Aggregation)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def test_swapped_location_pair_is_the_same_key():
 
 def test_same_key_different_issues_are_both_kept_as_unsure():
     """Two findings under one key that describe different issues are kept
-    apart and marked unsure (conservative bias, Guideline 7)."""
+    apart and marked unsure (conservative bias: when unsure, keep both)."""
     report = aggregate(
         [
             (

@@ -1,4 +1,4 @@
-"""parse_answer on the answer body (seed 002 PLAN-001/002/003): the ``## Source N`` sections and
+"""parse_answer on the answer body (docs/FORMATS.md, Answer body): the ``## Source N`` sections and
 their YAML blocks, headings, the confidence line, the "no results" marker and Recommended Next
 Steps, each on the edge cases agents produce."""
 

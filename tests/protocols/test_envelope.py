@@ -1,5 +1,5 @@
 """parse_answer: frontmatter, <thinking>/<answer> separation, confidence and
-the "no results" form (seed 002 PLAN-001..004)."""
+the "no results" form (docs/FORMATS.md, Answer envelope)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def seed(name: str) -> str:
 
 
 def test_seed_plan004_envelope_reads_all_nine_fields():
-    """The PLAN-004 template's frontmatter gives all nine fields, thinking and
+    """The envelope template's frontmatter gives all nine fields, thinking and
     answer apart; its placeholder confidence names no level and is noted."""
     parsed = parse_answer(seed("002_plan004_envelope.md"))
     assert list(parsed.frontmatter) == list(ENVELOPE_FIELDS)
@@ -32,7 +32,7 @@ def test_seed_plan004_envelope_reads_all_nine_fields():
 
 
 def test_seed_plan002_template_separates_thinking_from_answer():
-    """The PLAN-002 template: thinking holds the search strategy and none of
+    """The thinking/answer template: thinking holds the search strategy and none of
     it leaks into the answer, which has the five sections."""
     parsed = parse_answer(seed("002_plan002_template.md"))
     assert parsed.thinking.startswith("Search strategy for [subject]:")
@@ -53,7 +53,7 @@ def test_seed_plan002_template_separates_thinking_from_answer():
 
 
 def test_seed_plan003_no_results_form():
-    """The PLAN-003 form parses like any answer: NONE confidence, no_results,
+    """The no-results form parses like any answer: NONE confidence, no_results,
     three next steps; the heading before <thinking> is kept apart."""
     parsed = parse_answer(seed("002_plan003_no_results.md"))
     assert parsed.no_results
@@ -78,7 +78,7 @@ def test_seed_fact4_old_status_line_is_no_results():
 
 
 def test_seed_plan001_source_metadata():
-    """A PLAN-001 source section yields its five YAML fields, comments dropped."""
+    """A web source section yields its five YAML fields, comments dropped."""
     parsed = parse_answer(seed("002_plan001_source.md"))
     assert len(parsed.sources) == 1
     source = parsed.sources[0]
@@ -94,7 +94,7 @@ def test_seed_plan001_source_metadata():
 
 
 def test_seed_plan005_code_example_is_plain_answer():
-    """The PLAN-005 code example block is answer text with no problems."""
+    """The Verified Code Example block is answer text with no problems."""
     parsed = parse_answer(seed("002_plan005_code_example.md"))
     assert "stripe.paymentIntents.create" in parsed.answer
     assert parsed.thinking == ""
@@ -270,7 +270,7 @@ def test_source_without_yaml_is_noted():
 
 
 def test_source_missing_fields_are_noted():
-    """Source metadata lacking PLAN-001 fields names them."""
+    """Source metadata lacking the five source fields names them."""
     parsed = parse_answer("## Source 2: Blog\n\n```yaml\nurl: https://x.example\ntype: blog\n```\n")
     assert parsed.sources[0].number == 2
     assert any("lacks date, version, authority" in problem for problem in parsed.problems)

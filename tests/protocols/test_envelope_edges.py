@@ -1,4 +1,4 @@
-"""parse_answer's envelope (seed 002 PLAN-002/004) on edge cases: nested and quoted tags, blocks
+"""parse_answer's envelope (docs/FORMATS.md, Answer envelope) on edge cases: nested and quoted tags, blocks
 that look like frontmatter and are not, and input that is not text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The finding table of seed 003 Phase 4, read from responses written every
+"""The finding table (docs/FORMATS.md, Finding table), read from responses written every
 which way, and the expanded details keyed by finding ID."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.protocols import Finding, parse_result
 
 HEAD = "RESULT: FINDINGS | Type: consistency | Pair: a.md/b.md | Findings: 2 | Critical: 1 | Major: 1 | Minor: 0\n\n"
-# The column names of seed 003 Phase 4, in the seed's order.
+# The protocol's column names, in its order.
 SEED_HEADER = "| ID | Severity | Type | Location | Counter-location | Description | Suggestion |"
 
 
@@ -15,7 +15,7 @@ def findings_of(table: str) -> list[Finding]:
 
 
 def test_seed_columns_are_read():
-    """A table with the seed's seven columns gives typed Finding rows; ``--``
+    """A table with the protocol's seven columns gives typed Finding rows; ``--``
     in Counter-location means none."""
     findings = findings_of(
         SEED_HEADER + "\n|----|----------|------|----------|------------------|-------------|------------|\n"
@@ -45,7 +45,7 @@ def test_seed_columns_are_read():
 
 
 def test_seed_taxonomy_types_are_kept():
-    """Every finding type of the seed's taxonomy is read as written."""
+    """Every finding type of the protocol's taxonomy is read as written."""
     types = [
         "contradiction",
         "terminology-drift",

@@ -1,4 +1,4 @@
-"""De-duplication and conflicts of seed 003 Phase 5 ("Handling conflicts", Guideline 7) on their
+"""De-duplication and conflicts in aggregation (docs/FORMATS.md, Aggregation, step 2) on their
 boundaries: the word-overlap threshold, what a merged finding keeps, which scopes a CLEAN sub-run
 covers, and how inputs that are not protocol text are filed."""
 

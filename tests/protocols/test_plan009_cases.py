@@ -1,4 +1,4 @@
-"""Seed 002 PLAN-009's five test cases, as responses a conforming
+"""The web-research report convention's five test cases, as responses a conforming
 web-search-researcher would return, checked item by item against its
 "Expected Response" lists."""
 
@@ -177,7 +177,7 @@ authority: medium
 </answer>
 """
 
-# PLAN-009 Test Case 4, "Example Citation", verbatim.
+# Test case 4's example citation, verbatim.
 CASE_4_EXAMPLE_CITATION = """* **Evidence (Web Research):** https://stripe.com/docs/api/payment_intents
 * **Date:** 2025-12 (verified current as of 2026-01-19)
 * **Type:** official_docs (authority: high)
@@ -258,7 +258,7 @@ def test_case_4_researcher_can_build_url_citation():
 
 
 def test_case_4_example_citation_parses_as_plain_answer():
-    """The seed's example citation is ordinary answer text: no problems."""
+    """The convention's example citation is ordinary answer text: no problems."""
     parsed = parse_answer(CASE_4_EXAMPLE_CITATION)
     assert parsed.answer == CASE_4_EXAMPLE_CITATION.strip()
     assert parsed.problems == []

@@ -1,4 +1,4 @@
-"""build_prompt, whole: the Task prompt a sub-run receives (seed 003 Phase 6), and the exact
+"""build_prompt, whole: the Task prompt a sub-run receives (docs/FORMATS.md, Prompt templates), and the exact
 sentence each refused request raises."""
 
 from __future__ import annotations

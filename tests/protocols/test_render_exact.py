@@ -1,4 +1,4 @@
-"""render_markdown, line for line: the aggregated report of seed 003 Phase 5 step 6 as a person
+"""render_markdown, line for line: the aggregated report (docs/FORMATS.md, Aggregation, step 6) as a person
 reads it (summary counts, coverage map, unified table, details, conflicts, gaps, raw excerpts)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""parse_result: the RESULT summary line and metadata block of seed 003 Phase 3."""
+"""parse_result: the RESULT summary line and metadata block (docs/FORMATS.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from core.protocols import AgentResult, parse_result
 
 SEEDS = Path(__file__).parent / "seed_examples"
 
-# Seed 003 Phase 3, "Section 2 — Metadata Block", verbatim.
+# The protocol's metadata block template, verbatim.
 SEED_METADATA_BLOCK = """---
 **Protocol**: v1
 **Agent**: <role description>
@@ -34,7 +34,7 @@ METADATA = """---
 
 
 def test_seed_generic_summary_line_is_malformed_and_partial():
-    """The seed's format line ``RESULT: <STATUS> | Type: <TYPE> | ...`` names no
+    """The protocol's generic format line ``RESULT: <STATUS> | Type: <TYPE> | ...`` names no
     status, so it degrades to PARTIAL with a problem and keeps the text."""
     line = "RESULT: <STATUS> | Type: <TYPE> | <type-specific-metrics>"
     result = parse_result(line)
@@ -46,7 +46,7 @@ def test_seed_generic_summary_line_is_malformed_and_partial():
 
 
 def test_seed_prompt_template_line_with_placeholder_status_is_malformed():
-    """The Phase 6 line ``RESULT: <CLEAN|FINDINGS|PARTIAL|ERROR> | ...`` is a
+    """The prompt template's line ``RESULT: <CLEAN|FINDINGS|PARTIAL|ERROR> | ...`` is a
     placeholder, not a CLEAN result, even though its pipes split it."""
     result = parse_result(
         "RESULT: <CLEAN|FINDINGS|PARTIAL|ERROR> | Type: digest | Doc: <path> | Sections: <N> | Entities: <N> | Cross-refs: <N>"
@@ -87,7 +87,7 @@ def test_seed_prompt_template_line_with_placeholder_status_is_malformed():
     ],
 )
 def test_seed_per_type_metrics_are_parsed(line, result_type, metrics):
-    """Each type's metrics from seed 003 Phase 3 parse into a dict, ints where numeric."""
+    """Each type's metrics (docs/FORMATS.md, RESULT line) parse into a dict, ints where numeric."""
     result = parse_result(line + "\n" + METADATA)
     assert result.conformant
     assert result.result_type == result_type
@@ -127,7 +127,7 @@ def test_partial_without_coverage_and_reason_is_noted():
 
 
 def test_seed_metadata_block_is_read():
-    """The seed's metadata block, placeholders and all, fills ResultMetadata;
+    """The protocol's metadata block template, placeholders and all, fills ResultMetadata;
     a Confidence that is not high/medium/low is kept and noted."""
     result = parse_result(
         "RESULT: CLEAN | Type: digest | Doc: a.md | Sections: 1 | Entities: 1 | Cross-refs: 0\n"
@@ -181,7 +181,7 @@ def test_bold_result_line_is_read():
 
 
 def test_missing_result_line_is_partial_and_keeps_text():
-    """A response without a RESULT line is PARTIAL, never dropped (SPEC §6)."""
+    """A response without a RESULT line is PARTIAL, never dropped (docs/FORMATS.md, Graceful degradation)."""
     text = "I compared the docs and found that section 2 contradicts section 3."
     result = parse_result(text)
     assert result.status == "PARTIAL"
@@ -192,7 +192,7 @@ def test_missing_result_line_is_partial_and_keeps_text():
 
 
 def test_missing_result_line_still_yields_findings():
-    """Findings in a response without a RESULT line are still parsed (Guideline 4)."""
+    """Findings in a response without a RESULT line are still parsed (nothing is discarded)."""
     result = parse_result(
         "Here is what I found.\n\n| ID | Severity | Type | Location |\n|---|---|---|---|\n| F1 | major | regression | a.md §1 |\n"
     )
@@ -293,7 +293,7 @@ def test_finding_count_mismatch_is_noted():
 
 
 def test_whole_seed_protocol_text_parses_without_false_findings():
-    """Seed 003 Phases 1-4 as one text: its format line is a placeholder (PARTIAL)
+    """The protocol's own description as one text: its format line is a placeholder (PARTIAL)
     and its column-description table is not mistaken for findings."""
     result = parse_result((SEEDS / "003_phases_1_to_4.md").read_text())
     assert isinstance(result, AgentResult)

@@ -1,5 +1,5 @@
 """parse_result to stored data: ``AgentResult.to_dict`` whole, and the RESULT line's metric values
-(seed 003 Phase 3) read to their exact types, with the exact problem for each bad value."""
+(docs/FORMATS.md, RESULT line) read to their exact types, with the exact problem for each bad value."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""parse_result on the RESULT line and metadata block of seed 003 Phase 3, with the exact problem
+"""parse_result on the RESULT line and metadata block (docs/FORMATS.md), with the exact problem
 each deviation gets: placeholders, unknown types, labels without values, a late metadata block
 and one that runs straight into the finding table."""
 

@@ -1,4 +1,4 @@
-"""Finding tables and their details (seed 003 Phase 4) as agents really write them: columns
+"""Finding tables and their details (docs/FORMATS.md, Finding table) as agents really write them: columns
 missing or unnamed, ids in markup, rows too short or too long, tables without outer pipes, details
 with sub-headings, and Markdown cells with escaped pipes."""
 

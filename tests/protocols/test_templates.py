@@ -1,4 +1,4 @@
-"""build_prompt and the seed 003 Phase 6 prompt templates."""
+"""build_prompt and the protocol's prompt templates."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ SEEDS = Path(__file__).parent / "seed_examples"
 
 
 def seed_templates() -> dict[str, str]:
-    """The five templates exactly as seed 003 Phase 6 prints them."""
+    """The five templates exactly as the protocol publishes them."""
     text = (SEEDS / "003_phase6_templates.txt").read_text()
     parts = re.split(r"^=== (\S+)\n", text, flags=re.MULTILINE)[1:]
     return {name: body.rstrip("\n") for name, body in zip(parts[::2], parts[1::2], strict=True)}

@@ -1,4 +1,4 @@
-"""Find every citation in an engine's answer (SPEC §5, seeds 000–002).
+"""Find every citation in an engine's answer (docs/FORMATS.md, How the forms combine).
 
 Pure Python (no Django). ``parse_citations`` never raises: whatever it cannot
 read is reported in ``ParseResult.problems`` rather than dropped.

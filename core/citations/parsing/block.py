@@ -1,6 +1,6 @@
-"""Form 1: the ``<!-- CITATIONS: [...] -->`` block (seed 000 §2.4).
+"""Form 1: the ``<!-- CITATIONS: [...] -->`` block (docs/FORMATS.md, CITATIONS block).
 
-Field names are the seed's exactly: ``id``, ``source_file``, ``source_type``,
+Field names are the convention's exactly: ``id``, ``source_file``, ``source_type``,
 ``location`` {line_start, line_end, section, page}, ``excerpt``,
 ``relevance``, ``confidence``. Broken JSON is read as far as it goes and
 every repair or loss is written to ``problems``.
@@ -137,7 +137,7 @@ def _convert_all(
 
 
 def convert_entry(entry: dict, number: int, content_ids: list[str], problems: list[str]) -> ParsedCitation:
-    """Map one seed-000 object onto a ParsedCitation, checking each field."""
+    """Map one CITATIONS block object onto a ParsedCitation, checking each field."""
     raw_id = entry.get("id")
     match = _ID_RE.match(str(raw_id).strip()) if isinstance(raw_id, (str, int)) else None
     cid = f"c{int(match.group(1))}" if match else ""

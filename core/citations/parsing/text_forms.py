@@ -1,9 +1,9 @@
 """Forms 2 and 3 and inline references, found in the answer's prose.
 
-- backtick paths `` `<uuid or 8-hex>/<path>` `` anywhere (seed 001 §2.4),
+- backtick paths `` `<uuid or 8-hex>/<path>` `` anywhere (docs/FORMATS.md, Backtick content paths),
   with ``:45-52``, ``#L45-L52`` or "lines 45-52" right after;
 - un-backticked entries of a ``## Sources`` (or References) section;
-- ``path/to/file.ext:45-52`` and ``file.ext:45`` references (seed 002 Fact 7);
+- ``path/to/file.ext:45-52`` and ``file.ext:45`` references (docs/FORMATS.md, File and line references);
 - inline ``[c1]``, ``[c1][c2]``, ``[c1, c2]``, ``[c1-c3]``.
 
 The caller blanks the CITATIONS block out of the text first, so nothing in it

@@ -1,4 +1,4 @@
-"""Form 4: web sources (seed 002 PLAN-001, PLAN-006, PLAN-009).
+"""Form 4: web sources (docs/FORMATS.md, Web sources; Evidence bullets).
 
 - ``## Source N: Title`` followed by a ```yaml block with url, type, date,
   version, authority (or the older ``**URL**: …`` prose lines);

@@ -1,4 +1,4 @@
-"""Check parsed citations against the research session's sandbox (SPEC §5).
+"""Check parsed citations against the research session's sandbox.
 
 Pure Python (no Django). Every path goes through ``resolve_in_sandbox``; a
 path it refuses, or one in the private ``.researchmind/`` folder, is

@@ -1,10 +1,10 @@
 """Write the built-in engine's extractive answer in the agents' format.
 
-The text follows seed 002: a YAML message envelope (PLAN-004), a
-``<thinking>`` block with the searches made, an ``<answer>`` report whose
-every claim sentence ends with its ``[cN]`` marker, and — when nothing
-matches — the unified "no results" form (PLAN-003). Citations follow seed 000
-§2.4 in one ``<!-- CITATIONS: [...] -->`` block.
+The text is an answer envelope (docs/FORMATS.md, Answer envelope): YAML
+frontmatter, a ``<thinking>`` block with the searches made, an ``<answer>``
+report whose every claim sentence ends with its ``[cN]`` marker, and — when
+nothing matches — the "No Definitive Answer Found" form. Citations go in one
+``<!-- CITATIONS: [...] -->`` block (docs/FORMATS.md, CITATIONS block).
 
 Pure Python: no Django imports.
 """
@@ -63,7 +63,7 @@ def subject(question: str) -> str:
 
 
 def query_type(question: str) -> str:
-    """Seed 002's query_type enum, guessed from the question's wording."""
+    """The envelope's query_type value, guessed from the question's wording."""
     q = question.lower()
     if any(w in q for w in ("error", "fail", "exception", "crash", "bug", "broken", "fix")):
         return "error_resolution"
@@ -75,8 +75,9 @@ def query_type(question: str) -> str:
 
 
 def envelope(question: str, timestamp: str, sources: int, confidence: str, tools: str = "Grep, Read") -> str:
-    """PLAN-004's frontmatter. ``timestamp`` is the content's newest change,
-    not the wall clock, so the same sandbox and question give the same text."""
+    """The envelope's frontmatter (docs/FORMATS.md, Frontmatter). ``timestamp``
+    is the content's newest change, not the wall clock, so the same sandbox and
+    question give the same text."""
     seq = int(hashlib.sha256(f"{question}\0{timestamp}".encode()).hexdigest()[:8], 16) % 1000
     return "\n".join(
         [
@@ -259,7 +260,7 @@ def no_results(
     consulted: list[Claim] | None = None,
     manifest: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Answer:
-    """Seed 002 PLAN-003's unified "no results" form: not found in this
+    """The unified "no results" form (docs/FORMATS.md, No Definitive Answer Found): not found in this
     session's content, what was searched, the nearest passages consulted
     (named, never cited), confidence NONE."""
     wanted = ", ".join(f'"{t}"' for t in terms) or "(no searchable words)"
@@ -329,7 +330,7 @@ def no_results(
 
 
 def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: float = 0.9) -> dict:
-    """One entry of the CITATIONS block (seed 000 §2.4 field names) for a quoted claim."""
+    """One entry of the CITATIONS block (docs/FORMATS.md, CITATIONS block) for a quoted claim."""
     return {
         "id": cid,
         "source_file": claim.path,

@@ -1,6 +1,6 @@
-"""Protocol-conformant results from the built-in engine (seed 003).
+"""Protocol-conformant results from the built-in engine (docs/FORMATS.md, Structured Agent Result Protocol).
 
-When the prompt is one of the seed 003 Phase 6 templates (as
+When the prompt is one of the protocol's prompt templates (as
 ``core.protocols.build_prompt`` writes them) the engine answers in
 the Structured Agent Result Protocol instead of a research report: the
 RESULT line with its type's metrics, the metadata block, then the detail
@@ -46,7 +46,7 @@ class ProtocolTask:
 
 
 def parse_task(prompt: str) -> ProtocolTask | None:
-    """The task a seed 003 template prompt sets, or None for any other prompt."""
+    """The task a protocol template prompt sets, or None for any other prompt."""
     at = prompt.find(TEMPLATE_MARK)
     kind = _TYPE.search(prompt, at) if at >= 0 else None
     if kind is None or kind.group(1) not in SUPPORTED:

@@ -71,7 +71,7 @@ def run_builtin(
     from .protocol import parse_task
     from .protocol_stream import protocol_steps
 
-    # A seed 003 template prompt (a fan-out sub-run) gets a protocol result.
+    # A protocol template prompt (a fan-out sub-run) gets a protocol result.
     task = parse_task(question)
     base = Path(os.path.abspath(root))
     state_dir = Path(os.path.abspath(state or default_state_dir(base)))

@@ -1,4 +1,4 @@
-"""Build lines in Claude Code's ``stream-json`` dialect (CLAUDE_CODE_FACTS §1).
+"""Build lines in Claude Code's ``stream-json`` dialect (docs/CLAUDE_CODE.md, Stream-json lines).
 
 Shapes and order follow the real CLI: one ``assistant`` line per content
 block, sent before that block's ``content_block_stop``; ``stream_event``

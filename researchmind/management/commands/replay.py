@@ -4,7 +4,7 @@
 research session (its sandbox a copy of DIR, whose manifest ids become
 content items), records one question from the transcript through the same
 parser, recorder and citation pipeline as a live run and, with ``--json``,
-prints the SPEC §7 report."""
+prints the report README.md describes ("Management commands")."""
 
 from __future__ import annotations
 
