@@ -10,6 +10,7 @@ The packages and their tests are in tools/mutation.toml. A mutant that changes n
 caller can see is never made: its source line says why after `# pragma: no mutate:` (a
 statement whose line has no room for the comment sits between `# pragma: no mutate start`
 and `# pragma: no mutate end`), so every survivor reported is one to kill or to mark.
+mutmut's pragma is per line, so it also drops the other mutants of the line it marks.
 
 mutmut rewrites the sources it mutates, so each run works in
 artifacts/mutation/<package>/ (a fresh copy of the code and tests), never in the
