@@ -2,11 +2,16 @@
 
     .venv/bin/python tools/mutation.py core/citations/parsing      # one package
     .venv/bin/python tools/mutation.py                        # each package in turn
-    .venv/bin/python tools/mutation.py core/citations/verification --skip 'core/citations/support/judge*'
-    .venv/bin/python tools/mutation.py core/citations/verification --keep --only 'core.citations.support.judge*'
-    .venv/bin/python tools/mutation.py core/citations/verification --keep --report   # report only, no run
+    .venv/bin/python tools/mutation.py core/citations/support --skip 'core/citations/support/rules/*'
+    .venv/bin/python tools/mutation.py core/citations/support --keep --only 'core.citations.support.judge*'
+    .venv/bin/python tools/mutation.py core/citations/support --keep --report   # report only, no run
 
-The packages, their tests and their equivalent mutants are in tools/mutation.toml.
+The packages and their tests are in tools/mutation.toml. A mutant that changes nothing a
+caller can see is never made: its source line says why after `# pragma: no mutate:` (a
+statement whose line has no room for the comment sits between `# pragma: no mutate start`
+and `# pragma: no mutate end`), so every survivor reported is one to kill or to mark.
+mutmut's pragma is per line, so it also drops the other mutants of the line it marks.
+
 mutmut rewrites the sources it mutates, so each run works in
 artifacts/mutation/<package>/ (a fresh copy of the code and tests), never in the
 working tree others run tests from. The report (survivors with file:line and
@@ -209,7 +214,6 @@ def run_package(
         [str(MUTMUT), "results", "--all", "true"], cwd=work, capture_output=True, text=True, check=True
     ).stdout
     status = dict(re.findall(r"^\s+(\S+): (.+)$", results, re.M))
-    equivalent = spec.get("equivalent", {})
     counts: dict[str, int] = {}
     for value in status.values():
         counts[value] = counts.get(value, 0) + 1
@@ -221,35 +225,27 @@ def run_package(
     for name in survivors:
         diff = diff_by_name[name]
         path, line = mutant_line(name, diff)
-        tag = "equivalent" if name in equivalent else status[name]
-        row = f"{path}:{line} {name} [{tag}]"
-        if name in equivalent:
-            row += f" — {equivalent[name]}"
-        else:
-            live.append(f"{path}:{line} {name} [{status[name]}]")
+        row = f"{path}:{line} {name} [{status[name]}]"
+        live.append(row)
         report.append(row + "\n" + diff + "\n")
     unchecked = counts.get("not checked", 0)
     total = len(status) - unchecked
     killed = counts.get("killed", 0) + counts.get("timeout", 0)
-    n_equiv = sum(1 for n in survivors if n in equivalent)
-    score = 100.0 * killed / (total - n_equiv) if total > n_equiv else 100.0
+    score = 100.0 * killed / total if total else 100.0
     modules: dict[str, dict[str, int]] = {}
     for name, value in status.items():
-        module = modules.setdefault(
-            module_of(name), {"killed": 0, "survived": 0, "equivalent": 0, "not checked": 0}
-        )
+        module = modules.setdefault(module_of(name), {"killed": 0, "survived": 0, "not checked": 0})
         if value in ("killed", "timeout", "caught by type check"):
             module["killed"] += 1
         elif value == "not checked":
             module["not checked"] += 1
         else:
-            module["equivalent" if name in equivalent else "survived"] += 1
+            module["survived"] += 1
     summary = {
         "package": package,
         "mutants": total,
         "killed": killed,
         "survived": len(survivors),
-        "equivalent": n_equiv,
         "not_checked": unchecked,
         "score": round(score, 1),
         "seconds": round(seconds),
@@ -259,8 +255,8 @@ def run_package(
     text = json.dumps(summary) + "\n\n" + "\n".join(report)
     (OUT / f"{slug(package)}.txt").write_text(text)
     print(
-        f"{package}: {total} mutants checked, {killed} killed, {len(survivors)} survived "
-        f"({n_equiv} equivalent), score {score:.1f} % (equivalents excluded), {seconds:.0f} s"
+        f"{package}: {total} mutants checked, {killed} killed, {len(survivors)} survived, "
+        f"score {score:.1f} %, {seconds:.0f} s"
         + (f"; {unchecked} mutants not checked yet" if unchecked else "")
     )
     for row in live:

@@ -110,7 +110,8 @@ def _file(label: str, item: AgentResult | str | None) -> BucketEntry:
     if item is None:
         return BucketEntry(label, UNPARSEABLE, None, "", "No response was received.")
     if not isinstance(item, AgentResult):
-        item = parse_result(item if isinstance(item, str) else str(item), source=label)
+        # Not mutated: parse_result turns a non-str into its text itself, and str() of a str is itself
+        item = parse_result(item if isinstance(item, str) else str(item), source=label)  # pragma: no mutate
     else:
         # A copy, so the caller's result is not changed by labelling its findings.
         item = replace(
@@ -149,7 +150,9 @@ def aggregate(results: Sequence[tuple[str, AgentResult | str | None]]) -> Aggreg
     """Aggregate ``(label, result)`` pairs; a result may be parsed, raw text,
     or None for a sub-run that returned nothing."""
     labels = _unique_labels([str(label) for label, _ in results])
+    # pragma: no mutate start (labels are made from results, so the two always have the same length)
     entries = [_file(label, item) for label, (_, item) in zip(labels, results, strict=True)]
+    # pragma: no mutate end
     buckets: dict[str, list[BucketEntry]] = {name: [] for name in BUCKETS}
     for entry in entries:
         buckets[entry.bucket].append(entry)

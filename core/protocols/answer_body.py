@@ -73,7 +73,7 @@ def normalise_confidence(value: object) -> str | None:
     if "|" in text:
         return None
     word = re.match(r"[A-Za-z]+", text)
-    level = word.group(0).upper() if word else ""
+    level = word.group(0).upper() if word else ""  # pragma: no mutate: 'XXXX' is no level either
     return level if level in CONFIDENCE_LEVELS else None
 
 
@@ -121,10 +121,12 @@ def _fence_blocks(text: str) -> list[tuple[str, str]]:
     for number, line in enumerate(lines):
         # "\r" too: split on "\n" leaves it on every line of a CRLF answer.
         bare = line.strip(" \t\r")
-        if bare[:3] in ("```", "~~~") and bare == bare[0] * len(bare):
+        # Not mutated: a line whose first three characters are one fence character has that character at [1]
+        # too
+        if bare[:3] in ("```", "~~~") and bare == bare[0] * len(bare):  # pragma: no mutate
             closers.setdefault(bare, []).append(number)
     blocks: list[tuple[str, str]] = []
-    number = 0
+    number = 0  # pragma: no mutate: line 0 is the heading's empty rest
     while number < len(lines):
         opening = _FENCE_OPEN_RE.fullmatch(lines[number])
         if opening:
@@ -144,7 +146,8 @@ def _read_sources(text: str, headings: list[tuple[int, int, int, str]], facts: B
         match = _SOURCE_HEADING_RE.match(title)
         if not match:
             continue
-        body = text[line_end : _section_end(headings, index, len(text))]
+        # Not mutated: a slice ending at None ends at len(text)
+        body = text[line_end : _section_end(headings, index, len(text))]  # pragma: no mutate
         metadata: dict[str, Any] = {}
         fence = _metadata_fence(body)
         if fence is None:
@@ -165,11 +168,11 @@ def _read_sources(text: str, headings: list[tuple[int, int, int, str]], facts: B
 
 def _read_next_steps(text: str, spans: list[tuple[int, int]]) -> list[str]:
     steps: list[str] = []
-    collecting = False
-    offset = 0
+    collecting = False  # pragma: no mutate: only tested for truth
+    offset = 0  # pragma: no mutate: only an empty line moves, read as nothing
     for line in text.splitlines(keepends=True):
         position, offset = offset, offset + len(line)
-        line = line.rstrip("\r\n")
+        line = line.rstrip("\r\n")  # pragma: no mutate: $ and strip() absorb it
         if in_spans(position, spans):
             continue
         if _NEXT_STEPS_RE.match(line):
@@ -201,7 +204,8 @@ def read_body(answer: str) -> BodyFacts:
     for match in _CONFIDENCE_RE.finditer(answer):
         if in_spans(match.start(), spans):
             continue
-        facts.confidence = normalise_confidence(match.group(1).rstrip(" \t"))
+        # Not mutated: normalise_confidence strips the value's whitespace again
+        facts.confidence = normalise_confidence(match.group(1).rstrip(" \t"))  # pragma: no mutate
         if facts.confidence is None:
             facts.problems.append(f"The confidence line {match.group(0).strip()!r} names no single level.")
         break
@@ -216,7 +220,8 @@ def resolve_confidence(declared: object, facts: BodyFacts, problems: list[str]) 
     The frontmatter wins over the body (it is the field consumers read
     first); a disagreement is noted. The "No Definitive Answer Found" form
     implies NONE when nothing else is said."""
-    from_frontmatter = normalise_confidence(declared) if declared is not None else None
+    # Not mutated: normalise_confidence(None) is None
+    from_frontmatter = normalise_confidence(declared) if declared is not None else None  # pragma: no mutate
     if declared is not None and from_frontmatter is None:
         problems.append(
             f"The frontmatter confidence {declared!r} is not one of {', '.join(CONFIDENCE_LEVELS)}."

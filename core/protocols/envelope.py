@@ -114,13 +114,13 @@ def split_tags(body: str, problems: list[str]) -> tuple[list[str], list[str], st
     # <thinking> opened inside an open <thinking> (or <answer> in <answer>) is content, and so is
     # the close that pairs with it: the first close must not end the outer block and let the
     # rest of the reasoning out.
-    nested = 0
-    cursor = 0
+    nested = 0  # pragma: no mutate: set to 0 when a block opens
+    cursor = 0  # pragma: no mutate: a slice from None starts at 0
     for tag in _tags(body):
         closing, name = tag.group(1) == "/", tag.group(2).lower()
         top = stack[-1] if stack else ""
         if name == top and (not closing or nested):
-            nested += -1 if closing else 1
+            nested += -1 if closing else 1  # pragma: no mutate: only zero or not is read
             continue
         if not closing and not (name in stack or (name == "answer" and stack)):
             parts[top].append(body[cursor : tag.start()])

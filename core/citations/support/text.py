@@ -103,7 +103,7 @@ class Span:
         with a negating prefix ("depend" as "independent")?"""
         if self._only_prefixed(term):
             return True
-        alternatives = NOT_PARAPHRASES.get(light_stem(term), ())
+        alternatives = NOT_PARAPHRASES.get(light_stem(term), ())  # pragma: no mutate: None and () both end it
         return bool(alternatives) and not self.has_word(term) and any(self._has(a) for a in alternatives)
 
     def has_word(self, term: str) -> bool:
@@ -138,14 +138,18 @@ class Span:
         if alternative in ("[]", "()", "{}", '""', "''"):  # an empty literal, not a call's "()"
             return bool(re.search(r"(?<![\w\])])" + re.escape(alternative), self.raw))
         quoted = any(q + alternative + q in self.raw for q in "'\"`")
+        # Not mutated: \s already matches the newline before a line's start, so re.M adds no match
+        # pragma: no mutate start
         return quoted or bool(
             re.search(r"(?:^|\s)" + re.escape(alternative) + r"(?=\s*[\w({])", self.raw, re.M)
         )
+        # pragma: no mutate end
 
     def has_name(self, name: str) -> bool:
         if name in self.low or name.replace("_", "") in self.flat:
             return True
-        last = name.rsplit(".", 1)[-1]  # "Paginator.page" is named by "def page"
+        # Not mutated: rsplit's last part is the same whatever the number of splits
+        last = name.rsplit(".", 1)[-1]  # "Paginator.page" is named by "def page"  # pragma: no mutate
         return "." in name and len(last) > 2 and last in self.word_set
 
     def code_names(self) -> set[str]:
@@ -164,7 +168,7 @@ class Segment(Span):
         raw: str,
         negated: bool | None,
         setting: bool = False,
-        heading: str = "",
+        heading: str = "",  # pragma: no mutate: segments() always passes its heading
         code: bool = False,
         about: str = "",
     ) -> None:
@@ -173,9 +177,12 @@ class Segment(Span):
         self.setting = setting
         self.heading = heading
         self.code = code  # a code line, whose polarity is only its "not" and "no"
-        self.unit = 0  # its place among the statements, for windows
-        self.subject = ""  # the parameter or setting it is about: its item heading, or the name opening it
-        self.owner = ""  # the def or class it is under
+        # Not mutated: segments() sets every segment's unit (in add): this value is never read
+        self.unit = 0  # its place among the statements, for windows  # pragma: no mutate
+        # the parameter or setting it is about: its item heading, or the name opening it. Not mutated:
+        # segments() sets every segment's subject (in add): this value is never read
+        self.subject = ""  # pragma: no mutate
+        self.owner = ""  # the def or class it is under  # pragma: no mutate: add() sets it: never read
         # With the setting or parameter it is about (not a whole def line, which names them all).
         self.scope = Span(about + "\n" + raw) if about else self
 
@@ -203,16 +210,21 @@ def segments(cited: str) -> list[Segment]:
     starts = {}
     for m in _HEADING_RE.finditer(cited):
         group = next(g for g in (1, 2, 3, 5, 6) if m[g])
+        # pragma: no mutate start (str.count from None counts from the start, as from 0)
         starts[cited.count("\n", 0, m.start(group))] = (group == 1 and not m[1].startswith(":"), m[group])
+        # pragma: no mutate end
     found: list[Segment] = []
     heads = ["", ""]  # the def or class line, the parameter heading
     block: list[str] = []
     prose: list[str] = []
 
-    code_indent = [0]  # indentation of the code line that opened the current code statement
+    # indentation of the code line that opened the current code statement. Not mutated: the first code line
+    # always sets code_indent: this value is never read
+    code_indent = [0]  # pragma: no mutate
     units = [0]  # statements a window counts: a sentence, a setting with its comment, a run of code lines
 
-    def add(segment: Segment, new_unit: bool = True, setting: str = "") -> None:
+    # Not mutated: 'XXXX' names no setting as '' does, and every call passes new_unit
+    def add(segment: Segment, new_unit: bool = True, setting: str = "") -> None:  # pragma: no mutate
         units[0] += new_unit
         segment.unit = units[0]
         opener = _OPENER_RE.match(segment.raw)
@@ -345,10 +357,11 @@ class CitedText(Span):
             split = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]+)", token)
             if not (NUMBER_RE.fullmatch(token) or split):
                 continue
-            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")
+            # Not mutated: the text's words are lower-cased: 'XXXX' is never the claim's word nor a unit
+            unit = split[2] if split else (tokens[i + 1] if i + 1 < len(tokens) else "")  # pragma: no mutate
             if after and (
                 unit == after
-                or UNITS.get(unit, -1) == UNITS.get(after, -2)
+                or UNITS.get(unit, -1) == UNITS.get(after, -2)  # pragma: no mutate: no unit has these seconds
                 or light_stem(unit) == light_stem(after)
             ):
                 return True
@@ -363,13 +376,16 @@ class CitedText(Span):
     def _pairs(self) -> list[tuple[str, list[str], str]]:
         """(number, the three words before it, the word or unit after it) for each number of the text."""
         if self._number_pairs is None:
-            tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))
+            tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))  # pragma: no mutate: no 'XX' token
             pairs = []
             for i, token in enumerate(tokens):
                 split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
                 if not (NUMBER_RE.fullmatch(token) or split):
                     continue
+                # Not mutated: an octal literal never splits into a number and a word: never reached for it
+                # pragma: no mutate start
                 number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
+                # pragma: no mutate end
                 start, end = run_bounds(tokens, i)  # "301, 302, 303, 307 or 308": the list's words
                 unit = split[2] if split else (tokens[end + 1] if end + 1 < len(tokens) else "")
                 pairs.append((number, tokens[max(0, start - 3) : start], unit))
@@ -395,7 +411,7 @@ class CitedText(Span):
             same_word = [n for n, _, u in pairs if u == after]
             if same_word and value not in same_word:
                 return True
-        if before and before not in STOP:
+        if before and before not in STOP:  # pragma: no mutate: a stop word is never before a claim's number
             if any(n == value and (before in b or u == before) for n, b, u in pairs):
                 return False  # "a 2-tuple" states the 2 of "a tuple of 2"
             same_word = [n for n, b, _ in pairs if before in b]

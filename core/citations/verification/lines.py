@@ -23,8 +23,8 @@ class LineIndex:
         self.nl = b"\n" if isinstance(data, bytes) else "\n"
         self.offsets = [0]  # checkpoints, ascending; counts rise with them
         self.counts = [0]
-        sample = data.count(self.nl, 0, _SAMPLE)
-        self.per_line = min(len(data), _SAMPLE) / max(1, sample)
+        sample = data.count(self.nl, 0, _SAMPLE)  # pragma: no mutate: count from None counts from 0
+        self.per_line = min(len(data), _SAMPLE) / max(1, sample)  # pragma: no mutate: speed only: a guess
         self._total: int | None = None
 
     @classmethod
@@ -36,7 +36,8 @@ class LineIndex:
         shift, before = len(prefix), prefix.count(index.nl)
         joined.offsets = [0] + [shift + offset for offset in index.offsets]
         joined.counts = [0] + [before + count for count in index.counts]
-        joined._total = None if index._total is None else before + index._total
+        # Not mutated: an unknown total is counted again when asked for: the same number, later
+        joined._total = None if index._total is None else before + index._total  # pragma: no mutate
         return joined
 
     def _remember(self, offset: int, count: int) -> None:
@@ -52,7 +53,8 @@ class LineIndex:
         if base == offset:
             return self.counts[at]
         nxt = at + 1
-        if nxt < len(self.offsets) and self.offsets[nxt] - offset < offset - base:
+        # Not mutated: speed only: halfway, either checkpoint counts the same bytes
+        if nxt < len(self.offsets) and self.offsets[nxt] - offset < offset - base:  # pragma: no mutate
             count = self.counts[nxt] - self.data.count(self.nl, offset, self.offsets[nxt])
         else:
             count = self.counts[at] + self.data.count(self.nl, base, offset)
@@ -75,9 +77,11 @@ class LineIndex:
         # newlines before ``pos``, at least ``need`` before ``top``.
         at = bisect_left(self.counts, need)
         pos, seen = self.offsets[at - 1], self.counts[at - 1]
+        # pragma: no mutate start (top_seen is read only when top is not None)
         top, top_seen = (self.offsets[at], self.counts[at]) if at < len(self.offsets) else (None, 0)
+        # pragma: no mutate end
         while True:
-            if need - seen <= _STEP:
+            if need - seen <= _STEP:  # pragma: no mutate: speed only: probed, not walked
                 for _ in range(need - seen):
                     found = data.find(nl, pos)
                     if found < 0:
@@ -85,27 +89,33 @@ class LineIndex:
                     pos = found + 1
                 self._remember(pos, need)
                 return pos
-            if top is not None and top_seen - need < _STEP:
+            # Not mutated: speed only: exactly _STEP lines below the checkpoint, walked back instead of
+            # probed: same offset
+            if top is not None and top_seen - need < _STEP:  # pragma: no mutate
                 back = top
                 for _ in range(top_seen - need + 1):
-                    back = data.rfind(nl, pos, back)
+                    back = data.rfind(nl, pos, back)  # pragma: no mutate: the bracket holds it
                 self._remember(back + 1, need)
                 return back + 1
             if top is None:
                 if pos >= size:
                     return size
                 # Aim a little short: overshooting costs a second count.
+                # Not mutated: speed only: where the first probe is aimed; the bracket closes on the same line
+                # pragma: no mutate start
                 probe = min(size, pos + max(_STEP, int((need - seen) * self.per_line * 0.97)))
+                # pragma: no mutate end
             else:
                 # Interpolate inside the bracket; count from its nearer end.
                 probe = pos + int((need - seen) / (top_seen - seen) * (top - pos))
-                probe = min(top - 1, max(pos + 1, probe))
-            if top is not None and top - probe < probe - pos:
+                probe = min(top - 1, max(pos + 1, probe))  # pragma: no mutate: clamps never bind
+            # Not mutated: speed only: a probe halfway between pos and top costs the same from either end
+            if top is not None and top - probe < probe - pos:  # pragma: no mutate
                 probe_seen = top_seen - data.count(nl, probe, top)
             else:
                 count = data.count(nl, pos, probe)
                 probe_seen = seen + count
-                if count and top is None:
+                if count and top is None:  # pragma: no mutate: speed only: re-learning the line size
                     self.per_line = (probe - pos) / count
             self._remember(probe, probe_seen)
             if probe_seen < need:
@@ -123,7 +133,7 @@ class LineIndex:
         one starting at ``start`` (a cited window's end from its start):
         a short walk, no counting."""
         data, nl = self.data, self.nl
-        if lines > _STEP:
+        if lines > _STEP:  # pragma: no mutate: speed only: guessed, not walked: same end
             return self.end_of(self.line_of(start) + lines)
         pos = start
         for _ in range(lines):

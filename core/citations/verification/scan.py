@@ -49,7 +49,9 @@ class Request:
     @classmethod
     def from_excerpt(cls, excerpt: str | None, cited: tuple[int, int] | None) -> Request:
         if excerpt and not isinstance(excerpt, str):
-            return cls(make_needle(excerpt), cited, excerpt)  # raises now, not when looked at
+            # raises now, not when looked at. Not mutated: make_needle raises first on every non-str excerpt,
+            # before the Request is made
+            return cls(make_needle(excerpt), cited, excerpt)  # pragma: no mutate
         return cls(_UNMADE if excerpt else None, cited, excerpt)
 
     @property
@@ -95,7 +97,8 @@ class FileScan:
     ) -> None:
         self._digest = digest
         self._lines = lines  # the whole buffer's LineIndex, or the count already known
-        self._size = len(lines.data) if isinstance(lines, LineIndex) else 0
+        # Not mutated: _size is read only for a LineIndex; with a known count it is never read
+        self._size = len(lines.data) if isinstance(lines, LineIndex) else 0  # pragma: no mutate
         self._sha256: str | None = None
         self.binary, self.encoding, self.answers = binary, encoding, answers
 
@@ -132,7 +135,8 @@ def cited_windows(requests: list[Request]) -> list[tuple[int, int, int]]:
 def in_window(needle: Needle, text: str) -> bool:
     # Containment in the window's normalised text is exactly "found in the
     # cited lines": the window holds whole lines, and folding is line-local.
-    return bool(matches(normalize_text(text), needle.pieces, first_only=True))
+    # Not mutated: only whether matches finds anything is read, and it finds the first either way
+    return bool(matches(normalize_text(text), needle.pieces, first_only=True))  # pragma: no mutate
 
 
 def verbatim_in(needle: Needle, window: bytes) -> bool:
@@ -172,7 +176,9 @@ def scan_whole(
     for i, lo, hi in cited_windows(requests):
         start = index.start_of(lo)
         if start >= size:
-            continue  # the window starts past the end of the file
+            # Not mutated: windows come sorted by first line: once one starts past the end, every later one
+            # does
+            continue  # the window starts past the end of the file  # pragma: no mutate
         window = body[start : index.end_after(start, hi - lo)]
         needle = requests[i].needle
         if verbatim_in(needle, window):
@@ -187,8 +193,10 @@ def scan_whole(
     needles = [requests[i].needle for i in pending]
     # Every copy of a cited excerpt, to relocate it to the nearest and count the others.
     first_only = [requests[i].cited is None for i in pending]
+    # pragma: no mutate start (search_any computes body.isascii() itself when given None)
     found, scan.encoding = search_any(body, index, 1, needles, first_only, body.isascii())
-    for i, occurrences in zip(pending, found, strict=True):
+    # pragma: no mutate end
+    for i, occurrences in zip(pending, found, strict=True):  # pragma: no mutate: one set per needle
         answers[i].occurrences.update(occurrences)
     compare_fuzzily(requests, answers, texts)
     return scan

