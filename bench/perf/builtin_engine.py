@@ -5,7 +5,7 @@ vocabulary, headings, wrapped paragraphs, lists, code fences) in a temporary
 folder, indexes it from scratch, then answers 20 questions end to end
 (``run_builtin`` to its ``result`` line, incremental index check included).
 
-    .venv/bin/python bench/bench_builtin.py [--mb 100] [--questions 20] [--keep DIR [--reuse]]
+    .venv/bin/python -m bench.perf.builtin_engine [--mb 100] [--questions 20] [--keep DIR [--reuse]]
 
 Targets (SPEC §8): indexing ≥ 20 MB/s, answer p50 ≤ 300 ms.
 """
@@ -26,9 +26,9 @@ import uuid
 from itertools import accumulate
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from core.engines.builtin import build_index, run_builtin
+from core.engines.builtin.index import index_path
+from core.engines.builtin.query import fts_query, question_terms
 from core.sandbox import default_state_dir, write_instructions, write_manifest
 
 SYLLABLES = "ka lo mi ne ru sa te vo zi pa do fe gu hi ja qu ro sti tra plen cor dex mon vel".split()
@@ -147,9 +147,6 @@ def bare_fts_baseline(root: Path) -> tuple[float, float]:
 def raw_fts_query(state: Path, question: str) -> float:
     """The floor an answer is compared with: the bare FTS5 BM25 query for the
     question's terms (top 40 chunks), on the same index, same process."""
-    from core.engines.builtin.index import index_path
-    from core.engines.builtin.query import fts_query, question_terms
-
     started = time.perf_counter()
     conn = sqlite3.connect(index_path(state.parent, state))
     conn.execute(

@@ -8,7 +8,7 @@ own start-up plus ours. Runs alternate between the engines; medians of
 ``--runs`` each. claude-mpm's first run on a fresh HOME (its one-time agent and
 skill sync) is measured separately.
 
-    .venv/bin/python bench/bench_engine_start.py [--runs 7] [--latency 0]
+    .venv/bin/python -m bench.perf.engine_start [--runs 7] [--latency 0]
 
 ``--latency S`` makes the scripted API wait S seconds before answering each
 request, like a real API's time to first byte (both engines wait the same).
@@ -25,21 +25,19 @@ import argparse
 import asyncio
 import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from core.engines.base import RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.subprocess import Limits
+from core.sandbox import write_instructions, write_manifest
+from core.stream import StreamInterpreter
+from testing.mock_anthropic import MockAnthropic
+from testing.model_double import Researcher
 
-from core.engines.base import RunOutcome  # noqa: E402
-from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine  # noqa: E402
-from core.engines.subprocess import Limits  # noqa: E402
-from core.sandbox import write_instructions, write_manifest  # noqa: E402
-from core.stream import StreamInterpreter  # noqa: E402
-from testing.mock_anthropic import MockAnthropic  # noqa: E402
-from testing.model_double import Researcher  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 BIN = ROOT / ".tools" / "bin"
 ITEM = "5b0e7c1a-2d4f-4e6a-9b8c-0d1e2f3a4b5c"

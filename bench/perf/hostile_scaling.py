@@ -2,23 +2,21 @@
 and a 10x larger input, and their ratio (about 10 if linear, about 100 if
 quadratic). Issue #17: one answer line of 40,000 spaces once took 36.7 s.
 
-    .venv/bin/python bench/bench_hostile_scaling.py [SMALL] [LARGE]   # default 10000 100000
+    .venv/bin/python -m bench.perf.hostile_scaling [SMALL] [LARGE]   # default 20000 200000
 
 Prints every shape x reader pair whose larger run took over 50 ms, then the
 worst ratio."""
 
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from core.citations.parsing import parse_citations
 from core.citations.rendering import render_answer
 from core.protocols import parse_answer, parse_result
 from core.protocols.summary_line import RESULT_LINE
 from core.stream.markers import strip_markers
 
-inputs = {
+INPUTS = {
     "spaces": lambda n: " " * n,
     "spaces_then_x": lambda n: "x" + " " * n + "y\n",
     "newlines": lambda n: "\n" * n,
@@ -42,7 +40,7 @@ inputs = {
     "deep_quote": lambda n: ">" * n + " x\n",
     "many_short_lines": lambda n: "- a\n" * (n // 4),
 }
-funcs = {
+READERS = {
     "parse_answer": parse_answer,
     "parse_result": parse_result,
     "parse_citations": parse_citations,
@@ -50,21 +48,30 @@ funcs = {
     "render": lambda t: render_answer(t, {}, link_for=lambda v: None),
     "result_line": lambda t: RESULT_LINE.search(t),
 }
-small, big = (
-    int(sys.argv[1]) if len(sys.argv) > 1 else 20000,
-    int(sys.argv[2]) if len(sys.argv) > 2 else 200000,
-)
-worst = (0.0, "", "")
-for iname, make in inputs.items():
-    for fname, f in funcs.items():
-        ts = []
-        for n in (small, big):
-            text = make(n)
-            t0 = time.perf_counter()
-            f(text)
-            ts.append(time.perf_counter() - t0)
-        ratio = ts[1] / max(ts[0], 1e-4)
-        worst = max(worst, (ratio, iname, fname)) if ts[1] > 0.05 else worst
-        if ts[1] > 0.05:
-            print(f"{iname:26} {fname:16} {ts[0] * 1000:8.1f} ms {ts[1] * 1000:9.1f} ms  ratio {ratio:6.1f}")
-print(f"worst ratio over 50 ms: {worst[0]:.1f} ({worst[1]}, {worst[2]})")
+
+
+def main() -> None:
+    small, big = (
+        int(sys.argv[1]) if len(sys.argv) > 1 else 20000,
+        int(sys.argv[2]) if len(sys.argv) > 2 else 200000,
+    )
+    worst = (0.0, "", "")
+    for iname, make in INPUTS.items():
+        for fname, f in READERS.items():
+            ts = []
+            for n in (small, big):
+                text = make(n)
+                t0 = time.perf_counter()
+                f(text)
+                ts.append(time.perf_counter() - t0)
+            ratio = ts[1] / max(ts[0], 1e-4)
+            worst = max(worst, (ratio, iname, fname)) if ts[1] > 0.05 else worst
+            if ts[1] > 0.05:
+                print(
+                    f"{iname:26} {fname:16} {ts[0] * 1000:8.1f} ms {ts[1] * 1000:9.1f} ms  ratio {ratio:6.1f}"
+                )
+    print(f"worst ratio over 50 ms: {worst[0]:.1f} ({worst[1]}, {worst[2]})")
+
+
+if __name__ == "__main__":
+    main()

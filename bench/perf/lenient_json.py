@@ -1,7 +1,7 @@
 """Our lenient CITATIONS reader (``core/citations/parsing/lenient_json.py``) against
 the ``json-repair`` package, on the project's own fixtures (issue #18).
 
-    .venv/bin/python bench/bench_lenient_json.py [--big 1000000] [--limit 5]
+    .venv/bin/python -m bench.perf.lenient_json [--big 1000000] [--limit 5]
 
 Three contenders read every CITATIONS block that is not strict JSON:
 
@@ -38,19 +38,18 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import pytest
 
-import pytest  # noqa: E402
+import core.citations.parsing as parsing
+from core.citations.parsing import block as block_module
+from core.citations.parsing.lenient_json import LenientError, Reader, read_element, split_array
 
 try:
     from json_repair import repair_json
 except ImportError:  # measured against, not a dependency of the app
     sys.exit("json_repair is not installed: .venv/bin/pip install json-repair==0.64.4")
 
-import core.citations.parsing as parsing  # noqa: E402
-from core.citations.parsing import block as block_module  # noqa: E402
-from core.citations.parsing.lenient_json import LenientError, Reader, read_element, split_array  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 TESTS = [
     "tests/citations/test_parse.py",

@@ -1,7 +1,7 @@
 """Our Markdown scanners in ``core/protocols`` against one token stream
 from ``markdown-it-py`` (CommonMark + its GFM table rule), issue #18.
 
-    .venv/bin/python bench/bench_markdown.py [--big 1000000] [--limit 5]
+    .venv/bin/python -m bench.perf.markdown_scanners [--big 1000000] [--limit 5]
 
 The protocol parsers find four things in engine Markdown: code fences
 (``_markdown.fenced_spans``: where tags, headings, RESULT lines and tables do
@@ -16,7 +16,7 @@ Correctness: (1) ``tests/protocols`` (all but the timing file) run with md
 swapped in, failures counted; (2) every text those tests hand the four
 scanners, plus the seeds in ../shared/seeds and tests/protocols/seed_examples,
 compared scanner by scanner (same answer / different). Robustness: the
-hostile shapes of ``bench_hostile_scaling.py`` through parse_answer and
+hostile shapes of ``bench.perf.hostile_scaling`` through parse_answer and
 parse_result at 10 KB and ``--big``, growth ratio (a size is skipped when the
 one before took over ``--limit`` s). Speed: the seeds and seed examples through
 parse_answer + parse_result, median of 5, as a ratio to ours in the same run."""
@@ -33,17 +33,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import pytest
 
-import pytest  # noqa: E402
-
-try:
-    from markdown_it import MarkdownIt
-except ImportError:  # measured against, not a dependency of the app
-    sys.exit("markdown_it is not installed: .venv/bin/pip install markdown-it-py==4.3.0")
-
-from core.protocols import (  # noqa: E402
+from bench.perf.hostile_scaling import INPUTS as HOSTILE_INPUTS
+from core.protocols import (
     _markdown,
     answer_body,
     envelope,
@@ -52,6 +45,13 @@ from core.protocols import (  # noqa: E402
     parse_result,
     summary_line,
 )
+
+try:
+    from markdown_it import MarkdownIt
+except ImportError:  # measured against, not a dependency of the app
+    sys.exit("markdown_it is not installed: .venv/bin/pip install markdown-it-py==4.3.0")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MD = MarkdownIt("commonmark").enable("table").disable("inline")
 _NEWLINE = re.compile(r"\r\n?|\n")  # what markdown-it normalises to "\n"
@@ -239,22 +239,15 @@ def differences(texts: dict[str, list[str]]) -> None:
 
 
 # ---- robustness and speed ---------------------------------------------------------
-def hostile_inputs() -> dict:
-    source = (ROOT / "bench" / "bench_hostile_scaling.py").read_text().split("funcs = {")[0]
-    namespace = {"__file__": str(ROOT / "bench" / "bench_hostile_scaling.py")}
-    exec(compile(source, "bench_hostile_scaling.py", "exec"), namespace)  # its shapes, not its timings
-    return namespace["inputs"]
-
-
 def both(text: str) -> None:
     parse_answer(text)
     parse_result(text)
 
 
 def hostile(sizes, limit: float) -> None:
-    print("\n## Robustness: hostile shapes (bench_hostile_scaling.py) through parse_answer + parse_result")
+    print("\n## Robustness: hostile shapes (bench.perf.hostile_scaling) through parse_answer + parse_result")
     print(f"{'shape':26} {'reader':5} " + " ".join(f"{s:>12,}" for s in sizes) + "  growth")
-    for shape, make in hostile_inputs().items():
+    for shape, make in HOSTILE_INPUTS.items():
         for name in ("ours", "md"):
             times: list[float | None] = []
             for size in sizes:

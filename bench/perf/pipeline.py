@@ -1,7 +1,7 @@
 """Stream ingestion (parse + persist + broadcast) vs bare json.loads, and the
 time from an accepted ask to the first event on a connected websocket.
 
-    .venv/bin/python bench/bench_pipeline.py [--lines 20000]
+    .venv/bin/python -m bench.perf.pipeline [--lines 20000]
 
 SPEC §8: ingestion ≥ 1/3 of json.loads speed over the same lines and ≥ 20,000
 events/s; first event ≤ 100 ms after the ask is accepted. Ratios against a
@@ -17,13 +17,14 @@ import gc
 import itertools
 import json
 import os
-import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import django
+
+ROOT = Path(__file__).resolve().parents[2]
 TMP = tempfile.mkdtemp(prefix="rm-bench-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 os.environ["DATA_DIR"] = TMP
@@ -31,10 +32,22 @@ os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 
-import django  # noqa: E402
-
 django.setup()
-from django.core.management import call_command  # noqa: E402
+from asgiref.sync import sync_to_async  # noqa: E402 (after django.setup())
+from channels.layers import get_channel_layer  # noqa: E402 (after django.setup())
+from channels.testing import WebsocketCommunicator  # noqa: E402 (after django.setup())
+from django.contrib.auth import get_user_model  # noqa: E402 (after django.setup())
+from django.core.management import call_command  # noqa: E402 (after django.setup())
+from django.test import Client  # noqa: E402 (after django.setup())
+
+from core.engines.base import OutputLine  # noqa: E402 (after django.setup())
+from core.ingest import ingest_text  # noqa: E402 (after django.setup())
+from core.stream import StreamInterpreter  # noqa: E402 (after django.setup())
+from progress.broadcast import question_group  # noqa: E402 (after django.setup())
+from progress.recorder import ProgressRecorder  # noqa: E402 (after django.setup())
+from researchmind import runs, services  # noqa: E402 (after django.setup())
+from researchmind.asgi import application  # noqa: E402 (after django.setup())
+from researchmind.models import Question  # noqa: E402 (after django.setup())
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 
@@ -86,17 +99,6 @@ def transcript_lines(n: int, kind: str = "mixed") -> list[str]:
 
 
 async def ingest(lines) -> tuple[float, int]:
-    from asgiref.sync import sync_to_async
-    from channels.layers import get_channel_layer
-    from django.contrib.auth import get_user_model
-
-    from core.engines.base import OutputLine
-    from core.stream import StreamInterpreter
-    from progress.broadcast import question_group
-    from progress.recorder import ProgressRecorder
-    from researchmind import runs, services
-    from researchmind.models import Question
-
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
     session = await sync_to_async(services.session_create)(owner=user, title="bench")
     question = await Question.objects.acreate(session=session, text="bench", engine="bench")
@@ -140,17 +142,6 @@ async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float
     """Time from an accepted ask (question row committed, run dispatched) to the
     first event on a connected websocket, and, as a same-run baseline, a bare
     channel-layer round trip to the same consumer."""
-    from asgiref.sync import sync_to_async
-    from channels.layers import get_channel_layer
-    from channels.testing import WebsocketCommunicator
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from progress.broadcast import question_group
-    from researchmind import runs, services
-    from researchmind.asgi import application
-    from researchmind.models import Question
-
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
     client = Client()
     await sync_to_async(client.force_login)(user)
@@ -186,15 +177,6 @@ async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float
 async def longest_silent_gap(files: int = 400) -> tuple[float, int, float]:
     """A builtin run over a generated sandbox (indexing included): the longest
     gap between consecutive persisted events, which heartbeats bound at ~2 s."""
-    from datetime import datetime
-
-    from asgiref.sync import sync_to_async
-    from django.contrib.auth import get_user_model
-
-    from core.ingest import ingest_text
-    from researchmind import runs, services
-    from researchmind.models import Question
-
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
     session = await sync_to_async(services.session_create)(owner=user, title="gap")
     words = "token refresh rotation gateway cache signing key outage deploy rollback migration".split()
@@ -236,8 +218,6 @@ def _loads_time(lines) -> tuple[float, float]:
 
 
 def _parse_time(lines) -> float:
-    from core.stream import StreamInterpreter
-
     gc.collect()
     start = time.process_time()
     interpreter = StreamInterpreter()

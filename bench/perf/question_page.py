@@ -1,7 +1,7 @@
 """The question page's cost as the run grows: a finished run of 100, 2,000 and
 20,000 events, each page timed against the login page in the same run.
 
-    .venv/bin/python bench/bench_question_page.py [--rounds 9]
+    .venv/bin/python -m bench.perf.question_page [--rounds 9]
 
 The events are a realistic mix (phases, tool steps reading files, their
 results, streamed text, heartbeats). Target (issue #19): the 20,000-event page
@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import django
+
+ROOT = Path(__file__).resolve().parents[2]
 TMP = tempfile.mkdtemp(prefix="rm-bench-page-")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 os.environ["DATA_DIR"] = TMP
@@ -28,10 +28,15 @@ os.environ["ALLOWED_HOSTS"] = "testserver,127.0.0.1,localhost"
 os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 
-import django  # noqa: E402
-
 django.setup()
-from django.core.management import call_command  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402 (after django.setup())
+from django.core.management import call_command  # noqa: E402 (after django.setup())
+from django.test import Client  # noqa: E402 (after django.setup())
+from django.utils import timezone  # noqa: E402 (after django.setup())
+
+from progress.models import ProgressEvent  # noqa: E402 (after django.setup())
+from researchmind import services  # noqa: E402 (after django.setup())
+from researchmind.models import Question  # noqa: E402 (after django.setup())
 
 SIZES = (100, 2_000, 20_000)
 PHASES = ("planning", "searching", "analyzing", "synthesizing")
@@ -39,8 +44,6 @@ PHASES = ("planning", "searching", "analyzing", "synthesizing")
 
 def events_for(question, n: int) -> list:
     """``n`` events shaped like a long Claude Code run."""
-    from progress.models import ProgressEvent
-
     rows = [ProgressEvent(question=question, seq=1, kind="run_start", stage="primary", detail="Started")]
     seq = 1
     tool = 0
@@ -95,11 +98,6 @@ def events_for(question, n: int) -> list:
 
 
 def build(user, session, n: int):
-    from django.utils import timezone
-
-    from progress.models import ProgressEvent
-    from researchmind.models import Question
-
     question = Question.objects.create(
         session=session,
         text=f"A run of {n} events?",
@@ -132,11 +130,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from researchmind import services
-
     user = get_user_model().objects.create_user("bench-page", password="pw-for-bench-1")
     session = services.session_create(owner=user, title="Page growth")
     questions = {n: build(user, session, n) for n in SIZES}

@@ -1,7 +1,7 @@
 """Re-verifying citations of unchanged files from their line index, vs just
 reading the cited files (issue #15: ≤ 2 × reading them).
 
-The sandbox and the 1,000 citations are bench_verify's (~50 MB of Markdown,
+The sandbox and the 1,000 citations are ``bench.perf.verify``'s (~50 MB of Markdown,
 a realistic mix: most in place, some relocated, some without lines, some
 wrong). Timed in this process on warm page cache, in interleaved rounds,
 median round, wall and CPU time (``time.process_time``):
@@ -34,14 +34,14 @@ trusted re-run of the verification package as it was at that commit
 (extracted with ``git archive`` and imported under another name), so a
 change is measured against what it replaced on the same machine and load.
 
-Run: ``.venv/bin/python bench/bench_reverify.py [--mb 50] [--citations 1000] [--rounds 7] [--before <commit>]``
+Run: ``.venv/bin/python -m bench.perf.reverify [--mb 50] [--citations 1000] [--rounds 7] [--before <commit>]``
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
+import importlib.util
 import io
 import os
 import shutil
@@ -54,11 +54,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_verify import build, make_citations, read_and_hash, read_cited, ripgrep, timed
-
+from bench.perf.verify import build, make_citations, read_and_hash, read_cited, ripgrep, timed
 from core.citations.verification import lineindex, linestore, verify_citations
 
 
@@ -74,7 +70,7 @@ def package_at(commit: str, into: Path):
     """``core.citations.verification`` as it was at ``commit``, importable as
     ``verification_before`` (its own imports renamed; the rest of the
     project is today's)."""
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]
     archive = subprocess.run(
         ["git", "-C", str(repo), "archive", commit, "core/citations/verification"],
         capture_output=True,
@@ -83,11 +79,16 @@ def package_at(commit: str, into: Path):
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     package = into / "verification_before"
-    (into / "citations" / "verification").rename(package)
+    (into / "core" / "citations" / "verification").rename(package)
     for module in package.rglob("*.py"):
         module.write_text(module.read_text().replace("core.citations.verification", "verification_before"))
-    sys.path.insert(0, str(into))
-    return importlib.import_module("verification_before")
+    spec = importlib.util.spec_from_file_location(
+        "verification_before", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["verification_before"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def same(results: list, plain: list) -> bool:

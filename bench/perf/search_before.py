@@ -5,11 +5,11 @@ the current package's helpers) and ``verify_citations`` runs with each in interl
 over the same sandbox and citations, so load on the shared machine hits both alike. Every
 round's results must be identical. CPU time (``time.process_time``), median of the rounds.
 
-Workloads: ``bench`` is bench_verify's sandbox and 1,000 citations (most verified in place);
+Workloads: ``bench`` is ``bench.perf.verify``'s sandbox and 1,000 citations (most verified in place);
 ``search`` the same citations all cited at line 1, so every excerpt is searched through its
 file; ``real`` two-line excerpts of each installed Django source file cited at line 1.
 
-Run: ``.venv/bin/python bench/bench_search_before.py --before <commit> [--workload bench]
+Run: ``.venv/bin/python -m bench.perf.search_before --before <commit> [--workload bench]
 [--rounds 14]``
 """
 
@@ -22,17 +22,12 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import bench_verify
-
+from bench.perf import verify as bench_verify
 from core.citations.parsing import ParsedCitation
 from core.citations.verification import scan, search, stream, verify_citations
 
@@ -44,7 +39,7 @@ def earlier_search(commit: str, folder: Path):
         ["git", "show", f"{commit}:core/citations/verification/search.py"],
         capture_output=True,
         check=True,
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
     ).stdout
     path = folder / "search_before.py"
     path.write_bytes(source)

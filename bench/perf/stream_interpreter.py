@@ -5,7 +5,7 @@ as one long run and prints the ratio of interpreter throughput to json.loads
 throughput over the same lines (target ≥ 0.33). Ratios, not absolute times,
 because the shared machines are noisy.
 
-    .venv/bin/python bench/bench_streamjson.py [--repeat N]
+    .venv/bin/python -m bench.perf.stream_interpreter [--repeat N]
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from core.stream import StreamInterpreter
 
-from core.stream import StreamInterpreter  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 RUNS = ("simple_answer.jsonl", "subagent.jsonl", "mpm_banner.jsonl", "retry_fallback.jsonl")

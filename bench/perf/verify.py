@@ -17,7 +17,7 @@ most 0.5 × ``rg -F -n`` searching the same excerpts (their first lines, as
 fixed strings) in the same files, one ``rg`` run per file with every
 excerpt of that file as a pattern (skipped when ``rg`` is not installed).
 
-Run: ``.venv/bin/python bench/bench_verify.py [--mb 50] [--citations 1000] [--rounds 7]``
+Run: ``.venv/bin/python -m bench.perf.verify [--mb 50] [--citations 1000] [--rounds 7]``
 """
 
 from __future__ import annotations
@@ -29,14 +29,11 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
 from collections import Counter
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.citations.parsing import ParsedCitation
 from core.citations.verification import hashing, verify_citations

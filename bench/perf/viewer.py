@@ -5,14 +5,13 @@ Bar (SPEC §8): the window opens in ≤ 150 ms; the ratio against the
 whole-file baseline, measured in the same process, is the stable number on
 shared machines.
 
-    python bench/bench_viewer.py [--lines 100000] [--repeat 5]
+    .venv/bin/python -m bench.perf.viewer [--lines 100000] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -21,8 +20,6 @@ from pathlib import Path
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_for_filename
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.viewer import open_window
 

@@ -17,7 +17,7 @@ every client got every persisted event exactly once, p50/p99/max delivery
 latency (event ``created_at``, stamped when persisted, to receive time) over
 the events created after all clients were connected, and deliveries/s.
 
-    .venv/bin/python bench/bench_fanout_ws.py [--clients 200] [--lines 400] [--delays 0.05,0.02] [--load 2]
+    .venv/bin/python -m bench.perf.websocket_fanout [--clients 200] [--lines 400] [--delays 0.05,0.02] [--load 2]
 
 Each run also measures a peer: a bare ``websockets`` server in its own process
 broadcasting the same number of messages to the same number of clients at the
@@ -40,8 +40,6 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from testing.clients import Browser
 from testing.cluster import Cluster

@@ -20,9 +20,9 @@ the held-out part (every third question) and the second held-out batch separatel
 - answer latency p50/p95 on the eval sandbox (~10 MB) and, with ``--scale``,
   after filling it to ~100 MB with more site-packages and stdlib text.
 
-    .venv/bin/python bench/eval_builtin.py                # accuracy + 10 MB latency
-    .venv/bin/python bench/eval_builtin.py --scale 100    # also index to 100 MB and time again
-    .venv/bin/python bench/eval_builtin.py --show tune    # print each tuning question's lead
+    .venv/bin/python -m bench.quality.builtin_engine                # accuracy + 10 MB latency
+    .venv/bin/python -m bench.quality.builtin_engine --scale 100    # also index to 100 MB and time again
+    .venv/bin/python -m bench.quality.builtin_engine --show tune    # print each tuning question's lead
 
 Held-out questions are only counted unless ``--show held`` is given; the
 second held-out batch (questions 101 on) is reported on its own and printed
@@ -47,9 +47,6 @@ import uuid
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_builtin_set import CASES, Case
 

@@ -6,8 +6,8 @@ occurs within the gold lines (case-insensitive, whitespace folded). Nothing is
 run but reading files, so it is safe on a held-out batch the engine has not
 seen.
 
-    .venv/bin/python bench/check_eval_set.py           # all cases
-    .venv/bin/python bench/check_eval_set.py fifth     # one split
+    .venv/bin/python -m bench.quality.check_builtin_set           # all cases
+    .venv/bin/python -m bench.quality.check_builtin_set fifth     # one split
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import re
 import sys
 import sysconfig
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_builtin_set import CASES, Case
 

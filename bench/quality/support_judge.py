@@ -8,12 +8,12 @@ precision of ``supports`` (the share of "supports" answers that are right:
 a wrong "supports" is the costly error), the confusion table, accuracy per
 claim category and the judge's time per pair.
 
-    .venv/bin/python bench/eval_support.py                 # both parts
-    .venv/bin/python bench/eval_support.py --show tuning   # also list the tuning part's errors
-    .venv/bin/python bench/eval_support.py --set bench/support_set_fresh.jsonl   # the fresh set
-    .venv/bin/python bench/eval_support.py --set bench/support_set_third.jsonl   # the third set
-    .venv/bin/python bench/eval_support.py --set bench/support_set_fourth.jsonl  # the fourth held-out set
-    .venv/bin/python bench/eval_support.py --doubts        # also how often each doubt signal fires
+    .venv/bin/python -m bench.quality.support_judge                 # both parts
+    .venv/bin/python -m bench.quality.support_judge --show tuning   # also list the tuning part's errors
+    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_fresh.jsonl   # the fresh set
+    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_third.jsonl   # the third set
+    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_fourth.jsonl  # the fourth held-out set
+    .venv/bin/python -m bench.quality.support_judge --doubts        # also how often each doubt signal fires
 
 Held-out errors are only listed with ``--show held_out``; look at them only
 after tuning is over.
@@ -23,12 +23,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import Counter
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.citations.support.judge import LABELS, SUPPORTS, judge_support
 from core.citations.support.rules import Claim

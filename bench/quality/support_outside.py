@@ -10,8 +10,8 @@ paraphrased) or ``unsupported`` (a flipped value, word, number or subject).
 They are a smoke check of generality, not a benchmark: they were written by
 the person tuning the judge.
 
-    .venv/bin/python bench/support_outside.py        # right / total per passage
-    .venv/bin/python bench/support_outside.py -v     # also list every claim
+    .venv/bin/python -m bench.quality.support_outside        # right / total per passage
+    .venv/bin/python -m bench.quality.support_outside -v     # also list every claim
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ from __future__ import annotations
 import inspect
 import sys
 from importlib.metadata import distribution
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.citations.support.judge import judge_support
 
