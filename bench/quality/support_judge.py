@@ -1,18 +1,17 @@
-"""Measure the lexical support judge on the hand-labelled set bench/support_set.jsonl.
+"""Measure the lexical support judge on a hand-labelled set (bench/quality/data/support_set*.jsonl).
 
-For the tuning part and the held-out part separately (the split is in the
-set, by passage; see bench/build_support_set.py) it prints per-label
+For each part of the set separately (the split is in the set, by passage;
+see bench.quality.build_support_set) it prints per-label
 precision and recall, macro-F1 over the three gold labels (``supports``,
 ``partial``, ``unsupported``; an ``unjudged`` answer counts as a miss), the
 precision of ``supports`` (the share of "supports" answers that are right:
 a wrong "supports" is the costly error), the confusion table, accuracy per
 claim category and the judge's time per pair.
 
-    .venv/bin/python -m bench.quality.support_judge                 # both parts
+    .venv/bin/python -m bench.quality.support_judge                 # the first set, both parts
     .venv/bin/python -m bench.quality.support_judge --show tuning   # also list the tuning part's errors
-    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_fresh.jsonl   # the fresh set
-    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_third.jsonl   # the third set
-    .venv/bin/python -m bench.quality.support_judge --set bench/support_set_fourth.jsonl  # the fourth held-out set
+    .venv/bin/python -m bench.quality.support_judge --set fresh     # the fresh set (third, fourth, fifth alike)
+    .venv/bin/python -m bench.quality.support_judge --set PATH.jsonl  # any set file
     .venv/bin/python -m bench.quality.support_judge --doubts        # also how often each doubt signal fires
 
 Held-out errors are only listed with ``--show held_out``; look at them only
@@ -32,7 +31,9 @@ from core.citations.support.rules import Claim
 from core.citations.support.rules.doubt import DOUBTS, evidence
 from core.citations.support.text import CitedText
 
-SET = Path(__file__).with_name("support_set.jsonl")
+DATA = Path(__file__).with_name("data")
+SET = DATA / "support_set.jsonl"
+NAMED = {"first": SET} | {n: DATA / f"support_set_{n}.jsonl" for n in ("fresh", "third", "fourth", "fifth")}
 GOLD = ("supports", "partial", "unsupported")
 
 
@@ -108,12 +109,16 @@ def doubt_table(records: list[dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "--show", choices=("tuning", "held_out", "fresh", "third", "fourth"), help="list this part's errors"
+        "--show",
+        choices=("tuning", "held_out", "fresh", "third", "fourth", "fifth"),
+        help="list this part's errors",
     )
-    parser.add_argument("--set", type=Path, default=SET)
+    parser.add_argument(
+        "--set", default="first", help=f"a set's name ({', '.join(NAMED)}) or the path of a set file"
+    )
     parser.add_argument("--doubts", action="store_true", help="how often each doubt signal fires")
     args = parser.parse_args()
-    records = load(args.set)
+    records = load(NAMED.get(args.set) or Path(args.set))
     labels = Counter(r["label"] for r in records)
     print(f"{len(records)} pairs: " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
     for part in dict.fromkeys(r["split"] for r in records):
