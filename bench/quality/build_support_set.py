@@ -1,6 +1,6 @@
 """Build one of the support judge's hand-labelled sets of (claim sentence,
-cited text) pairs: ``bench/quality/data/support_set[_NAME].jsonl`` from the
-passages written for it in ``bench/quality/data/support_passages/NAME.json``.
+cited text) pairs: ``bench/quality/sets/support_set[_NAME].jsonl`` from the
+passages written for it in ``bench/quality/sets/support_passages/NAME.json``.
 
 The cited texts are real lines of third-party packages installed in ``.venv``.
 Each passages file names, per passage, the package, the file (relative to
@@ -43,7 +43,7 @@ from importlib import metadata
 from pathlib import Path
 
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).with_name("sets")
 
 # What bench.quality.support_outside reads: click's Option/Context, asgiref's
 # SyncToAsync and the METADATA of markdownify, kombu, asgiref and sqlparse.
@@ -54,7 +54,7 @@ OUTSIDE_METADATA = ("markdownify-", "kombu-", "asgiref-", "sqlparse-")
 @dataclass(frozen=True)
 class SupportSet:
     name: str
-    out: str  # the built set's file name under data/
+    out: str  # the built set's file name under sets/
     prefix: str  # of each record's id
     earlier: tuple[str, ...] = ()  # sets whose source files this one must not cite
     fresh_sources: bool = False  # refuse files support_outside reads, and passages outside 15-60 lines

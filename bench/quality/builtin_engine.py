@@ -3,7 +3,7 @@
 Ingests the READMEs (``METADATA``) and sources of packages installed in
 ``.venv`` into a sandbox the way the app does (one zip content item per
 package, ``ingest_zip``, manifest and CLAUDE.md), runs the engine on the
-questions of ``bench/quality/data/builtin_questions.jsonl`` and prints, for the tuning part,
+questions of ``bench/quality/sets/builtin_questions.jsonl`` and prints, for the tuning part,
 the held-out part (every third question) and the second held-out batch separately:
 
 - lead-sentence accuracy: the Quick Answer's first cited claim contains a gold

@@ -1,6 +1,6 @@
 """The built-in engine's evaluation set: questions over real third-party
 documentation and code installed in ``.venv`` (read at run time, never copied).
-The questions are data, one per line of ``data/builtin_questions.jsonl``
+The questions are data, one per line of ``sets/builtin_questions.jsonl``
 (number, kind, question and its gold facts); this module reads them.
 
 Each answerable question names its gold fact: the file (relative to
@@ -32,7 +32,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).with_name("data") / "builtin_questions.jsonl"
+DATA = Path(__file__).with_name("sets") / "builtin_questions.jsonl"
 
 
 @dataclass(frozen=True)

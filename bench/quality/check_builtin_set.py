@@ -1,6 +1,6 @@
 """Check the built-in engine's evaluation set against the installed files.
 
-For every case of ``bench/quality/data/builtin_questions.jsonl``: each gold file exists under
+For every case of ``bench/quality/sets/builtin_questions.jsonl``: each gold file exists under
 site-packages, its line range lies inside the file, and EVERY key phrase
 occurs within the gold lines (case-insensitive, whitespace folded). Nothing is
 run but reading files, so it is safe on a held-out batch the engine has not

@@ -1,4 +1,4 @@
-"""Measure the lexical support judge on a hand-labelled set (bench/quality/data/support_set*.jsonl).
+"""Measure the lexical support judge on a hand-labelled set (bench/quality/sets/support_set*.jsonl).
 
 For each part of the set separately (the split is in the set, by passage;
 see bench.quality.build_support_set) it prints per-label
@@ -31,7 +31,7 @@ from core.citations.support.rules import Claim
 from core.citations.support.rules.doubt import DOUBTS, evidence
 from core.citations.support.text import CitedText
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).with_name("sets")
 SET = DATA / "support_set.jsonl"
 NAMED = {"first": SET} | {n: DATA / f"support_set_{n}.jsonl" for n in ("fresh", "third", "fourth", "fifth")}
 GOLD = ("supports", "partial", "unsupported")

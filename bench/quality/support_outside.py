@@ -1,6 +1,6 @@
 """Hand-written claims on real text outside the labelled support set.
 
-bench/quality/data/support_set.jsonl is split into a tuning part and a held-out part; the
+bench/quality/sets/support_set.jsonl is split into a tuning part and a held-out part; the
 judge's rules were also checked against these claims, written while reading
 other passages (click's ``Option`` and ``Context`` docstrings, asgiref's ``SyncToAsync``, the ``json.dumps``,
 ``shutil.copytree`` and ``functools.lru_cache`` docstrings of the standard
@@ -9,7 +9,7 @@ sqlparse, sqlparse's README). Each claim is labelled ``supports`` (restated or
 paraphrased) or ``unsupported`` (a flipped value, word, number or subject).
 They are a smoke check of generality, not a benchmark: they were written by
 the person tuning the judge. The claims are data:
-``bench/quality/data/support_outside_claims.jsonl``.
+``bench/quality/sets/support_outside_claims.jsonl``.
 
     .venv/bin/python -m bench.quality.support_outside        # right / total per passage
     .venv/bin/python -m bench.quality.support_outside -v     # also list every claim
@@ -55,7 +55,7 @@ def passages() -> dict[str, str]:
 # (passage, gold label, claim), one per line of the data file
 CLAIMS = [
     (record["passage"], record["label"], record["claim"])
-    for record in map(json.loads, (Path(__file__).with_name("data") / "support_outside_claims.jsonl").open())
+    for record in map(json.loads, (Path(__file__).with_name("sets") / "support_outside_claims.jsonl").open())
 ]
 
 
