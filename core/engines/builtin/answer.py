@@ -108,7 +108,7 @@ def overall_confidence(claims: list[Claim]) -> str:
 
 
 # Calibrated on the tuning part of bench/quality/sets/builtin_questions.jsonl (see
-# docs/BENCHMARKS.md for the held-out check): a lead whose ranking score
+# docs/benchmarks/builtin-engine.md for the held-out check): a lead whose ranking score
 # reaches HIGH_SCORE, stands HIGH_MARGIN above the next passage and holds most
 # of the key terms stated the asked-for fact far more often than the rest.
 HIGH_SCORE = 1.1
