@@ -248,7 +248,7 @@ class ProgressRecorder:
 
         Each payload is encoded to JSON once, for both the row and the frame.
         The ORM's per-object model construction cost more than the insert
-        itself on long transcripts (bench/bench_pipeline.py), so rows go
+        itself on long transcripts (bench/perf/pipeline.py), so rows go
         straight to INSERT statements of many rows each."""
         self._write_raw(raw)
         if not batch:

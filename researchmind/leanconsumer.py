@@ -6,7 +6,7 @@ layer) with ``await_many_dispatch``: for every message it starts a new task
 to receive the next one and waits on both with ``asyncio.wait`` (a future and
 a done-callback per input). With 200 pages watching a run that is 200 tasks
 and 200 waits per event, about a tenth of the embedded server's busy loop in
-``bench/bench_fanout_ws.py``. ``LeanWebsocketConsumer`` reads the layer in
+``bench/perf/websocket_fanout.py``. ``LeanWebsocketConsumer`` reads the layer in
 one long-lived task instead, and the client in the consumer's own task; the
 two take turns through a lock, so handlers still run one at a time, in each
 input's order, exactly as with Channels (connect, then whatever the layer

@@ -157,7 +157,7 @@ if REDIS_URL:
             # Redis pub/sub: one publish per event, received once per web
             # process and handed to its consumers there. The list-based layer
             # pushed one copy per consumer through Redis (200 pages: 200 per
-            # event) and fell seconds behind (bench/bench_fanout_ws.py). Nothing
+            # event) and fell seconds behind (bench/perf/websocket_fanout.py). Nothing
             # is lost with it: the database holds every event and a page that
             # misses a notification catches up from there. Our subclass decodes
             # a message once per process and hands it to up-to-date pages at

@@ -223,7 +223,7 @@ async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr
     """The ingestion loop: keep every line raw, turn stdout into events, record
     them. ``batches`` yields lists of lines (``engines.base.batches_of``). The
     lists collect the lines as they come (kept if the run fails half way).
-    bench/bench_pipeline.py measures this very function."""
+    bench/perf/pipeline.py measures this very function."""
     feed, add = interpreter.feed, recorder.add_stream_event
     keep = stdout_lines.append
     async with contextlib.aclosing(batches):

@@ -1,5 +1,5 @@
 """The support judge's whole answer, label and reason word for word, on labelled
-sentence/passage pairs of the hand-labelled sets (bench/support_set*.jsonl): real
+sentence/passage pairs of the hand-labelled sets (bench/quality/sets/support_set*.jsonl): real
 passages of packages installed in the virtualenv, each cited by its lines, which the
 judge labels as the set does. Each pair pins a rule's reading that no smaller test
 reached (a sibling or another item named, a negation, a number bound elsewhere, a

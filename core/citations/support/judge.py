@@ -37,7 +37,7 @@ reason (precision first: a wrong "supports" is worse than none). It is
 ``unsupported`` when one fact is contradicted or none is stated, ``partial``
 when it joins facts and only some are stated (a wrong "supports" is worse
 than "partial"); ``unjudged`` also when there is nothing to compare. The reason says what decided. Measured on hand-labelled real text by
-bench/eval_support.py (docs/BENCHMARKS.md).
+bench/quality/support_judge.py (docs/benchmarks/support-judge.md).
 
 Pure Python: no Django imports.
 """

@@ -108,8 +108,8 @@ def overall_confidence(claims: list[Claim]) -> str:
     return "MEDIUM" if best >= 0.45 else "LOW"
 
 
-# Calibrated on the tuning part of bench/eval_builtin_set.py (see
-# docs/BENCHMARKS.md for the held-out check): a lead whose ranking score
+# Calibrated on the tuning part of bench/quality/sets/builtin_questions.jsonl (see
+# docs/benchmarks/builtin-engine.md for the held-out check): a lead whose ranking score
 # reaches HIGH_SCORE, stands HIGH_MARGIN above the next passage and holds most
 # of the key terms stated the asked-for fact far more often than the rest.
 HIGH_SCORE = 1.1

@@ -9,7 +9,7 @@ sentence is left ``unjudged`` with that reason, never ``supports`` (a wrong
 "supports" is worse than none). The signals are general (a negation, a pair
 of direction words, a sibling item, another number: doubt_polarity.py and
 doubt_roles.py), not fixes of one pair; how often each fires on supported and
-on unsupported sentences of each labelled set is in docs/BENCHMARKS.md.
+on unsupported sentences of each labelled set is in docs/benchmarks/support-judge.md.
 
 Pure Python: no Django imports.
 """

@@ -1,0 +1,474 @@
+"""Evaluate the built-in engine's answers on real third-party documentation and code.
+
+Ingests the READMEs (``METADATA``) and sources of packages installed in
+``.venv`` into a sandbox the way the app does (one zip content item per
+package, ``ingest_zip``, manifest and CLAUDE.md), runs the engine on the
+questions of ``bench/quality/sets/builtin_questions.jsonl`` and prints, for the tuning part,
+the held-out part (every third question) and the second held-out batch separately:
+
+- lead-sentence accuracy: the Quick Answer's first cited claim contains a gold
+  key phrase (any one; for a two-file question, of any of its facts);
+- lead cites the gold lines: its citation is the gold file and its range
+  overlaps the gold lines;
+- support precision: of every cited claim of every answer, the share whose
+  shown text (whitespace folded) is inside the lines its citation names;
+- citations verified: ``verify_citations`` (the app's verifier) says verified;
+- unanswerable declined, answerable wrongly declined;
+- two-file completeness: every gold fact appears in some cited claim;
+- confidence calibration: per confidence level, how many answers and how
+  many of them lead with the gold fact;
+- answer latency p50/p95 on the eval sandbox (~10 MB) and, with ``--scale``,
+  after filling it to ~100 MB with more site-packages and stdlib text.
+
+    .venv/bin/python -m bench.quality.builtin_engine                # accuracy + 10 MB latency
+    .venv/bin/python -m bench.quality.builtin_engine --scale 100    # also index to 100 MB and time again
+    .venv/bin/python -m bench.quality.builtin_engine --show tune    # print each tuning question's lead
+
+Held-out questions are only counted unless ``--show held`` is given; the
+second held-out batch (questions 101 on) is reported on its own and printed
+only with ``--show new``, the third (201 on), fourth (301 on) and fifth
+(401 on) only with ``--show third`` / ``--show fourth`` / ``--show fifth``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import sysconfig
+import tempfile
+import time
+import uuid
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.quality.builtin_set import CASES, Case
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.builtin import build_index, run_builtin
+from core.ingest import Limits, ingest_zip
+from core.sandbox import write_instructions, write_manifest
+
+SITE = Path(sysconfig.get_paths()["purelib"])
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+TEXT_SUFFIXES = frozenset({".py", ".pyi", ".md", ".rst", ".txt", ".toml", ".cfg", ".ini"})
+FILLER_SUFFIXES = TEXT_SUFFIXES | {".html", ".js", ".css", ".json", ".po", ".xml"}
+LIMITS = Limits(max_files=20_000, max_total_bytes=400 * 1024 * 1024)
+
+# The evaluation corpus: (title, site-packages paths). Every gold file is in one.
+CORPUS = [
+    ("celery", ["celery", "celery-5.7.0.dist-info/METADATA"]),
+    ("redis-py", ["redis", "redis-8.1.0.dist-info/METADATA"]),
+    ("kombu", ["kombu", "kombu-5.7.0.dist-info/METADATA"]),
+    ("Hypothesis", ["hypothesis", "hypothesis-6.170.15.dist-info/METADATA"]),
+    ("pytest", ["_pytest", "pytest-9.2.0.dist-info/METADATA"]),
+    ("websockets", ["websockets", "websockets-17.4.dist-info/METADATA"]),
+    ("click", ["click", "click-8.5.1.dist-info/METADATA"]),
+    ("Python-Markdown", ["markdown", "markdown-3.11.3.dist-info/METADATA"]),
+    ("asgiref", ["asgiref", "asgiref-3.13.0.dist-info/METADATA"]),
+    ("dj-database-url", ["dj_database_url", "dj_database_url-3.1.2.dist-info/METADATA"]),
+    ("json_repair", ["json_repair", "json_repair-0.64.4.dist-info/METADATA"]),
+    ("markdownify", ["markdownify", "markdownify-1.2.3.dist-info/METADATA"]),
+    ("django-htmx", ["django_htmx", "django_htmx-1.29.0.dist-info/METADATA"]),
+    (
+        "Django conf and utils",
+        ["django/conf/global_settings.py", "django/utils", "django-6.1.3.dist-info/METADATA"],
+    ),
+]
+
+_CITE = re.compile(r"\[(c\d+)\]")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# Markup lines a quoted code block stands for: a fence, or reST's code directive.
+_MARKUP = re.compile(r"^\s*(```|~~~|\.\. (code|code-block|sourcecode)::)")
+_CITATIONS = re.compile(r"<!-- CITATIONS: (.*?) -->", re.DOTALL)
+
+
+def fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def shown(text: str) -> str:
+    """Undo the answer's Markdown-safety escapes so text compares with the file."""
+    return re.sub(r"\((c\d+)\)", r"[\1]", text.replace("&lt;", "<"))
+
+
+# Building the sandbox ---------------------------------------------------------
+
+
+def text_files(base: Path, rel: str, suffixes: frozenset[str] = TEXT_SUFFIXES) -> list[tuple[str, Path]]:
+    path = base / rel
+    if not path.exists():
+        return []  # a package no longer installed
+    if path.is_file():
+        return [(rel, path)] if rel.endswith("METADATA") or path.suffix in suffixes else []
+    found = []
+    for folder, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "locale"))
+        for name in sorted(names):
+            if Path(name).suffix in suffixes:
+                full = Path(folder, name)
+                found.append((full.relative_to(base).as_posix(), full))
+    return found
+
+
+def add_item(root: Path, state: Path, title: str, files: list[tuple[str, Path]]) -> tuple[str, int]:
+    """One zip content item, ingested as the app ingests an uploaded archive."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for arcname, path in files:
+            archive.write(path, arcname)
+    buffer.seek(0)
+    cid = str(uuid.uuid4())
+    result = ingest_zip(root / cid, buffer, limits=LIMITS, title=title, staging_root=state / "staging")
+    return cid, result.byte_size
+
+
+@dataclass
+class Sandbox:
+    root: Path
+    state: Path
+    items: dict[str, dict] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)  # site-packages path -> sandbox path
+    size: int = 0
+
+    def add(self, title: str, files: list[tuple[str, Path]], *, track: bool = False) -> None:
+        cid, size = add_item(self.root, self.state, title, files)
+        self.size += size
+        self.items[cid] = {"title": title, "source_url": "", "kind": "archive", "added_at": "2026-01-01"}
+        if track:
+            for rel, _ in files:
+                self.where[rel] = f"{cid}/{rel}"
+        write_manifest(self.root, self.items)
+        write_instructions(self.root, self.items)
+
+
+def fill_to(box: Sandbox, megabytes: int) -> None:
+    """Add more real text (other site-packages, then the stdlib) until the
+    sandbox holds ``megabytes``; 20 MB per content item."""
+    used = {paths[0].split("/")[0] for _, paths in CORPUS}
+    sources = [(SITE, p.name) for p in sorted(SITE.iterdir()) if p.is_dir() and p.name not in used]
+    sources += [(STDLIB, p.name) for p in sorted(STDLIB.iterdir()) if p.name != "site-packages"]
+    batch: list[tuple[str, Path]] = []
+    batch_size = 0
+    target = megabytes * 1_000_000
+    for base, name in sources:
+        if box.size + batch_size >= target:
+            break
+        prefix = "stdlib/" if base == STDLIB else ""
+        for rel, path in text_files(base, name, FILLER_SUFFIXES):
+            if box.size + batch_size >= target:
+                break
+            batch.append((prefix + rel, path))
+            batch_size += path.stat().st_size
+            if batch_size >= 20_000_000:
+                box.add(f"Filler {len(box.items) + 1}", batch)
+                batch, batch_size = [], 0
+    if batch:
+        box.add(f"Filler {len(box.items) + 1}", batch)
+
+
+# Reading an answer -------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    case: Case
+    seconds: float
+    declined: bool
+    confidence: str
+    lead: str
+    lead_cite: dict | None
+    claims: list[tuple[str, dict]]  # (shown text, citation) for every cited claim
+    citations: list[dict]
+    verified: list[str]
+
+
+def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
+    blocks = _CITATIONS.findall(text)
+    citations = json.loads(blocks[0]) if blocks else []
+    by_id = {c["id"]: c for c in citations}
+    report = text.split("<answer>", 1)[-1].split("</answer>", 1)[0]
+    confidence = (re.search(r"^## Confidence Score: (\w+)", report, re.MULTILINE) or [None, "?"])[1]
+    declined = "No Definitive Answer Found" in report or "not found in this session" in report.lower()
+    quick = report.split("## Quick Answer", 1)[-1]
+    quick = re.split(r"^## ", quick, maxsplit=1, flags=re.MULTILINE)[0]
+    lead, lead_cite = "", None
+    claims: list[tuple[str, dict]] = []
+    body = re.split(r"^## Confidence Score", report, maxsplit=1, flags=re.MULTILINE)[0]
+    pos = 0
+    for match in _CITE.finditer(body):
+        segment = body[pos : match.start()]
+        pos = match.end()
+        # the claim is the text since the previous marker, without Markdown
+        # scaffolding (headings and bullets outside code, fence lines)
+        kept, in_code = [], False
+        for line in segment.split("\n"):
+            if _FENCE.match(line):
+                in_code = not in_code
+                continue
+            if not in_code:
+                if re.match(r"#+ ", line):
+                    continue
+                line = re.sub(r"^\s*(?:[-*] |> )", "", line)
+            kept.append(line)
+        segment = "\n".join(kept).strip()
+        citation = by_id.get(match.group(1))
+        if citation is not None:
+            claims.append((shown(segment), citation))
+    if claims and body.find("## Quick Answer") >= 0 and not declined:
+        first = _CITE.search(quick)
+        if first:
+            lead, lead_cite = claims[0]
+    verified = []
+    if citations:
+        parsed = parse_citations(text).citations
+        verified = [v.status for v in verify_citations(root, parsed)]
+    return Outcome(case, seconds, declined, confidence, lead, lead_cite, claims, citations, verified)
+
+
+def lead_correct(o: Outcome) -> bool:
+    lead = fold(o.lead)
+    return any(fold(p) in lead for g in o.case.gold for p in g.phrases)
+
+
+def lead_cites_gold(o: Outcome, box: Sandbox) -> bool:
+    if not o.lead_cite:
+        return False
+    loc = o.lead_cite["location"]
+    for g in o.case.gold:
+        if o.lead_cite["source_file"] == box.where.get(g.file):
+            if loc["line_start"] <= g.lines[1] and loc["line_end"] >= g.lines[0]:
+                return True
+    return False
+
+
+def supported(claim: str, citation: dict, root: Path, cache: dict) -> bool:
+    path = root / citation["source_file"]
+    if path not in cache:
+        cache[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    loc = citation["location"]
+    cited = "\n".join(
+        line for line in cache[path][loc["line_start"] - 1 : loc["line_end"]] if not _MARKUP.match(line)
+    )
+    return bool(claim) and fold(claim) in fold(cited)
+
+
+def complete(o: Outcome) -> bool:
+    said = fold(" ".join(c for c, _ in o.claims))
+    return all(any(fold(p) in said for p in g.phrases) for g in o.case.gold)
+
+
+# Running -----------------------------------------------------------------------
+
+
+def ask(box: Sandbox, question: str) -> tuple[float, str]:
+    started = time.perf_counter()
+    last = ""
+    for line in run_builtin(box.root, question, state=box.state, session_id="eval"):
+        last = line
+    seconds = time.perf_counter() - started
+    return seconds, json.loads(last).get("result", "")
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+def run_cases(box: Sandbox, cases: list[Case]) -> list[Outcome]:
+    outcomes = []
+    for case in cases:
+        seconds, text = ask(box, case.question)
+        outcomes.append(read_answer(case, text, seconds, box.root))
+    return outcomes
+
+
+def pct(n: int, d: int) -> str:
+    return f"{n}/{d} = {100 * n / d:.0f}%" if d else "n/a"
+
+
+def report(name: str, outcomes: list[Outcome], box: Sandbox) -> dict:
+    answerable = [o for o in outcomes if o.case.answerable]
+    unanswerable = [o for o in outcomes if not o.case.answerable]
+    cache: dict = {}
+    claims = [(c, cit) for o in outcomes for c, cit in o.claims]
+    support = sum(supported(c, cit, box.root, cache) for c, cit in claims)
+    statuses = [s for o in outcomes for s in o.verified]
+    twofile = [o for o in answerable if o.case.kind == "twofile"]
+    row = {
+        "lead": sum(lead_correct(o) for o in answerable),
+        "answerable": len(answerable),
+        "lead_gold_lines": sum(lead_cites_gold(o, box) for o in answerable),
+        "support": support,
+        "claims": len(claims),
+        "verified": statuses.count("verified"),
+        "citations": len(statuses),
+        "declined_unanswerable": sum(o.declined for o in unanswerable),
+        "unanswerable": len(unanswerable),
+        "wrongly_declined": sum(o.declined for o in answerable),
+        "twofile_complete": sum(complete(o) for o in twofile),
+        "twofile": len(twofile),
+    }
+    print(
+        f"\n== {name}: {len(outcomes)} questions ({len(answerable)} answerable, {len(unanswerable)} unanswerable)"
+    )
+    print(f"lead-sentence accuracy      {pct(row['lead'], row['answerable'])}")
+    print(f"lead cites the gold lines   {pct(row['lead_gold_lines'], row['answerable'])}")
+    print(f"support precision           {pct(support, len(claims))}")
+    print(f"citations verified          {pct(row['verified'], row['citations'])}")
+    print(f"unanswerable declined       {pct(row['declined_unanswerable'], row['unanswerable'])}")
+    print(f"answerable wrongly declined {pct(row['wrongly_declined'], row['answerable'])}")
+    print(f"two-file answers complete   {pct(row['twofile_complete'], row['twofile'])}")
+    kinds = sorted({o.case.kind for o in answerable})
+    print(
+        "by kind: "
+        + ", ".join(
+            f"{k} {sum(lead_correct(o) for o in answerable if o.case.kind == k)}/"
+            f"{sum(1 for o in answerable if o.case.kind == k)}"
+            for k in kinds
+        )
+    )
+    print("confidence calibration (level: answers, of them leading with the gold fact / unanswerable):")
+    for level in ("HIGH", "MEDIUM", "LOW", "NONE"):
+        group = [o for o in outcomes if o.confidence == level]
+        if group:
+            right = sum(lead_correct(o) for o in group if o.case.answerable)
+            unans = sum(not o.case.answerable for o in group)
+            print(f"  {level:<6} {len(group):>3}: gold lead {right}, unanswerable {unans}")
+    return row
+
+
+def show(outcomes: list[Outcome], box: Sandbox) -> None:
+    for o in outcomes:
+        mark = "ok " if (lead_correct(o) if o.case.answerable else o.declined) else "BAD"
+        print(f"\n[{mark}] #{o.case.number} ({o.case.kind}, {o.confidence}) {o.case.question}")
+        if o.case.gold:
+            print(f"   gold: {o.case.gold[0].file}:{o.case.gold[0].lines} {o.case.gold[0].phrases[0]!r}")
+        if o.declined:
+            print("   declined")
+        else:
+            loc = o.lead_cite["location"] if o.lead_cite else {}
+            where = (
+                f"{o.lead_cite['source_file'].split('/', 1)[1]}:{loc.get('line_start')}"
+                if o.lead_cite
+                else ""
+            )
+            print(f"   lead: {o.lead[:300]!r} <{where}>")
+
+
+def latency(label: str, box: Sandbox, cases: list[Case]) -> None:
+    """Wall-clock and CPU time per answer: on a shared machine the wall clock
+    also counts the time other processes held the cores; CPU time does not."""
+    ask(box, "warm up the page cache")
+    times, cpu = [], []
+    for case in cases:
+        started = time.process_time()
+        times.append(ask(box, case.question)[0] * 1000)
+        cpu.append((time.process_time() - started) * 1000)
+    print(
+        f"{label}: {box.size / 1e6:.1f} MB, {len(times)} answers, p50 {statistics.median(times):.0f} ms, "
+        f"p95 {percentile(times, 0.95):.0f} ms, max {max(times):.0f} ms; CPU p50 {statistics.median(cpu):.0f} ms, "
+        f"p95 {percentile(cpu, 0.95):.0f} ms (load {os.getloadavg()[0]:.1f})"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--scale", type=int, default=0, help="also fill the sandbox to this many MB and time answers"
+    )
+    parser.add_argument(
+        "--show",
+        choices=("tune", "held", "new", "third", "fourth", "fifth", "all"),
+        help="print each question's lead",
+    )
+    parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="eval-builtin-"))
+    box = Sandbox(work / "sandbox", work / "state")
+    saved = work / "eval-sandbox.json"
+    try:
+        if saved.exists():
+            data = json.loads(saved.read_text())
+            box.items, box.where, box.size = data["items"], data["where"], data["size"]
+        else:
+            box.root.mkdir(parents=True)
+            started = time.perf_counter()
+            for title, paths in CORPUS:
+                files = [f for rel in paths for f in text_files(SITE, rel)]
+                if files:  # a package no longer installed adds no item (its questions are skipped)
+                    box.add(title, files, track=True)
+            print(
+                f"ingested {len(box.items)} content items, {box.size / 1e6:.1f} MB in {time.perf_counter() - started:.1f} s"
+            )
+            saved.write_text(json.dumps({"items": box.items, "where": box.where, "size": box.size}))
+        stats = build_index(box.root, state=box.state)
+        if stats.bytes_indexed:
+            print(
+                f"indexed {stats.bytes_indexed / 1e6:.1f} MB in {stats.seconds:.1f} s = {stats.bytes_indexed / 1e6 / stats.seconds:.1f} MB/s"
+            )
+        cases = [c for c in CASES if all((SITE / g.file).is_file() for g in c.gold)]
+        if len(cases) < len(CASES):
+            print(f"skipped {len(CASES) - len(cases)} questions whose gold file is not installed")
+        for case in cases:
+            for gold in case.gold:
+                lines = (SITE / gold.file).read_text(encoding="utf-8").split("\n")
+                stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
+                assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
+        outcomes = run_cases(box, cases)
+        tune = [o for o in outcomes if o.case.split == "tune"]
+        held = [o for o in outcomes if o.case.split == "held"]
+        new = [o for o in outcomes if o.case.split == "new"]
+        third = [o for o in outcomes if o.case.split == "third"]
+        fourth = [o for o in outcomes if o.case.split == "fourth"]
+        fifth = [o for o in outcomes if o.case.split == "fifth"]
+        report("tuning part", tune, box)
+        report("held-out part", held, box)
+        report("new held-out batch", new, box)
+        report("third held-out batch", third, box)
+        report("fourth held-out batch", fourth, box)
+        report("fifth held-out batch", fifth, box)
+        report("first set (tuning + held-out)", tune + held, box)
+        report("questions 1-126 (all read while tuning since the fourth pass)", tune + held + new, box)
+        report("all", outcomes, box)
+        if args.show:
+            parts = {
+                "tune": tune,
+                "held": held,
+                "new": new,
+                "third": third,
+                "fourth": fourth,
+                "fifth": fifth,
+                "all": outcomes,
+            }
+            show(parts[args.show], box)
+        print()
+        latency("answer latency, eval sandbox", box, cases)
+        if args.scale:
+            fill_to(box, args.scale)
+            cpu = time.process_time()
+            stats = build_index(box.root, state=box.state)
+            cpu = time.process_time() - cpu
+            mb = stats.bytes_indexed / 1e6
+            print(
+                f"indexed {mb:.1f} MB more: wall {stats.seconds:.1f} s = {mb / stats.seconds:.1f} MB/s, "
+                f"CPU {mb / cpu:.1f} MB/s"
+            )
+            latency(f"answer latency, {args.scale} MB sandbox", box, cases)
+            report(f"all, at {box.size / 1e6:.0f} MB", run_cases(box, cases), box)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
