@@ -9,10 +9,13 @@ from django.utils.html import format_html, format_html_join
 
 from citations.admin import export_response
 from citations.models import Citation
+from citations.presenters import viewer_url
+from citations.services import citations_reverify
 from core.citations.states import COUNTED_AS_VERIFIED
 from progress.models import ProgressEvent
 from researchmind import services
 from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
+from researchmind.tokens import token_revoke
 
 
 def audit_export_actions(lookup: str, name: str):
@@ -171,8 +174,6 @@ class CitationInline(admin.TabularInline):
 
     @admin.display(description="Viewer")
     def open(self, obj):
-        from citations.presenters import viewer_url
-
         url = viewer_url(obj)
         return format_html('<a href="{}" target="_blank" rel="noopener">open</a>', url) if url else "—"
 
@@ -310,8 +311,6 @@ class QuestionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Verify all their citations again")
     def reverify(self, request, queryset):
-        from citations.services import citations_reverify
-
         count = citations_reverify(Citation.objects.filter(question__in=queryset))
         self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
 
@@ -327,7 +326,5 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke")
     def revoke(self, request, queryset):
-        from researchmind.tokens import token_revoke
-
         for token in queryset:
             token_revoke(token)

@@ -7,6 +7,11 @@ from __future__ import annotations
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
+from citations.models import Citation
+from citations.presenters import answer_context
+from core.filetree import file_tree
+from progress import selectors
+from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
 
 
@@ -23,8 +28,6 @@ def owned_question(request, session_id, question_id) -> Question:
 
 
 def content_context(session: ResearchSession) -> dict:
-    from core.filetree import file_tree
-
     items = list(session.content_items.all())
     for item in items:
         item.tree, item.tree_truncated = file_tree(item.folder) if item.status == "ready" else ([], False)
@@ -35,9 +38,6 @@ def question_context(question: Question) -> dict:
     """The question page. Each timeline list starts with its last
     ``TIMELINE_PAGE`` items (``FINISHED_TIMELINE_PAGE`` once the run is over);
     earlier ones load on demand (``question_timeline``)."""
-    from citations.presenters import answer_context
-    from progress import selectors
-
     # Recorded as the run ended; a run from before summaries is summarised now
     # and not kept (GET only reads).
     summary = (question.summary or selectors.run_summary(question.pk)) if question.is_finished else {}
@@ -108,8 +108,6 @@ def summary_line(summary: dict) -> str:
 def thread_context(question: Question) -> dict:
     """The thread around a question: its earlier turns, answer first, each
     with its run in one line; stored HTML only (no turn's events are read)."""
-    from progress import selectors
-
     earlier = list(question.earlier_turns().filter(parent__isnull=True))
     turns = []
     for turn in earlier:
@@ -136,8 +134,6 @@ def _lane_label(sub) -> str:
 
 def fanout_lanes(question) -> list[dict]:
     """Each sub-run with its label, latest phase and latest step."""
-    from progress.models import ProgressEvent
-
     events = ProgressEvent.objects.filter(question=OuterRef("pk")).order_by("-seq")
     subs = question.sub_runs.order_by("pk").annotate(
         phase_name=Subquery(events.filter(kind="phase").values("phase")[:1]),
@@ -150,8 +146,6 @@ def fanout_lanes(question) -> list[dict]:
 
 def fanout_citations(question) -> list[dict]:
     """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
-    from citations.models import Citation
-
     groups: dict[int, dict] = {}
     rows = (
         Citation.objects.filter(question__parent=question)

@@ -17,6 +17,8 @@ from pathlib import Path
 from core.citations.parsing import parse_citations
 from core.citations.verification import verify_citations
 from core.engines.base import RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
+from core.engines.subprocess import resolve_executable
 from core.sandbox import write_instructions, write_manifest
 from core.stream import StreamInterpreter
 
@@ -118,9 +120,6 @@ async def _check(engine, sandbox: Path) -> dict:
 
 def engine_version(engine) -> str:
     """The installed CLI's version line(s), "built in" for in-process engines."""
-    from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
-    from core.engines.subprocess import resolve_executable
-
     if isinstance(engine, ClaudeMpmEngine):
         claude = resolve_executable(engine.claude_executable)
         mpm = engine.executable()

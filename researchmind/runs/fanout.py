@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from core.protocols import aggregate, build_prompt, render_markdown
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
@@ -61,8 +62,6 @@ def plan_runs(
 def sub_prompt(
     result_type: str, question: str, scope_items: Sequence[ContentItem], checklist: Sequence[str]
 ) -> str:
-    from core.protocols import build_prompt
-
     folders = [f"{item.id}/" for item in scope_items]
     scope = ", ".join(folders)
     if result_type == "consistency":
@@ -103,8 +102,6 @@ def _cancel_unfinished(parent_id: int) -> None:
 
 
 def _finish(parent_id: int, *, cancelled: bool) -> str:
-    from core.protocols import aggregate, render_markdown
-
     parent = Question.objects.get(pk=parent_id)
     subs = _subs(parent_id)
     spec = parent.protocol.get("fanout", {})

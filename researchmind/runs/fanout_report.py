@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
+
 _SCOPE_METRIC = {"digest": "Doc", "consistency": "Pair", "verification": "Items"}
 
 
@@ -103,8 +105,6 @@ def report_dict(report, subs) -> dict:
 
 
 def _rank(severity: str) -> int:
-    from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
-
     return SEVERITY_RANK.get(severity, UNKNOWN_SEVERITY_RANK)
 
 

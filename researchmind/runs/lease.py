@@ -17,6 +17,8 @@ from asgiref.sync import sync_to_async
 from django.db import transaction
 from django.utils import timezone
 
+from progress.models import ProgressEvent
+from progress.recorder import record_end
 from researchmind.models import Question
 from researchmind.runs.finish import store_run_summary
 
@@ -80,9 +82,6 @@ def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool 
 def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
     """Mark the questions interrupted, each with its ``end`` event (broadcast
     after commit); returns the events created."""
-    from progress.models import ProgressEvent
-    from progress.recorder import record_end
-
     ended = []
     for qid in question_ids:
         with transaction.atomic():
@@ -138,8 +137,6 @@ def question_cancel(question: Question) -> None:
     """Ask the run to stop; the runner (in whatever process) sees the flag.
     A question still queued is cancelled at once, and a page watching it sees
     its ``end`` event; a fan-out question's sub-runs are cancelled with it."""
-    from progress.recorder import record_end
-
     targets = [question.pk, *question.sub_runs.values_list("pk", flat=True)]
     Question.objects.filter(pk__in=targets).update(cancel_requested=True)
     for pk in targets:

@@ -20,6 +20,7 @@ from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
 from researchmind.engine_config import build_engine
 from researchmind.models import Question
+from researchmind.runs import judge
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
     LEASE_RENEW_SECONDS,
@@ -176,8 +177,6 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
 async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
     """The model's support labels for the run's found citations (``runs.judge``),
     shown as two steps of the run; its output goes to the run's raw log."""
-    from researchmind.runs import judge
-
     question = await Question.objects.aget(pk=question_id)
     pairs = await sync_to_async(lambda: judge.pairs_of(question.citations.order_by("position")))()
     if not pairs:
