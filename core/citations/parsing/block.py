@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from core.answer_markers import CITATIONS_OPENER
 from core.citations.parsing.lenient_json import LenientError, read_element, split_array
 from core.citations.parsing.model import (
     EXCERPT_LIMIT,
@@ -26,7 +27,6 @@ from core.citations.parsing.model import (
     parse_range,
 )
 
-BLOCK_START = re.compile(r"<!--\s*CITATIONS\s*:?", re.IGNORECASE)
 _ID_RE = re.compile(r"^\[?\s*c?(\d{1,6})\s*\]?$", re.IGNORECASE)
 _ID_HINT = re.compile(r"[\"']?id[\"']?\s*:\s*[\"']?(c?\d+)", re.IGNORECASE)
 
@@ -44,7 +44,7 @@ def find_blocks(text: str) -> list[Block]:
     """Every CITATIONS block, including one cut off before its '-->'."""
     blocks: list[Block] = []
     pos = 0
-    while match := BLOCK_START.search(text, pos):
+    while match := CITATIONS_OPENER.search(text, pos):
         body_start = match.end()
         ends = [m.start() for m in re.finditer("-->", text[body_start:])]
         chosen = ends[0] if ends else None

@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from core.answer_markers import citations_block
+
 from .claims import Claim
 
 _CITE_LIKE = re.compile(r"\[(c\d+)\]")
@@ -36,7 +38,7 @@ class Answer:
     def citations_block(self) -> str:
         if not self.citations:
             return ""
-        return "<!-- CITATIONS: " + safe_json(self.citations, indent=2) + " -->"
+        return citations_block(safe_json(self.citations, indent=2))
 
     @property
     def text(self) -> str:
