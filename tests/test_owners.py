@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.citations import markers, rendering
+from core.citations.markers import MARKER_RE, drop_markers
 from core.citations.parsing import parse_citations
+from core.citations.rendering import links
+from core.citations.support import judge
+from core.engines.builtin.answer import _show
 from core.stream.markers import MarkerStripper, strip_markers
 
 BLOCK_BODY = '[{"id": "c1", "source_file": "a/notes.md", "excerpt": "The lamp is visible."}]'
@@ -49,3 +54,22 @@ def test_a_lowercase_block_split_across_deltas_is_hidden():
         shown = stripper.feed(raw[:cut])[0] + stripper.feed(raw[cut:])[0] + stripper.flush()[0]
         assert shown == "Answer.\n\n", cut
         assert len(stripper.citations) == 1
+
+
+QUOTED = "Codes [c1], [c2, c3], [c4; c5] and [c6-c8] appear in the quoted file."
+
+
+def test_the_page_the_judge_and_the_parser_share_the_marker_grammar():
+    """``[cN]`` is defined once (core.citations.markers): the renderer links and the
+    support judge reads the same markers, and the parser's ids are those ids."""
+    assert rendering.MARKER_RE is links.MARKER_RE is judge.MARKER_RE is markers.MARKER_RE
+    linked = [cid for m in markers.MARKER_RE.finditer(QUOTED) for cid in markers.marker_ids(m[1]) or []]
+    assert linked == [markers.citation_id(n) for n in range(1, 9)]
+    assert parse_citations(QUOTED).inline_ids == linked
+
+
+def test_quoted_text_never_passes_for_a_marker():
+    """The built-in engine defuses every marker the page would link in quoted text
+    (lists and ranges too), and a fan-out report drops every one."""
+    assert not MARKER_RE.search(_show(QUOTED))
+    assert not MARKER_RE.search(drop_markers(QUOTED))

@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import re
 import time
 from collections.abc import Mapping, Sequence
 
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from core.citations.markers import drop_markers
 from core.protocols import aggregate, build_prompt, render_markdown
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 
 RESULT_TYPES = ("digest", "consistency", "verification")
 MAX_CONCURRENCY = 4
-_CITE_MARK = re.compile(r"\s?\[c\d+\]")
 
 
 def item_label(item: ContentItem) -> str:
@@ -115,7 +114,7 @@ def _finish(parent_id: int, *, cancelled: bool) -> str:
         status, error = Question.Status.PARTIAL, f"{len(failed)} of {len(subs)} sub-runs did not complete."
     else:
         status, error = Question.Status.COMPLETE, ""
-    markdown = _CITE_MARK.sub("", render_markdown(report))
+    markdown = drop_markers(render_markdown(report))
     parent.protocol = {**parent.protocol, "aggregate": report_dict(report, subs)}
     parent.result_status = report.status
     parent.answer = parent.answer_raw = markdown

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from citations.models import Citation, CitationFeedback
+from core.citations.markers import ID_RE
 from core.citations.rendering import web_href
 from core.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
@@ -76,7 +77,7 @@ def file_viewer(request, session_id, content_id, file_path):
     )
 
 
-_CITE = re.compile(r"^(\d{1,12})-(c\d{1,6})$")
+_CITE = re.compile(rf"^(\d{{1,12}})-({ID_RE.pattern})$")
 
 
 def _cited_from(session, value: str) -> dict | None:

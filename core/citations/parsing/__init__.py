@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.citations.markers import citation_id
 from core.citations.parsing.block import find_blocks, read_block
 from core.citations.parsing.model import Found, ParsedCitation, ParseResult
 from core.citations.parsing.text_forms import (
@@ -138,7 +139,7 @@ def _number(found: list[Found], problems: list[str]) -> list[ParsedCitation]:
     for index, item in enumerate(found):
         if item.keep_id:
             continue
-        old, item.citation.cid = item.citation.cid, f"c{next_free}"
+        old, item.citation.cid = item.citation.cid, citation_id(next_free)
         next_free += 1
         if index in duplicates:
             problems.append(

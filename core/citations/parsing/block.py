@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.answer_markers import CITATIONS_OPENER
+from core.citations.markers import citation_id
 from core.citations.parsing.lenient_json import LenientError, read_element, split_array
 from core.citations.parsing.model import (
     EXCERPT_LIMIT,
@@ -140,7 +141,7 @@ def convert_entry(entry: dict, number: int, content_ids: list[str], problems: li
     """Map one seed-000 object onto a ParsedCitation, checking each field."""
     raw_id = entry.get("id")
     match = _ID_RE.match(str(raw_id).strip()) if isinstance(raw_id, (str, int)) else None
-    cid = f"c{int(match.group(1))}" if match else ""
+    cid = citation_id(int(match.group(1))) if match else ""
     label = cid or f"entry {number}"
     if not match:
         problems.append(

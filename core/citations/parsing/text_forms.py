@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.citations.markers import INLINE_MAX_RANGE, INLINE_RE, INLINE_SEPARATOR, citation_id
 from core.citations.parsing.model import URL_RE, Found, ParsedCitation, file_citation, parse_range
 
 _ID = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8})"
@@ -38,10 +39,6 @@ _ENTRY_PATH_RE = re.compile(
     rf"(?<![\w/.:\-])/?(?:{_ID}/[^\s`()\[\],;]+|(?:[\w.\-]+/)+[\w.\-]+\.[A-Za-z]\w{{0,9}})"
 )
 _LINK_RE = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
-INLINE_RE = re.compile(
-    r"\[\s*(c\d{1,6}(?:\s*[-–]\s*c?\d{1,6})?(?:\s*,\s*c\d{1,6}(?:\s*[-–]\s*c?\d{1,6})?)*)\s*\]", re.I
-)
-MAX_RANGE = 500
 
 
 def find_backtick_paths(text: str, content_ids: Iterable[str], problems: list[str]) -> list[Found]:
@@ -159,16 +156,16 @@ def find_inline_ids(text: str, problems: list[str]) -> list[str]:
     """Inline references in first-seen order, ranges expanded."""
     seen: dict[str, None] = {}
     for match in INLINE_RE.finditer(text):
-        for part in match.group(1).split(","):
+        for part in INLINE_SEPARATOR.split(match.group(1)):
             bounds = [int(n) for n in re.findall(r"\d+", part)]
             low, high = (bounds[0], bounds[-1]) if len(bounds) > 1 else (bounds[0], bounds[0])
             if high < low:
                 low, high = high, low
-            if high - low >= MAX_RANGE:
+            if high - low >= INLINE_MAX_RANGE:
                 problems.append(f"The inline range [{part.strip()}] is too wide; only its ends were kept.")
-                seen.setdefault(f"c{low}")
-                seen.setdefault(f"c{high}")
+                seen.setdefault(citation_id(low))
+                seen.setdefault(citation_id(high))
                 continue
             for number in range(low, high + 1):
-                seen.setdefault(f"c{number}")
+                seen.setdefault(citation_id(number))
     return list(seen)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.citations.rendering.markers import MARKER_RE, marker_ids
+from core.citations.markers import MARKER_RE, marker_ids
 from core.citations.support.rules import (
     CONTRADICTED,
     PARTIAL_AT,

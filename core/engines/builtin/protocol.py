@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.citations.markers import citation_id, marker
+
 from .answer import overall_confidence
 from .claims import Claim, select_claims
 from .consistency import contradictions
@@ -81,9 +83,9 @@ class ProtocolAnswer:
     def cite(self, claim: Claim) -> str:
         for n, known in enumerate(self.cited, start=1):
             if (known.path, known.line_start, known.excerpt) == (claim.path, claim.line_start, claim.excerpt):
-                return f"[c{n}]"
+                return marker(citation_id(n))
         self.cited.append(claim)
-        return f"[c{len(self.cited)}]"
+        return marker(citation_id(len(self.cited)))
 
 
 def _cell(text: str) -> str:

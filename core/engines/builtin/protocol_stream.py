@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.answer_markers import citations_block
+from core.citations.markers import citation_id
 
 from .answer import citation_entry, safe_json
 from .protocol import ProtocolTask, compose
@@ -85,7 +86,7 @@ def protocol_steps(
         answer.text,
     ]
     if answer.cited:
-        citations = [_citation(claim, f"c{n}") for n, claim in enumerate(answer.cited, start=1)]
+        citations = [_citation(claim, citation_id(n)) for n, claim in enumerate(answer.cited, start=1)]
         parts += [
             marker("capturing", 5, f"Recording {len(citations)} citation(s)"),
             "\n" + citations_block(safe_json(citations, indent=2)) + "\n",
