@@ -11,13 +11,16 @@ from citations.presenters import store_answer_html
 from core.citations.parsing import ParsedCitation, parse_citations
 from core.citations.support.judge import claim_sentences, judge_citation
 from core.citations.verification import file_digest, verify_citations
+from core.content_kinds import ContentKind
 
 
 def _content_maps(session):
     items = list(session.content_items.all())
     by_id = {str(item.id): item for item in items}
     url_to_content = {
-        item.source_url: str(item.id) for item in items if item.source_url and item.kind == "url_scrape"
+        item.source_url: str(item.id)
+        for item in items
+        if item.source_url and item.kind == ContentKind.URL_SCRAPE
     }
     return by_id, url_to_content
 

@@ -8,6 +8,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import models
 
+from core.content_kinds import ContentKind
+
 
 def _owned(queryset: models.QuerySet, user, owner_field: str) -> models.QuerySet:
     """The rows ``user`` owns: none for an anonymous or missing user."""
@@ -60,12 +62,13 @@ class ResearchSession(models.Model):
 
 
 class ContentItem(models.Model):
-    class Kind(models.TextChoices):
-        TEXT = "text", "Pasted text"
-        FILE = "file", "Uploaded files"
-        ARCHIVE = "archive", "Zip archive"
-        GIT_REPO = "git_repo", "Git repository"
-        URL_SCRAPE = "url_scrape", "Web page"
+    # Derived from the one list of kinds (core/content_kinds.py), members and labels alike.
+    Kind = models.TextChoices(
+        "Kind",
+        [(kind.name, (kind.value, kind.label)) for kind in ContentKind],
+        module=__name__,
+        qualname="ContentItem.Kind",
+    )
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

@@ -20,6 +20,7 @@ from citations.models import Citation
 from citations.services import citations_mark_source_removed, citations_mark_stale
 from core import ingest, sandbox
 from core.citations.verification.linestore import forget_content
+from core.content_kinds import ADDED_AS, BY_ADDED_AS, ContentKind
 from core.ingest import IngestError, Limits
 from core.threads import resolve_follow_up
 from researchmind import runs
@@ -210,26 +211,26 @@ def spooled_files(folder: Path):
             yield name, handle
 
 
-CONTENT_KINDS = ("text", "files", "zip", "git", "url")
-
-
 def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     """Start adding content of ``kind`` (``text``, ``files``, ``zip``, ``git``
     or ``url``) from validated form data; the ingest runs in the background
     (inline with ``INGEST_SYNC``). Used by the pages and the JSON API."""
+    content_kind = BY_ADDED_AS.get(kind)
+    if content_kind is None:
+        raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(ADDED_AS)}.")
     limits = _limits()
     staging_root = _staging_root(session)
-    if kind == "text":
-        item = content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
+    if content_kind is ContentKind.TEXT:
+        item = content_start(session=session, kind=content_kind, title=data["title"])
         content_run_async(
             item,
             partial(_text_work, title=data["title"], markdown=data["markdown"], staging_root=staging_root),
         )
-    elif kind == "files":
+    elif content_kind is ContentKind.FILE:
         files = data["files"]
         spool = spool_uploads(session, files)
         title = data.get("title") or (files[0].name if len(files) == 1 else f"{len(files)} files")
-        item = content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
+        item = content_start(session=session, kind=content_kind, title=title)
         content_run_async(
             item,
             lambda dest, progress: ingest.ingest_files(
@@ -237,10 +238,10 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
             ),
             cleanup=spool,
         )
-    elif kind == "zip":
+    elif content_kind is ContentKind.ARCHIVE:
         spool = spool_uploads(session, [data["archive"]])
         item = content_start(
-            session=session, kind=ContentItem.Kind.ARCHIVE, title=data.get("title") or data["archive"].name
+            session=session, kind=content_kind, title=data.get("title") or data["archive"].name
         )
 
         def zip_work(dest, progress):
@@ -250,25 +251,23 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
                 )
 
         content_run_async(item, zip_work, cleanup=spool)
-    elif kind == "git":
+    elif content_kind is ContentKind.GIT_REPO:
         url = data["repository"]
         item = content_start(
             session=session,
-            kind=ContentItem.Kind.GIT_REPO,
+            kind=content_kind,
             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
             source_url=url,
         )
         content_run_async(item, partial(_git_work, url=url, limits=limits, staging_root=staging_root))
-    elif kind == "url":
+    else:
         url = data["url"]
-        item = content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
+        item = content_start(session=session, kind=content_kind, source_url=url)
         originals = session.state_path / "originals" / str(item.id)
         content_run_async(
             item,
             partial(_url_work, url=url, limits=limits, staging_root=staging_root, original_dir=originals),
         )
-    else:
-        raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(CONTENT_KINDS)}.")
     return item
 
 

@@ -10,8 +10,12 @@ from core.citations.markers import MARKER_RE, drop_markers
 from core.citations.parsing import parse_citations
 from core.citations.rendering import links
 from core.citations.support import judge
+from core.content_kinds import ADDED_AS, ContentKind
 from core.engines.builtin.answer import _show
 from core.stream.markers import MarkerStripper, strip_markers
+from researchmind.api.endpoints.content import router as content_api
+from researchmind.models import ContentItem
+from researchmind.views.content import CONTENT_FORMS, CONTENT_TABS
 
 BLOCK_BODY = '[{"id": "c1", "source_file": "a/notes.md", "excerpt": "The lamp is visible."}]'
 
@@ -73,3 +77,12 @@ def test_quoted_text_never_passes_for_a_marker():
     (lists and ranges too), and a fan-out report drops every one."""
     assert not MARKER_RE.search(_show(QUOTED))
     assert not MARKER_RE.search(drop_markers(QUOTED))
+
+
+def test_content_kinds_are_one_list_spelled_two_ways():
+    """The stored kinds (model choices) and the names content is added under (the
+    add form's tabs, its forms, the API's paths) all come from ContentKind."""
+    assert ContentItem.Kind.choices == [(kind.value, kind.label) for kind in ContentKind]
+    assert [name for name, _label in CONTENT_TABS] == list(ADDED_AS) == list(CONTENT_FORMS)
+    added = [path.rsplit("/", 1)[1] for path in content_api.path_operations if "{content_id}" not in path]
+    assert added[1:] == list(ADDED_AS)

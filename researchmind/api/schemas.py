@@ -8,7 +8,11 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from core.content_kinds import ContentKind
+
 MAX_ID = 2**63 - 1  # the database's integer range: larger ids are simply invalid
+
+_KINDS = [str(kind) for kind in ContentKind]
 
 
 class FieldErrorOut(Schema):
@@ -59,7 +63,7 @@ class UrlIn(Schema):
 class ContentOut(Schema):
     id: UUID
     session_id: UUID
-    kind: str = Field(description="text, file, archive, git_repo or url_scrape.")
+    kind: str = Field(description=f"{', '.join(_KINDS[:-1])} or {_KINDS[-1]}.")
     title: str
     source_url: str
     status: str = Field(description="pending, ready or failed.")
