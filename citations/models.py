@@ -5,16 +5,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from core.citations.states import VerificationState
+from core.citations.states import SupportLabel, VerificationState
 
 
 class CitationQuerySet(models.QuerySet):
     def support_rate(self) -> int | None:
         """Percent of the judged citations whose cited text supports their
         sentence; ``None`` when none was judged."""
-        judged = self.exclude(support="unjudged")
+        judged = self.exclude(support=SupportLabel.UNJUDGED)
         total = judged.count()
-        return round(100 * judged.filter(support="supports").count() / total) if total else None
+        return round(100 * judged.filter(support=SupportLabel.SUPPORTS).count() / total) if total else None
 
     def citing(self, item):
         """Citations of a content item: of one of its files, or of its URL."""
@@ -55,11 +55,12 @@ class Citation(models.Model):
         APPROVED = "approved"
         REJECTED = "rejected"
 
-    class Support(models.TextChoices):
-        SUPPORTS = "supports", "Supports"
-        PARTIAL = "partial", "Partly supports"
-        UNSUPPORTED = "unsupported", "Does not support"
-        UNJUDGED = "unjudged", "Support not judged"
+    Support = models.TextChoices(
+        "Support",
+        [(label.name, (label.value, label.label)) for label in SupportLabel],
+        module=__name__,
+        qualname="Citation.Support",
+    )
 
     class JudgedBy(models.TextChoices):
         LEXICAL = "lexical", "Lexical (offline)"

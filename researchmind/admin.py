@@ -11,7 +11,7 @@ from citations.admin import export_response
 from citations.models import Citation
 from citations.presenters import viewer_url
 from citations.services import citations_reverify
-from core.citations.states import COUNTED_AS_VERIFIED
+from core.citations.states import COUNTED_AS_VERIFIED, SupportLabel
 from progress.models import ProgressEvent
 from researchmind import services
 from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
@@ -91,7 +91,9 @@ class ResearchSessionAdmin(admin.ModelAdmin):
                     distinct=True,
                 ),
                 _supported=Count(
-                    "questions__citations", filter=Q(questions__citations__support="supports"), distinct=True
+                    "questions__citations",
+                    filter=Q(questions__citations__support=SupportLabel.SUPPORTS),
+                    distinct=True,
                 ),
             )
         )
@@ -272,7 +274,9 @@ class QuestionAdmin(admin.ModelAdmin):
                     "citations", filter=Q(citations__verification__in=COUNTED_AS_VERIFIED), distinct=True
                 ),
                 _judged=Count("citations", filter=~Q(citations__support="unjudged"), distinct=True),
-                _supported=Count("citations", filter=Q(citations__support="supports"), distinct=True),
+                _supported=Count(
+                    "citations", filter=Q(citations__support=SupportLabel.SUPPORTS), distinct=True
+                ),
             )
         )
 

@@ -3,18 +3,24 @@ readers follow the owner. Each test pins one such agreement."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from citations.audit import SUPPORT_LABELS
+from citations.models import Citation
 from core.citations import markers, rendering
 from core.citations.markers import MARKER_RE, drop_markers
 from core.citations.parsing import parse_citations
 from core.citations.rendering import links
+from core.citations.states import SUPPORT_BADGES, SupportLabel
 from core.citations.support import judge
 from core.content_kinds import ADDED_AS, ContentKind
 from core.engines.builtin.answer import _show
 from core.stream.markers import MarkerStripper, strip_markers
 from researchmind.api.endpoints.content import router as content_api
 from researchmind.models import ContentItem
+from researchmind.runs import judge as model_judge
 from researchmind.views.content import CONTENT_FORMS, CONTENT_TABS
 
 BLOCK_BODY = '[{"id": "c1", "source_file": "a/notes.md", "excerpt": "The lamp is visible."}]'
@@ -86,3 +92,16 @@ def test_content_kinds_are_one_list_spelled_two_ways():
     assert [name for name, _label in CONTENT_TABS] == list(ADDED_AS) == list(CONTENT_FORMS)
     added = [path.rsplit("/", 1)[1] for path in content_api.path_operations if "{content_id}" not in path]
     assert added[1:] == list(ADDED_AS)
+
+
+def test_support_labels_follow_their_one_definition():
+    """SupportLabel owns the support labels: the model's choices, the badges, the
+    audit table, both judges' vocabularies and the stylesheet's colours follow it."""
+    assert Citation.Support.choices == [(label.value, label.label) for label in SupportLabel]
+    assert SUPPORT_BADGES == {label.value: (label.badge_label, label.tone) for label in SupportLabel}
+    assert SUPPORT_LABELS == [label.value for label in SupportLabel] == list(judge.LABELS)
+    assert set(model_judge.JUDGED) == set(SupportLabel) - {SupportLabel.UNJUDGED}
+    css = (Path(__file__).resolve().parents[1] / "static/css/app.css").read_text(encoding="utf-8")
+    for label in SupportLabel:
+        rule = next(line for line in css.splitlines() if f".support-{label.value}," in line)
+        assert rule.startswith(f".badge--{label.tone},"), label

@@ -8,11 +8,13 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from core.citations.states import SupportLabel
 from core.content_kinds import ContentKind
 
 MAX_ID = 2**63 - 1  # the database's integer range: larger ids are simply invalid
 
 _KINDS = [str(kind) for kind in ContentKind]
+_SUPPORT = [str(label) for label in SupportLabel]
 
 
 class FieldErrorOut(Schema):
@@ -132,7 +134,7 @@ class CitationOut(Schema):
     review_status: str
     claim: str = Field(description="The answer's sentence this citation's marker is attached to.")
     support: str = Field(
-        description="supports, partial, unsupported or unjudged: does the cited text back the claim?"
+        description=f"{', '.join(_SUPPORT[:-1])} or {_SUPPORT[-1]}: does the cited text back the claim?"
     )
     support_judged_by: str = Field(description="lexical (offline judge), llm or human (a reviewer).")
     support_reason: str

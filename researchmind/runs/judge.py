@@ -25,13 +25,14 @@ from django.db import transaction
 
 from citations.models import Citation
 from citations.presenters import store_answer_html
+from core.citations.states import JUDGED_LABELS
+from core.citations.support.judge import FOUND
 from core.engines.base import RunOutcome, batches_of
 from core.engines.claude import ClaudeCodeEngine
 from core.stream import StreamInterpreter
 from researchmind.engine_config import engine_settings
 
-JUDGED = ("supports", "partial", "unsupported")
-FOUND = ("verified", "relocated", "url_matched")
+JUDGED = JUDGED_LABELS
 MAX_PAIRS = 60  # one request; a longer answer's later citations keep the lexical label
 MAX_CITED_CHARS = 2_000
 REASON_CHARS = 300
