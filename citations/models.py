@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.citations.parsing import model as parsed
 from core.citations.states import SupportLabel, VerificationState
 
 
@@ -35,12 +36,13 @@ class Citation(models.Model):
         SUPPORTING = "supporting"
         CONTEXTUAL = "contextual"
 
-    class FoundBy(models.TextChoices):
-        CITATIONS_BLOCK = "citations_block", "CITATIONS block"
-        BACKTICK_PATH = "backtick_path", "Backtick path"
-        SOURCES_SECTION = "sources_section", "Sources section"
-        FILE_LINE = "file_line", "file:line"
-        WEB_SOURCE = "web_source", "Web source"
+    # Derived from the parser's forms (core/citations/parsing/model.py).
+    FoundBy = models.TextChoices(
+        "FoundBy",
+        [(form.name, (form.value, form.label)) for form in parsed.FoundBy],
+        module=__name__,
+        qualname="Citation.FoundBy",
+    )
 
     # Derived from the one list of states (core/citations/states.py), members and labels alike.
     Verification = models.TextChoices(

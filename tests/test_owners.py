@@ -12,6 +12,7 @@ from citations.models import Citation
 from core.citations import markers, rendering
 from core.citations.markers import MARKER_RE, drop_markers
 from core.citations.parsing import parse_citations
+from core.citations.parsing.model import FoundBy
 from core.citations.rendering import links
 from core.citations.states import SUPPORT_BADGES, SupportLabel
 from core.citations.support import judge
@@ -105,3 +106,11 @@ def test_support_labels_follow_their_one_definition():
     for label in SupportLabel:
         rule = next(line for line in css.splitlines() if f".support-{label.value}," in line)
         assert rule.startswith(f".badge--{label.tone},"), label
+
+
+def test_found_by_names_come_from_the_parser():
+    """The parser owns the names of the forms it reads; the model's choices follow,
+    and every citation it reads names one of them."""
+    assert Citation.FoundBy.choices == [(form.value, form.label) for form in FoundBy]
+    raw = f"See `a/notes.md` lines 1-2 and a/b.md:3 [c1].\n\n<!-- CITATIONS: {BLOCK_BODY} -->"
+    assert {c.found_by for c in parse_citations(raw).citations} <= set(FoundBy)

@@ -23,6 +23,7 @@ from core.citations.parsing.model import (
     SOURCE_TYPES,
     URL_RE,
     Found,
+    FoundBy,
     ParsedCitation,
     file_citation,
     parse_range,
@@ -188,11 +189,16 @@ def convert_entry(entry: dict, number: int, content_ids: list[str], problems: li
     kwargs["confidence"] = _confidence(entry.get("confidence"), label, problems)
 
     if source_type == "file" and source:
-        return file_citation(cid, "citations_block", source, content_ids, problems, **kwargs)
+        return file_citation(cid, FoundBy.CITATIONS_BLOCK, source, content_ids, problems, **kwargs)
     url = source if source_type == "url" else None
     path = source if source_type in ("memory", "inference") else None
     return ParsedCitation(
-        cid=cid, found_by="citations_block", source_type=source_type, source_path=path, url=url, **kwargs
+        cid=cid,
+        found_by=FoundBy.CITATIONS_BLOCK,
+        source_type=source_type,
+        source_path=path,
+        url=url,
+        **kwargs,
     )
 
 

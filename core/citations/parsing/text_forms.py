@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from core.citations.markers import INLINE_MAX_RANGE, INLINE_RE, INLINE_SEPARATOR, citation_id
-from core.citations.parsing.model import URL_RE, Found, ParsedCitation, file_citation, parse_range
+from core.citations.parsing.model import URL_RE, Found, FoundBy, ParsedCitation, file_citation, parse_range
 
 _ID = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8})"
 BACKTICK_RE = re.compile(rf"`({_ID}/[^`\n]+)`")
@@ -64,7 +64,7 @@ def find_backtick_paths(text: str, content_ids: Iterable[str], problems: list[st
             Found(
                 match.start(),
                 file_citation(
-                    "", "backtick_path", inner, content_ids, problems, line_start=start, line_end=end
+                    "", FoundBy.BACKTICK_PATH, inner, content_ids, problems, line_start=start, line_end=end
                 ),
             )
         )
@@ -88,7 +88,9 @@ def find_file_lines(text: str, content_ids: Iterable[str], problems: list[str]) 
         found.append(
             Found(
                 match.start(),
-                file_citation("", "file_line", path, content_ids, problems, line_start=start, line_end=end),
+                file_citation(
+                    "", FoundBy.FILE_LINE, path, content_ids, problems, line_start=start, line_end=end
+                ),
             )
         )
     return found
@@ -123,7 +125,7 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
             Found(
                 offset + match.start(),
                 ParsedCitation(
-                    cid="", found_by="sources_section", source_type="url", url=url, title=links.get(url)
+                    cid="", found_by=FoundBy.SOURCES_SECTION, source_type="url", url=url, title=links.get(url)
                 ),
             )
         )
@@ -139,7 +141,7 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
                 offset + match.start(),
                 file_citation(
                     "",
-                    "sources_section",
+                    FoundBy.SOURCES_SECTION,
                     match.group(0),
                     content_ids,
                     problems,
