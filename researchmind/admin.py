@@ -14,7 +14,7 @@ from citations.services import citations_reverify
 from core.citations.states import COUNTED_AS_VERIFIED, SupportLabel
 from progress.models import ProgressEvent
 from researchmind import services
-from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
+from researchmind.models import FANOUT_KEY, ApiToken, ContentItem, Question, ResearchSession
 from researchmind.tokens import token_revoke
 
 
@@ -210,11 +210,11 @@ class FanoutFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "parent":
-            return queryset.filter(protocol__has_key="fanout")
+            return queryset.fanouts()
         if self.value() == "sub":
             return queryset.filter(parent__isnull=False)
         if self.value() == "single":
-            return queryset.filter(parent__isnull=True).exclude(protocol__has_key="fanout")
+            return queryset.filter(parent__isnull=True).exclude(protocol__has_key=FANOUT_KEY)
         return queryset
 
 

@@ -28,9 +28,19 @@ class ContentItemQuerySet(models.QuerySet):
         return _owned(self, user, "session__owner")
 
 
+# A fan-out parent keeps its spec in ``protocol["fanout"]``; each of its sub-runs
+# keeps its own (index, label, type, items) in ``protocol["fanout_run"]``.
+FANOUT_KEY = "fanout"
+SUB_RUN_KEY = "fanout_run"
+
+
 class QuestionQuerySet(models.QuerySet):
     def owned_by(self, user) -> QuestionQuerySet:
         return _owned(self, user, "session__owner")
+
+    def fanouts(self) -> QuestionQuerySet:
+        """Fan-out parents (``Question.is_fanout``)."""
+        return self.filter(protocol__has_key=FANOUT_KEY)
 
 
 class ResearchSession(models.Model):
@@ -213,6 +223,26 @@ class Question(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    @property
+    def is_fanout(self) -> bool:
+        """A fan-out parent: it runs sub-runs (``sub_runs``) and aggregates their results."""
+        return isinstance(self.protocol, dict) and FANOUT_KEY in self.protocol
+
+    @property
+    def fanout_spec(self) -> dict:
+        """A fan-out parent's spec (type, items, pairs, checklist, concurrency); else empty."""
+        return (self.protocol[FANOUT_KEY] or {}) if self.is_fanout else {}
+
+    @property
+    def sub_run_spec(self) -> dict:
+        """A sub-run's own spec (index, label, type, items); else empty."""
+        return (self.protocol or {}).get(SUB_RUN_KEY) or {}
+
+    @property
+    def sub_run_label(self) -> str:
+        """How a sub-run is named in the lanes and the aggregated report."""
+        return self.sub_run_spec.get("label") or f"Sub-run {self.pk}"
 
     @property
     def thread_root_id(self) -> int:

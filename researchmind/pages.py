@@ -128,10 +128,6 @@ def thread_context(question: Question) -> dict:
 STEP_KINDS = ("run_start", "tool_start", "phase", "citations", "cancelling", "end", "stderr")
 
 
-def _lane_label(sub) -> str:
-    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
-
-
 def fanout_lanes(question) -> list[dict]:
     """Each sub-run with its label, latest phase and latest step."""
     events = ProgressEvent.objects.filter(question=OuterRef("pk")).order_by("-seq")
@@ -141,7 +137,7 @@ def fanout_lanes(question) -> list[dict]:
         phase_total=Subquery(events.filter(kind="phase").values("total")[:1]),
         latest_step=Subquery(events.filter(kind__in=STEP_KINDS, stage="primary").values("detail")[:1]),
     )
-    return [{"sub": sub, "label": _lane_label(sub)} for sub in subs]
+    return [{"sub": sub, "label": sub.sub_run_label} for sub in subs]
 
 
 def fanout_citations(question) -> list[dict]:
@@ -155,7 +151,7 @@ def fanout_citations(question) -> list[dict]:
     for citation in rows:
         group = groups.setdefault(
             citation.question_id,
-            {"sub": citation.question, "label": _lane_label(citation.question), "citations": []},
+            {"sub": citation.question, "label": citation.question.sub_run_label, "citations": []},
         )
         group["citations"].append(citation)
     return list(groups.values())

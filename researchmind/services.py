@@ -24,7 +24,7 @@ from core.content_kinds import ADDED_AS, BY_ADDED_AS, ContentKind
 from core.ingest import IngestError, Limits
 from core.threads import resolve_follow_up
 from researchmind import runs
-from researchmind.models import ContentItem, Question, ResearchSession
+from researchmind.models import FANOUT_KEY, SUB_RUN_KEY, ContentItem, Question, ResearchSession
 from researchmind.runs.fanout import (
     MAX_CONCURRENCY,
     RESULT_TYPES,
@@ -342,8 +342,8 @@ def question_ask(
 def question_retry(question: Question) -> Question:
     """Ask the same question again (after an interruption or error); a
     fan-out question is fanned out again over the same content items."""
-    fanout = (question.protocol or {}).get("fanout")
-    if fanout:
+    if question.is_fanout:
+        fanout = question.fanout_spec
         items = list(
             question.session.content_items.filter(
                 pk__in=fanout.get("items") or [], status=ContentItem.Status.READY
@@ -396,7 +396,7 @@ def fanout_create(
             text=text.strip(),
             engine=engine,
             protocol={
-                "fanout": {
+                FANOUT_KEY: {
                     "type": result_type,
                     "items": [str(item.id) for item in items],
                     "pairs": [[str(i.id) for i in scope] for scope in scopes]
@@ -415,7 +415,7 @@ def fanout_create(
                     engine=engine,
                     text=sub_prompt(result_type, text.strip(), scope, checklist),
                     protocol={
-                        "fanout_run": {
+                        SUB_RUN_KEY: {
                             "index": n,
                             "label": label,
                             "type": result_type,

@@ -19,9 +19,12 @@ from core.citations.support import judge
 from core.content_kinds import ADDED_AS, ContentKind
 from core.engines.builtin.answer import _show
 from core.stream.markers import MarkerStripper, strip_markers
+from researchmind import services
 from researchmind.api.endpoints.content import router as content_api
-from researchmind.models import ContentItem
+from researchmind.models import ContentItem, Question
+from researchmind.pages import fanout_lanes
 from researchmind.runs import judge as model_judge
+from researchmind.runs.fanout import is_fanout
 from researchmind.views.content import CONTENT_FORMS, CONTENT_TABS
 
 BLOCK_BODY = '[{"id": "c1", "source_file": "a/notes.md", "excerpt": "The lamp is visible."}]'
@@ -114,3 +117,18 @@ def test_found_by_names_come_from_the_parser():
     assert Citation.FoundBy.choices == [(form.value, form.label) for form in FoundBy]
     raw = f"See `a/notes.md` lines 1-2 and a/b.md:3 [c1].\n\n<!-- CITATIONS: {BLOCK_BODY} -->"
     assert {c.found_by for c in parse_citations(raw).citations} <= set(FoundBy)
+
+
+def test_is_this_a_fanout_has_one_answer(user, make_session, add_text):
+    """The model decides what a fan-out parent is and how its sub-runs are named; the
+    runner, the queryset and the page's lanes follow it."""
+    session = make_session(user)
+    items = [add_text(session, f"Notes {n}", f"# Notes {n}\n\nThe pier is {n} m long.") for n in (1, 2)]
+    parent = services.fanout_create(session=session, text="How long?", result_type="digest", items=items)
+    single = Question.objects.create(session=session, text="How long is the pier?")
+    subs = list(parent.sub_runs.order_by("pk"))
+    for question in (parent, single, *subs):
+        assert question.is_fanout == is_fanout(question.pk) == Question.objects.fanouts().contains(question)
+    assert parent.is_fanout and not single.is_fanout
+    assert [lane["label"] for lane in fanout_lanes(parent)] == [sub.sub_run_label for sub in subs]
+    assert [sub.sub_run_label for sub in subs] == ["Notes 1", "Notes 2"]

@@ -83,16 +83,11 @@ def unique_labels(labels: list[str]) -> list[str]:
 
 
 def is_fanout(question_id: int) -> bool:
-    protocol = Question.objects.filter(pk=question_id).values_list("protocol", flat=True).first()
-    return isinstance(protocol, dict) and "fanout" in protocol
+    return Question.objects.filter(pk=question_id).fanouts().exists()
 
 
 def _subs(parent_id: int) -> list[Question]:
     return list(Question.objects.filter(parent_id=parent_id).order_by("pk"))
-
-
-def _label(sub: Question) -> str:
-    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
 
 
 def _cancel_unfinished(parent_id: int) -> None:
@@ -103,8 +98,8 @@ def _cancel_unfinished(parent_id: int) -> None:
 def _finish(parent_id: int, *, cancelled: bool) -> str:
     parent = Question.objects.get(pk=parent_id)
     subs = _subs(parent_id)
-    spec = parent.protocol.get("fanout", {})
-    report = aggregate([(_label(sub), result_text(sub, spec.get("type", "digest"))) for sub in subs])
+    spec = parent.fanout_spec
+    report = aggregate([(sub.sub_run_label, result_text(sub, spec.get("type", "digest"))) for sub in subs])
     failed = [sub for sub in subs if sub.status != Question.Status.COMPLETE]
     if cancelled:
         status, error = Question.Status.CANCELLED, "Cancelled at your request."
@@ -131,7 +126,7 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
         return "skipped"
     parent = await Question.objects.select_related("session").aget(pk=parent_id)
     subs = await sync_to_async(_subs)(parent_id)
-    spec = parent.protocol.get("fanout", {})
+    spec = parent.fanout_spec
     concurrency = max(1, min(MAX_CONCURRENCY, int(spec.get("concurrency") or 2)))
     recorder = ProgressRecorder(parent_id)
     await recorder.start()
@@ -148,7 +143,7 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
 
     async def one(index: int, sub: Question) -> None:
         nonlocal finished
-        label = _label(sub)
+        label = sub.sub_run_label
         async with semaphore:
             if not cancel.is_set():
                 recorder.add(

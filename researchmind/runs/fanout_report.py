@@ -28,7 +28,7 @@ def result_text(sub, result_type: str) -> str:
         "queued": "The sub-run never started.",
         "running": "The sub-run did not finish.",
     }.get(sub.status, "The sub-run ended without an answer.")
-    scope = ", ".join(f"{item}/" for item in (sub.protocol or {}).get("fanout_run", {}).get("items", []))
+    scope = ", ".join(f"{item}/" for item in sub.sub_run_spec.get("items", []))
     metric = _SCOPE_METRIC.get(result_type, "Doc")
     value = "0" if metric == "Items" else scope
     return (
@@ -64,8 +64,7 @@ def report_dict(report, subs) -> dict:
     """The aggregated report as plain JSON data, each sub-run linked by id."""
     by_label = {}
     for sub in subs:
-        label = (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
-        by_label[label] = sub
+        by_label[sub.sub_run_label] = sub
     coverage = []
     for label, entry in report.coverage.items():
         sub = by_label.get(label)
