@@ -4,6 +4,7 @@ from django import forms
 from django.conf import settings
 
 from core.engines.registry import list_engines
+from core.protocols import FANOUT_RESULT_TYPES
 from researchmind.engine_config import engine_settings
 from researchmind.models import ContentItem, ResearchSession
 from researchmind.runs.fanout import MAX_CONCURRENCY
@@ -195,11 +196,7 @@ class FollowUpForm(forms.Form):
 # The "Ask across content items" form: validation only; the work is in
 # ``researchmind.runs.fanout``.
 
-RESULT_TYPE_CHOICES = [
-    ("digest", "Digest of each content item"),
-    ("consistency", "Consistency between content items"),
-    ("verification", "Verification against a checklist"),
-]
+RESULT_TYPE_CHOICES = list(FANOUT_RESULT_TYPES.items())
 PAIR_CHOICES = [("all", "Every pair of the chosen items"), ("chosen", "Just the two chosen items")]
 
 

@@ -17,13 +17,19 @@ from core.citations.rendering import links
 from core.citations.states import SUPPORT_BADGES, SupportLabel
 from core.citations.support import judge
 from core.content_kinds import ADDED_AS, ContentKind
+from core.engines.builtin import protocol as builtin_protocol
 from core.engines.builtin.answer import _show
+from core.protocols import FANOUT_RESULT_TYPES, RESULT_TYPES, Finding, severity_rank
+from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
 from core.stream.markers import MarkerStripper, strip_markers
 from researchmind import services
 from researchmind.api.endpoints.content import router as content_api
+from researchmind.forms import RESULT_TYPE_CHOICES
 from researchmind.models import ContentItem, Question
 from researchmind.pages import fanout_lanes
+from researchmind.runs import fanout_report
 from researchmind.runs import judge as model_judge
+from researchmind.runs.fanout import RESULT_TYPES as FANOUT_TYPES
 from researchmind.runs.fanout import is_fanout
 from researchmind.views.content import CONTENT_FORMS, CONTENT_TABS
 
@@ -132,3 +138,21 @@ def test_is_this_a_fanout_has_one_answer(user, make_session, add_text):
     assert parent.is_fanout and not single.is_fanout
     assert [lane["label"] for lane in fanout_lanes(parent)] == [sub.sub_run_label for sub in subs]
     assert [sub.sub_run_label for sub in subs] == ["Notes 1", "Notes 2"]
+
+
+def test_fanout_result_types_are_one_list():
+    """core.protocols names what a fan-out can ask for; the form, the runner, the
+    built-in engine and the report's scope column follow it."""
+    types = list(FANOUT_RESULT_TYPES)
+    assert [value for value, _label in RESULT_TYPE_CHOICES] == types
+    assert list(FANOUT_TYPES) == list(builtin_protocol.SUPPORTED) == types
+    assert list(fanout_report._SCOPE_METRIC) == types
+    assert set(types) <= set(RESULT_TYPES)
+
+
+@pytest.mark.parametrize("word", [*SEVERITY_RANK, "", "urgent"])
+def test_severity_rank_has_one_definition(word):
+    """A finding, the aggregated report and the report page's data rank a severity alike."""
+    finding = Finding("F1", word, "contradiction", "a.md", None, "They disagree.", "")
+    expected = SEVERITY_RANK.get(word, UNKNOWN_SEVERITY_RANK)
+    assert finding.severity_rank == severity_rank(word) == expected

@@ -23,7 +23,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from core.citations.markers import drop_markers
-from core.protocols import aggregate, build_prompt, render_markdown
+from core.protocols import FANOUT_RESULT_TYPES, aggregate, build_prompt, render_markdown
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
@@ -38,7 +38,7 @@ from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question
 
 log = logging.getLogger(__name__)
 
-RESULT_TYPES = ("digest", "consistency", "verification")
+RESULT_TYPES = tuple(FANOUT_RESULT_TYPES)
 MAX_CONCURRENCY = 4
 
 

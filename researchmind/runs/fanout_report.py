@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
+from core.protocols.findings import severity_rank
 
 _SCOPE_METRIC = {"digest": "Doc", "consistency": "Pair", "verification": "Items"}
 
@@ -80,7 +80,7 @@ def report_dict(report, subs) -> dict:
     findings = [
         _plain(asdict(f))
         | {
-            "severity_rank": _rank(f.severity),
+            "severity_rank": severity_rank(f.severity),
             "from": [
                 {"label": s, "question_id": by_label[s].pk if s in by_label else None} for s in f.sources
             ],
@@ -101,10 +101,6 @@ def report_dict(report, subs) -> dict:
         "severities": sorted({f["severity"] for f in findings if f["severity"]}),
         "types": sorted({f["type"] for f in findings if f["type"]}),
     }
-
-
-def _rank(severity: str) -> int:
-    return SEVERITY_RANK.get(severity, UNKNOWN_SEVERITY_RANK)
 
 
 def _coverage_text(value) -> str:

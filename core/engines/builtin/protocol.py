@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.citations.markers import citation_id, marker
+from core.protocols import FANOUT_RESULT_TYPES
 
 from .answer import overall_confidence
 from .claims import Claim, select_claims
@@ -29,7 +30,7 @@ from .query import question_terms
 from .scoped import scoped_chunks, scoped_files, scoped_hits, sentences
 
 TEMPLATE_MARK = "Format your response using the Structured Agent Result Protocol."
-SUPPORTED = ("digest", "consistency", "verification")
+SUPPORTED = tuple(FANOUT_RESULT_TYPES)
 AGENT = "researchmind-builtin"
 PASS_COVERAGE = 0.6
 _TYPE = re.compile(r"^Line 1 \(required\): RESULT: .*?\| Type: ([a-z-]+)\b", re.MULTILINE)
