@@ -14,6 +14,16 @@ from progress import selectors
 from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
 
+# The question page's websocket (researchmind/routing.py serves it): its route, and its
+# path from the site's root for a question (the page's ws-connect, the API's "websocket").
+SOCKET_PREFIX = "ws/questions/"
+SOCKET_ROUTE = f"{SOCKET_PREFIX}<int:question_id>/"
+
+
+def socket_path(question_id: int) -> str:
+    """``ws/questions/<id>/``: the question's live progress, relative to the site's root."""
+    return f"{SOCKET_PREFIX}{question_id}/"
+
 
 def owned_session(request, session_id) -> ResearchSession:
     return get_object_or_404(ResearchSession.objects.owned_by(request.user), pk=session_id)
@@ -70,6 +80,7 @@ def question_context(question: Question) -> dict:
         {
             "question": question,
             "session": question.session,
+            "socket_path": socket_path(question.pk),
             "timeline": primary,
             "details": details,
             "earlier_primary": earlier_primary,

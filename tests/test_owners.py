@@ -24,9 +24,11 @@ from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
 from core.stream.markers import MarkerStripper, strip_markers
 from researchmind import services
 from researchmind.api.endpoints.content import router as content_api
+from researchmind.api.endpoints.questions import websocket_path
 from researchmind.forms import RESULT_TYPE_CHOICES
 from researchmind.models import ContentItem, Question
-from researchmind.pages import fanout_lanes
+from researchmind.pages import fanout_lanes, socket_path
+from researchmind.routing import websocket_urlpatterns
 from researchmind.runs import fanout_report
 from researchmind.runs import judge as model_judge
 from researchmind.runs.fanout import RESULT_TYPES as FANOUT_TYPES
@@ -156,3 +158,11 @@ def test_severity_rank_has_one_definition(word):
     finding = Finding("F1", word, "contradiction", "a.md", None, "They disagree.", "")
     expected = SEVERITY_RANK.get(word, UNKNOWN_SEVERITY_RANK)
     assert finding.severity_rank == severity_rank(word) == expected
+
+
+def test_the_question_socket_path_is_built_in_one_place():
+    """researchmind.pages names the question page's socket; the router serves that
+    path and the API hands it out."""
+    (route,) = websocket_urlpatterns
+    assert route.resolve(socket_path(7)).kwargs == {"question_id": 7}
+    assert websocket_path(7) == "/" + socket_path(7)

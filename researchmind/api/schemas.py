@@ -10,6 +10,7 @@ from ninja import Field, Schema
 
 from core.citations.states import SupportLabel
 from core.content_kinds import ContentKind
+from researchmind.pages import SOCKET_PREFIX
 
 MAX_ID = 2**63 - 1  # the database's integer range: larger ids are simply invalid
 
@@ -108,7 +109,7 @@ class AskIn(Schema):
 class AskOut(Schema):
     question_id: int
     status: str
-    websocket: str = Field(description="Websocket path for live progress: /ws/questions/<id>/.")
+    websocket: str = Field(description=f"Websocket path for live progress: /{SOCKET_PREFIX}<id>/.")
     events_url: str = Field(description="HTTP fallback: GET with ?after=<seq> for events.")
     question_url: str
 
