@@ -13,6 +13,7 @@ from citations.models import Citation, CitationFeedback
 from citations.presenters import viewer_url
 from citations.services import citation_review, citations_reverify
 from core.citations.rendering import web_href
+from core.text import shorten
 from core.viewer import ViewerError, open_window
 
 
@@ -130,7 +131,7 @@ class CitationAdmin(admin.ModelAdmin):
             '<a href="../question/{}/change/" title="{}">{}</a>',
             obj.question_id,
             text,
-            text if len(text) <= 40 else text[:39] + "…",
+            shorten(text, 40),
         )
 
     @admin.display(description="Location")

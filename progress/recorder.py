@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.stream.events import clean_text
+from core.text import clip
 from progress import broadcast
 from progress.models import ProgressEvent
 
@@ -78,8 +79,7 @@ async def _persist_in_db_thread(persist, batch, raw):
 
 
 def _clip(text: str, limit: int = DETAIL_MAX) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 class ProgressRecorder:

@@ -9,6 +9,7 @@ import pytest
 
 from citations.audit import SUPPORT_LABELS
 from citations.models import Citation
+from core import svgtimeline, text
 from core.citations import markers, rendering
 from core.citations.markers import MARKER_RE, drop_markers
 from core.citations.parsing import parse_citations
@@ -21,7 +22,9 @@ from core.engines.builtin import protocol as builtin_protocol
 from core.engines.builtin.answer import _show
 from core.protocols import FANOUT_RESULT_TYPES, RESULT_TYPES, Finding, severity_rank
 from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
+from core.stream import events
 from core.stream.markers import MarkerStripper, strip_markers
+from progress import recorder
 from researchmind import services
 from researchmind.api.endpoints.content import router as content_api
 from researchmind.api.endpoints.questions import websocket_path
@@ -166,3 +169,15 @@ def test_the_question_socket_path_is_built_in_one_place():
     (route,) = websocket_urlpatterns
     assert route.resolve(socket_path(7)).kwargs == {"question_id": 7}
     assert websocket_path(7) == "/" + socket_path(7)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 40])
+def test_text_is_cut_by_one_rule(limit):
+    """core.text decides how text is cut: the stream's details, the recorder's and
+    the timeline picture's labels follow it (at most ``limit`` characters, "…" last)."""
+    long = "The lamp  on the north pier\nis visible for 18 nautical miles. " * 3
+    clipped = text.clip(long, limit)
+    assert events.clip(long, limit) == recorder._clip(long, limit) == clipped
+    assert len(clipped) <= limit and clipped.endswith(text.ELLIPSIS)
+    assert svgtimeline._clean(long, limit) == text.shorten(long, limit)
+    assert text.clip("fits", limit + 4) == "fits"

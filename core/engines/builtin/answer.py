@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from core.answer_markers import citations_block
 from core.citations.markers import citation_id, defuse_markers, marker
+from core.text import clip
 
 from .claims import Claim
 
@@ -59,8 +60,7 @@ def _show(text: str) -> str:
 
 
 def subject(question: str) -> str:
-    line = " ".join(question.split())
-    return _show(line if len(line) <= 100 else line[:99].rstrip() + "…")
+    return _show(clip(question, 100))
 
 
 def query_type(question: str) -> str:
