@@ -3,9 +3,12 @@ readers follow the owner. Each test pins one such agreement."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from pathlib import Path
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from citations.audit import SUPPORT_LABELS
 from citations.models import Citation
@@ -32,7 +35,7 @@ from researchmind.forms import RESULT_TYPE_CHOICES
 from researchmind.models import ContentItem, Question
 from researchmind.pages import fanout_lanes, socket_path
 from researchmind.routing import websocket_urlpatterns
-from researchmind.runs import fanout_report
+from researchmind.runs import fanout, fanout_report, lease, run
 from researchmind.runs import judge as model_judge
 from researchmind.runs.fanout import RESULT_TYPES as FANOUT_TYPES
 from researchmind.runs.fanout import is_fanout
@@ -181,3 +184,36 @@ def test_text_is_cut_by_one_rule(limit):
     assert len(clipped) <= limit and clipped.endswith(text.ELLIPSIS)
     assert svgtimeline._clean(long, limit) == text.shorten(long, limit)
     assert text.clip("fits", limit + 4) == "fits"
+
+
+def test_runs_and_fan_outs_watch_for_a_cancel_with_the_one_loop():
+    """researchmind.runs.lease owns the watch loop (cancel requests, lease renewal);
+    a run and a fan-out only say what to do when it fires."""
+    for module in (run, fanout):
+        source = inspect.getsource(module)
+        assert "watch_run(" in source
+        assert "renew_lease" not in source and "cancel_requested)(" not in source
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_watch_loop_sees_a_cancel_once_and_renews_the_lease(user, make_session, monkeypatch):
+    """A cancel request sets the run's event and calls its handler once; the lease is
+    renewed while the run works; every pass ticks."""
+    monkeypatch.setattr(lease, "CANCEL_POLL_SECONDS", 0.01)
+    monkeypatch.setattr(lease, "LEASE_RENEW_SECONDS", 0)
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(
+        session=session, text="Q", status=Question.Status.RUNNING, cancel_requested=True
+    )
+    cancel, cancels, ticks = asyncio.Event(), [], []
+
+    async def on_cancel():
+        cancels.append(question.pk)
+
+    watcher = asyncio.create_task(lease.watch_run(question.pk, cancel, on_cancel, ticks.append))
+    while len(ticks) < 3:
+        await asyncio.sleep(0.01)
+    watcher.cancel()
+    await question.arefresh_from_db()
+    assert cancel.is_set() and cancels == [question.pk]
+    assert question.lease_expires_at is not None

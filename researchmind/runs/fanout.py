@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 from collections.abc import Mapping, Sequence
 
 from asgiref.sync import sync_to_async
@@ -27,14 +26,8 @@ from core.protocols import FANOUT_RESULT_TYPES, aggregate, build_prompt, render_
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
-from researchmind.runs.lease import (
-    LEASE_RENEW_SECONDS,
-    cancel_requested,
-    claim_question,
-    question_cancel,
-    renew_lease,
-)
-from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question
+from researchmind.runs.lease import claim_question, question_cancel, watch_run
+from researchmind.runs.run import arun_question
 
 log = logging.getLogger(__name__)
 
@@ -180,19 +173,11 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
             detail=f"{finished} of {total} sub-runs finished",
         )
 
-    async def watch() -> None:
-        last_renew = time.monotonic()
-        while True:
-            await asyncio.sleep(CANCEL_POLL_SECONDS)
-            if not cancel.is_set() and await sync_to_async(cancel_requested)(parent_id):
-                cancel.set()
-                recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
-                await sync_to_async(_cancel_unfinished)(parent_id)
-            if time.monotonic() - last_renew >= LEASE_RENEW_SECONDS:
-                await sync_to_async(renew_lease)(parent_id)
-                last_renew = time.monotonic()
+    async def cancelling() -> None:
+        recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
+        await sync_to_async(_cancel_unfinished)(parent_id)
 
-    watcher = asyncio.create_task(watch())
+    watcher = asyncio.create_task(watch_run(parent_id, cancel, cancelling))
     try:
         await asyncio.gather(*(one(n, sub) for n, sub in enumerate(subs, start=1)))
     finally:

@@ -11,6 +11,8 @@ import asyncio
 import logging
 import os
 import socket
+import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 30
 LEASE_RENEW_SECONDS = 10
+CANCEL_POLL_SECONDS = 0.5
 
 
 def lease_owner() -> str:
@@ -131,6 +134,31 @@ def renew_lease(question_id: int) -> None:
 
 def cancel_requested(question_id: int) -> bool:
     return Question.objects.filter(pk=question_id, cancel_requested=True).exists()
+
+
+async def watch_run(
+    question_id: int,
+    cancel: asyncio.Event,
+    on_cancel: Callable[[], Awaitable[None]],
+    on_tick: Callable[[float], None] | None = None,
+) -> None:
+    """Watch a run while it works (run it as a task; cancel the task when the run
+    ends): every ``CANCEL_POLL_SECONDS`` see whether someone asked the question to
+    stop, from any process (then set ``cancel`` and await ``on_cancel``, once), renew
+    its lease every ``LEASE_RENEW_SECONDS``, and call ``on_tick`` with the time
+    (``time.monotonic()``)."""
+    last_renew = time.monotonic()
+    while True:
+        await asyncio.sleep(CANCEL_POLL_SECONDS)
+        now = time.monotonic()
+        if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
+            cancel.set()
+            await on_cancel()
+        if now - last_renew >= LEASE_RENEW_SECONDS:
+            await sync_to_async(renew_lease)(question_id)
+            last_renew = now
+        if on_tick is not None:
+            on_tick(now)
 
 
 def question_cancel(question: Question) -> None:
