@@ -10,8 +10,11 @@ from django.utils.safestring import mark_safe
 
 from citations import audit
 from citations.models import Citation, CitationFeedback
+from citations.presenters import viewer_url
 from citations.services import citation_review, citations_reverify
 from core.citations.rendering import web_href
+from core.text import shorten
+from core.viewer import ViewerError, open_window
 
 
 class FeedbackInline(admin.TabularInline):
@@ -128,7 +131,7 @@ class CitationAdmin(admin.ModelAdmin):
             '<a href="../question/{}/change/" title="{}">{}</a>',
             obj.question_id,
             text,
-            text if len(text) <= 40 else text[:39] + "…",
+            shorten(text, 40),
         )
 
     @admin.display(description="Location")
@@ -180,8 +183,6 @@ class CitationAdmin(admin.ModelAdmin):
 
     @admin.display(description="Open in viewer")
     def viewer_link(self, obj):
-        from citations.presenters import viewer_url
-
         url = viewer_url(obj)
         if url:
             return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, obj.location_label)
@@ -194,8 +195,6 @@ class CitationAdmin(admin.ModelAdmin):
 
     @admin.display(description="Cited lines in context")
     def cited_lines(self, obj):
-        from core.viewer import ViewerError, open_window
-
         if not obj.source_path or not obj.line_start:
             return "—"
         root, path = obj.question.session.sandbox_path, obj.source_path

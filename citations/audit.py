@@ -7,6 +7,8 @@ import csv
 import io
 import json
 
+from core.citations.states import SupportLabel
+
 FIELDS = [
     "session",
     "question_id",
@@ -96,7 +98,7 @@ def audit_json(citations) -> str:
     return json.dumps(audit_rows(citations), indent=2, default=str)
 
 
-SUPPORT_LABELS = ["supports", "partial", "unsupported", "unjudged"]
+SUPPORT_LABELS = [label.value for label in SupportLabel]
 
 
 def reviewed_support(citations):

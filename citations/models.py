@@ -5,16 +5,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from core.citations.states import VerificationState
+from core.citations.parsing import model as parsed
+from core.citations.states import SupportLabel, VerificationState
 
 
 class CitationQuerySet(models.QuerySet):
     def support_rate(self) -> int | None:
         """Percent of the judged citations whose cited text supports their
         sentence; ``None`` when none was judged."""
-        judged = self.exclude(support="unjudged")
+        judged = self.exclude(support=SupportLabel.UNJUDGED)
         total = judged.count()
-        return round(100 * judged.filter(support="supports").count() / total) if total else None
+        return round(100 * judged.filter(support=SupportLabel.SUPPORTS).count() / total) if total else None
 
     def citing(self, item):
         """Citations of a content item: of one of its files, or of its URL."""
@@ -35,12 +36,13 @@ class Citation(models.Model):
         SUPPORTING = "supporting"
         CONTEXTUAL = "contextual"
 
-    class FoundBy(models.TextChoices):
-        CITATIONS_BLOCK = "citations_block", "CITATIONS block"
-        BACKTICK_PATH = "backtick_path", "Backtick path"
-        SOURCES_SECTION = "sources_section", "Sources section"
-        FILE_LINE = "file_line", "file:line"
-        WEB_SOURCE = "web_source", "Web source"
+    # Derived from the parser's forms (core/citations/parsing/model.py).
+    FoundBy = models.TextChoices(
+        "FoundBy",
+        [(form.name, (form.value, form.label)) for form in parsed.FoundBy],
+        module=__name__,
+        qualname="Citation.FoundBy",
+    )
 
     # Derived from the one list of states (core/citations/states.py), members and labels alike.
     Verification = models.TextChoices(
@@ -55,11 +57,12 @@ class Citation(models.Model):
         APPROVED = "approved"
         REJECTED = "rejected"
 
-    class Support(models.TextChoices):
-        SUPPORTS = "supports", "Supports"
-        PARTIAL = "partial", "Partly supports"
-        UNSUPPORTED = "unsupported", "Does not support"
-        UNJUDGED = "unjudged", "Support not judged"
+    Support = models.TextChoices(
+        "Support",
+        [(label.name, (label.value, label.label)) for label in SupportLabel],
+        module=__name__,
+        qualname="Citation.Support",
+    )
 
     class JudgedBy(models.TextChoices):
         LEXICAL = "lexical", "Lexical (offline)"

@@ -7,8 +7,10 @@ from __future__ import annotations
 from django.urls import reverse
 
 from citations.models import Citation
+from core.citations import rendering
 from core.citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
 from core.citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
+from progress.selectors import files_read as read_files
 
 
 def viewer_url(citation: Citation) -> str | None:
@@ -59,8 +61,6 @@ def store_answer_html(question) -> str:
     """Render the answer with its citations as they are now and keep it on the
     question: called by the writes that change either (recording citations,
     re-verifying them, flagging them stale), never by a page load."""
-    from core.citations import rendering
-
     citations = question.citations.select_related("question", "content_item").order_by("position")
     views = {c.cid: citation_view(c) for c in citations}
     html = (
@@ -77,8 +77,6 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     """What the page shows of the answer. Reads only: the stored HTML, or,
     before the run has stored it, the answer rendered now and not kept.
     ``files_read`` (from the run's summary) spares reading the run's events."""
-    from progress.selectors import files_read as read_files
-
     citations = list(question.citations.select_related("question", "content_item").order_by("position"))
     views = {c.cid: citation_view(c) for c in citations}
     html = question.html_cache

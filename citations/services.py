@@ -8,14 +8,19 @@ from django.utils import timezone
 
 from citations.models import Citation, CitationFeedback
 from citations.presenters import store_answer_html
+from core.citations.parsing import ParsedCitation, parse_citations
 from core.citations.support.judge import claim_sentences, judge_citation
+from core.citations.verification import file_digest, verify_citations
+from core.content_kinds import ContentKind
 
 
 def _content_maps(session):
     items = list(session.content_items.all())
     by_id = {str(item.id): item for item in items}
     url_to_content = {
-        item.source_url: str(item.id) for item in items if item.source_url and item.kind == "url_scrape"
+        item.source_url: str(item.id)
+        for item in items
+        if item.source_url and item.kind == ContentKind.URL_SCRAPE
     }
     return by_id, url_to_content
 
@@ -24,9 +29,6 @@ def citations_record(question) -> int:
     """Parse the raw answer, verify every citation and replace the question's
     Citation rows. Returns how many were recorded; parse problems are kept
     on the question so nothing is dropped silently."""
-    from core.citations.parsing import parse_citations
-    from core.citations.verification import verify_citations
-
     session = question.session
     by_id, url_to_content = _content_maps(session)
     parsed = parse_citations(question.answer_raw or question.answer or "", content_ids=list(by_id))
@@ -95,9 +97,6 @@ def citations_record(question) -> int:
 
 def citations_reverify(citations) -> int:
     """Verify the given citations again against the sandbox as it is now."""
-    from core.citations.parsing import ParsedCitation
-    from core.citations.verification import verify_citations
-
     count = 0
     by_question: dict[int, list[Citation]] = {}
     # A removed source has nothing left to check: it stays as it was recorded.
@@ -155,8 +154,6 @@ def citations_mark_stale(citations) -> int:
     """Flag citations whose cited file changed (or vanished) since it was
     verified; each file is hashed once. Their answers' cached HTML is dropped
     so the badges change."""
-    from core.citations.verification import file_digest
-
     digests: dict[tuple, str | None] = {}
     stale_questions = set()
     for citation in citations.select_related("question__session").exclude(

@@ -10,6 +10,8 @@ import re
 from datetime import UTC, datetime
 from xml.sax.saxutils import escape, quoteattr
 
+from core.text import shorten
+
 MAX_STEPS = 150  # drawn; the title says how many there were
 MAX_PHASES = 200  # bands drawn; a long run can switch phase thousands of times
 MAX_DESC_PHASES = 20  # phase names listed in the description
@@ -38,7 +40,7 @@ _CLASS_SAFE = re.compile(r"[^a-z0-9-]")
 def _clean(text: object, limit: int = 200) -> str:
     """Text safe to place in XML once escaped: no characters XML 1.0 forbids."""
     text = _BAD_XML.sub("", str(text if text is not None else ""))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def _when(value: object) -> float | None:

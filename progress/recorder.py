@@ -14,13 +14,14 @@ import logging
 import time
 from pathlib import Path
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from core.stream.events import clean_text
+from core.text import clip
 from progress import broadcast
 from progress.models import ProgressEvent
 
@@ -78,8 +79,7 @@ async def _persist_in_db_thread(persist, batch, raw):
 
 
 def _clip(text: str, limit: int = DETAIL_MAX) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 class ProgressRecorder:
@@ -286,8 +286,6 @@ def record_end(question_id: int, status: str, detail: str) -> dict:
     queued question cancelled, a run whose process died): numbered after the
     question's last event, written in the caller's transaction, and broadcast
     once that transaction commits, like every other event. Returns the event."""
-    from asgiref.sync import async_to_sync
-
     seq = (ProgressEvent.objects.filter(question_id=question_id).aggregate(m=Max("seq"))["m"] or 0) + 1
     event = broadcast.event_dict(
         ProgressEvent.objects.create(

@@ -3,9 +3,12 @@ its run summary (kept out of the consumer and the pages so they stay thin)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Max, Q
 
 from core import timeline
+from core.svgtimeline import render_svg
 from progress import broadcast
 from progress.models import ProgressEvent
 
@@ -90,15 +93,11 @@ def run_summary(question_id: int) -> dict:
     """A finished run at a glance: its timeline picture, the files it read,
     how many steps and events it took and how long. Read once, as the run
     ends; the page shows it without reading the events again."""
-    from core.svgtimeline import render_svg
-
     events = ProgressEvent.objects.filter(question_id=question_id)
     drawn = [broadcast.event_dict(e) for e in events.filter(kind__in=SVG_KINDS).order_by("seq")]
     times = [event["created_at"] for event in drawn if event["created_at"]]
     seconds = 0.0
     if times:
-        from datetime import datetime
-
         seconds = (datetime.fromisoformat(max(times)) - datetime.fromisoformat(min(times))).total_seconds()
     files = files_read(question_id)
     return {

@@ -9,10 +9,13 @@ from django.utils.html import format_html, format_html_join
 
 from citations.admin import export_response
 from citations.models import Citation
-from core.citations.states import COUNTED_AS_VERIFIED
+from citations.presenters import viewer_url
+from citations.services import citations_reverify
+from core.citations.states import COUNTED_AS_VERIFIED, SupportLabel
 from progress.models import ProgressEvent
 from researchmind import services
-from researchmind.models import ApiToken, ContentItem, Question, ResearchSession
+from researchmind.models import FANOUT_KEY, ApiToken, ContentItem, Question, ResearchSession
+from researchmind.tokens import token_revoke
 
 
 def audit_export_actions(lookup: str, name: str):
@@ -88,7 +91,9 @@ class ResearchSessionAdmin(admin.ModelAdmin):
                     distinct=True,
                 ),
                 _supported=Count(
-                    "questions__citations", filter=Q(questions__citations__support="supports"), distinct=True
+                    "questions__citations",
+                    filter=Q(questions__citations__support=SupportLabel.SUPPORTS),
+                    distinct=True,
                 ),
             )
         )
@@ -171,8 +176,6 @@ class CitationInline(admin.TabularInline):
 
     @admin.display(description="Viewer")
     def open(self, obj):
-        from citations.presenters import viewer_url
-
         url = viewer_url(obj)
         return format_html('<a href="{}" target="_blank" rel="noopener">open</a>', url) if url else "—"
 
@@ -207,11 +210,11 @@ class FanoutFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "parent":
-            return queryset.filter(protocol__has_key="fanout")
+            return queryset.fanouts()
         if self.value() == "sub":
             return queryset.filter(parent__isnull=False)
         if self.value() == "single":
-            return queryset.filter(parent__isnull=True).exclude(protocol__has_key="fanout")
+            return queryset.filter(parent__isnull=True).exclude(protocol__has_key=FANOUT_KEY)
         return queryset
 
 
@@ -271,7 +274,9 @@ class QuestionAdmin(admin.ModelAdmin):
                     "citations", filter=Q(citations__verification__in=COUNTED_AS_VERIFIED), distinct=True
                 ),
                 _judged=Count("citations", filter=~Q(citations__support="unjudged"), distinct=True),
-                _supported=Count("citations", filter=Q(citations__support="supports"), distinct=True),
+                _supported=Count(
+                    "citations", filter=Q(citations__support=SupportLabel.SUPPORTS), distinct=True
+                ),
             )
         )
 
@@ -310,8 +315,6 @@ class QuestionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Verify all their citations again")
     def reverify(self, request, queryset):
-        from citations.services import citations_reverify
-
         count = citations_reverify(Citation.objects.filter(question__in=queryset))
         self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
 
@@ -327,7 +330,5 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke")
     def revoke(self, request, queryset):
-        from researchmind.tokens import token_revoke
-
         for token in queryset:
             token_revoke(token)

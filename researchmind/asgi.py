@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -13,6 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from researchmind import runs  # noqa: E402
 from researchmind.routing import websocket_urlpatterns  # noqa: E402
 from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
 
@@ -38,10 +40,6 @@ class ResearchMindASGI:
     async def __call__(self, scope, receive, send):
         if not self._started:
             self._started = True
-            import asyncio
-
-            from researchmind import runs
-
             loop = asyncio.get_running_loop()
             runs.remember_server_loop(loop)
             runs.keep_task(loop.create_task(runs.sweeper()))

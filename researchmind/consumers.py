@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 
 from progress import broadcast, selectors
+from researchmind import fragments
 from researchmind import selectors as question_selectors
 from researchmind.fragments import FANOUT_KINDS
 from researchmind.leanconsumer import LeanWebsocketConsumer
@@ -41,8 +42,6 @@ def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
     """The HTML of a batch of a question's events, rendered once per process:
     events are immutable rows, so the same seq range renders the same, but for
     the state some batches show (``_RENDERS_STATE``), shared while fresh only."""
-    from researchmind.fragments import render_events_html
-
     key = (question_id, events[0]["seq"], events[-1]["seq"])
     now = time.monotonic()
     cached = _renders.get(key)
@@ -52,7 +51,7 @@ def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
         if not stale and not (future.done() and future.exception() is not None):
             _renders.move_to_end(key)
             return future
-    future = asyncio.ensure_future(database_sync_to_async(render_events_html)(question_id, events))
+    future = asyncio.ensure_future(database_sync_to_async(fragments.render_events_html)(question_id, events))
     _renders[key] = (now, future)
     _renders.move_to_end(key)
     while len(_renders) > SHARED_RENDERS:

@@ -6,19 +6,20 @@ The engines themselves are pure Python; this module is their Django side.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from django.conf import settings
+
+from core.engines.check import engine_version
+from core.engines.claude import LOGIN_FILES, ClaudeCodeEngine, credentials_from, has_credentials
+from core.engines.registry import LABELS, get_engine
+from core.engines.subprocess import Limits
 
 
 def engine_settings() -> dict[str, dict]:
     """Each engine's constructor settings, from Django settings and the
     credential variables of the server's environment."""
-    import os
-
-    from core.engines.claude import credentials_from
-    from core.engines.subprocess import Limits
-
     limits = Limits(idle_timeout=settings.ENGINE_IDLE_TIMEOUT, timeout=settings.ENGINE_TIMEOUT)
     credentials = credentials_from(os.environ)
     for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"):
@@ -51,8 +52,6 @@ def engine_settings() -> dict[str, dict]:
 def build_engine(name: str, *, model: str = "", state=None):
     """The engine called ``name`` with its settings; ``model`` (a question's
     choice) wins over the default, ``state`` is the session's private folder."""
-    from core.engines.registry import get_engine
-
     config = dict(engine_settings().get(name, {}))
     if model and name in ("claude-code", "claude-mpm"):
         config["model"] = model
@@ -76,10 +75,6 @@ def engine_overview() -> list[dict]:
     """What the engine settings page shows of each engine: availability and
     why, installed version, which credentials are set (by name only, never a
     value), the default model and the models offered."""
-    from core.engines.check import engine_version
-    from core.engines.claude import LOGIN_FILES, ClaudeCodeEngine, has_credentials
-    from core.engines.registry import LABELS, get_engine
-
     overview = []
     configured = engine_settings()
     for name in SHOWN_ENGINES:

@@ -3,15 +3,15 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
+from core.engines.registry import list_engines
+from core.protocols import FANOUT_RESULT_TYPES
+from researchmind.engine_config import engine_settings
 from researchmind.models import ContentItem, ResearchSession
 from researchmind.runs.fanout import MAX_CONCURRENCY
 
 
 def unavailable_engines() -> dict[str, str]:
     """Each engine that cannot run here, with the reason."""
-    from core.engines.registry import list_engines
-    from researchmind.engine_config import engine_settings
-
     return {
         name: availability.reason
         for name, _label, availability in list_engines(engine_settings())
@@ -20,9 +20,6 @@ def unavailable_engines() -> dict[str, str]:
 
 
 def engine_choices() -> list[tuple[str, str]]:
-    from core.engines.registry import list_engines
-    from researchmind.engine_config import engine_settings
-
     choices = []
     for name, label, availability in list_engines(engine_settings()):
         if name == "replay":
@@ -59,9 +56,6 @@ class EngineField(forms.ChoiceField):
 
     def validate(self, value):
         super().validate(value)
-        from core.engines.registry import list_engines
-        from researchmind.engine_config import engine_settings
-
         for name, _label, availability in list_engines(engine_settings()):
             if name == value and not availability.available:
                 raise forms.ValidationError(f"That engine is unavailable: {availability.reason}")
@@ -202,11 +196,7 @@ class FollowUpForm(forms.Form):
 # The "Ask across content items" form: validation only; the work is in
 # ``researchmind.runs.fanout``.
 
-RESULT_TYPE_CHOICES = [
-    ("digest", "Digest of each content item"),
-    ("consistency", "Consistency between content items"),
-    ("verification", "Verification against a checklist"),
-]
+RESULT_TYPE_CHOICES = list(FANOUT_RESULT_TYPES.items())
 PAIR_CHOICES = [("all", "Every pair of the chosen items"), ("chosen", "Just the two chosen items")]
 
 

@@ -7,6 +7,10 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 
 from core import timeline
+from progress.broadcast import event_dict
+from progress.models import ProgressEvent
+from researchmind.models import Question
+from researchmind.pages import fanout_lanes, question_context
 
 PAGE = "researchmind/question_detail.html"
 # A fan-out parent's own events when a sub-run starts or ends: the lanes are
@@ -90,9 +94,6 @@ def render_events_html(question_id: int, events: list[dict]) -> str:
 
 
 def _start_from_db(question_id: int, tool_id) -> dict | None:
-    from progress.broadcast import event_dict
-    from progress.models import ProgressEvent
-
     row = (
         ProgressEvent.objects.filter(question_id=question_id, kind="tool_start", payload__tool_use_id=tool_id)
         .order_by("seq")
@@ -102,9 +103,6 @@ def _start_from_db(question_id: int, tool_id) -> dict | None:
 
 
 def _final_regions(question_id: int) -> str:
-    from researchmind.models import Question
-    from researchmind.pages import question_context
-
     question = Question.objects.select_related("session").get(pk=question_id)
     context = question_context(question) | {"oob": True}
     parts = [render_to_string(f"{PAGE}#{name}", context) for name in ("status", "phase", "answer")]
@@ -117,17 +115,12 @@ def _final_regions(question_id: int) -> str:
 
 def _status(question_id: int, cancel_event: dict) -> str:
     """The status line while a cancel is under way: what was asked, and when it is forced."""
-    from researchmind.models import Question
-
     question = Question.objects.select_related("session").get(pk=question_id)
     context = {"question": question, "session": question.session, "cancel_event": cancel_event, "oob": True}
     return render_to_string(f"{PAGE}#status", context)
 
 
 def _fanout_lanes(question_id: int) -> str:
-    from researchmind.models import Question
-    from researchmind.pages import fanout_lanes
-
     question = Question.objects.select_related("session").get(pk=question_id)
     context = {
         "question": question,

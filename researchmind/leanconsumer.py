@@ -84,7 +84,7 @@ def prepared_frame(text: str) -> bytes:
 
 def _tcp_connection_class():
     try:
-        from twisted.internet.tcp import Connection
+        from twisted.internet.tcp import Connection  # noqa: PLC0415 (Twisted comes with daphne; another ASGI server may run without it)
     except ImportError:
         return None
     return Connection
@@ -126,8 +126,8 @@ def _daphne_connection(send):
     """(daphne's server, the connection's protocol, daphne's websocket logger)
     if ``send`` is daphne's reply callable for a websocket, else None."""
     try:
-        from daphne.server import Server
-        from daphne.ws_protocol import WebSocketProtocol, logger
+        from daphne.server import Server  # noqa: PLC0415 (only under daphne; importing it installs Twisted's reactor)
+        from daphne.ws_protocol import WebSocketProtocol, logger  # noqa: PLC0415 (only under daphne, whose server module installs Twisted's reactor)
     except ImportError:  # another ASGI server
         return None
     if not (

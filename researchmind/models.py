@@ -8,6 +8,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import models
 
+from core.content_kinds import ContentKind
+
 
 def _owned(queryset: models.QuerySet, user, owner_field: str) -> models.QuerySet:
     """The rows ``user`` owns: none for an anonymous or missing user."""
@@ -26,9 +28,19 @@ class ContentItemQuerySet(models.QuerySet):
         return _owned(self, user, "session__owner")
 
 
+# A fan-out parent keeps its spec in ``protocol["fanout"]``; each of its sub-runs
+# keeps its own (index, label, type, items) in ``protocol["fanout_run"]``.
+FANOUT_KEY = "fanout"
+SUB_RUN_KEY = "fanout_run"
+
+
 class QuestionQuerySet(models.QuerySet):
     def owned_by(self, user) -> QuestionQuerySet:
         return _owned(self, user, "session__owner")
+
+    def fanouts(self) -> QuestionQuerySet:
+        """Fan-out parents (``Question.is_fanout``)."""
+        return self.filter(protocol__has_key=FANOUT_KEY)
 
 
 class ResearchSession(models.Model):
@@ -60,12 +72,13 @@ class ResearchSession(models.Model):
 
 
 class ContentItem(models.Model):
-    class Kind(models.TextChoices):
-        TEXT = "text", "Pasted text"
-        FILE = "file", "Uploaded files"
-        ARCHIVE = "archive", "Zip archive"
-        GIT_REPO = "git_repo", "Git repository"
-        URL_SCRAPE = "url_scrape", "Web page"
+    # Derived from the one list of kinds (core/content_kinds.py), members and labels alike.
+    Kind = models.TextChoices(
+        "Kind",
+        [(kind.name, (kind.value, kind.label)) for kind in ContentKind],
+        module=__name__,
+        qualname="ContentItem.Kind",
+    )
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -210,6 +223,26 @@ class Question(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED
+
+    @property
+    def is_fanout(self) -> bool:
+        """A fan-out parent: it runs sub-runs (``sub_runs``) and aggregates their results."""
+        return isinstance(self.protocol, dict) and FANOUT_KEY in self.protocol
+
+    @property
+    def fanout_spec(self) -> dict:
+        """A fan-out parent's spec (type, items, pairs, checklist, concurrency); else empty."""
+        return (self.protocol[FANOUT_KEY] or {}) if self.is_fanout else {}
+
+    @property
+    def sub_run_spec(self) -> dict:
+        """A sub-run's own spec (index, label, type, items); else empty."""
+        return (self.protocol or {}).get(SUB_RUN_KEY) or {}
+
+    @property
+    def sub_run_label(self) -> str:
+        """How a sub-run is named in the lanes and the aggregated report."""
+        return self.sub_run_spec.get("label") or f"Sub-run {self.pk}"
 
     @property
     def thread_root_id(self) -> int:

@@ -7,7 +7,22 @@ from __future__ import annotations
 from django.db.models import OuterRef, Subquery
 from django.shortcuts import get_object_or_404
 
+from citations.models import Citation
+from citations.presenters import answer_context
+from core.filetree import file_tree
+from progress import selectors
+from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
+
+# The question page's websocket (researchmind/routing.py serves it): its route, and its
+# path from the site's root for a question (the page's ws-connect, the API's "websocket").
+SOCKET_PREFIX = "ws/questions/"
+SOCKET_ROUTE = f"{SOCKET_PREFIX}<int:question_id>/"
+
+
+def socket_path(question_id: int) -> str:
+    """``ws/questions/<id>/``: the question's live progress, relative to the site's root."""
+    return f"{SOCKET_PREFIX}{question_id}/"
 
 
 def owned_session(request, session_id) -> ResearchSession:
@@ -23,8 +38,6 @@ def owned_question(request, session_id, question_id) -> Question:
 
 
 def content_context(session: ResearchSession) -> dict:
-    from core.filetree import file_tree
-
     items = list(session.content_items.all())
     for item in items:
         item.tree, item.tree_truncated = file_tree(item.folder) if item.status == "ready" else ([], False)
@@ -35,9 +48,6 @@ def question_context(question: Question) -> dict:
     """The question page. Each timeline list starts with its last
     ``TIMELINE_PAGE`` items (``FINISHED_TIMELINE_PAGE`` once the run is over);
     earlier ones load on demand (``question_timeline``)."""
-    from citations.presenters import answer_context
-    from progress import selectors
-
     # Recorded as the run ended; a run from before summaries is summarised now
     # and not kept (GET only reads).
     summary = (question.summary or selectors.run_summary(question.pk)) if question.is_finished else {}
@@ -70,6 +80,7 @@ def question_context(question: Question) -> dict:
         {
             "question": question,
             "session": question.session,
+            "socket_path": socket_path(question.pk),
             "timeline": primary,
             "details": details,
             "earlier_primary": earlier_primary,
@@ -108,8 +119,6 @@ def summary_line(summary: dict) -> str:
 def thread_context(question: Question) -> dict:
     """The thread around a question: its earlier turns, answer first, each
     with its run in one line; stored HTML only (no turn's events are read)."""
-    from progress import selectors
-
     earlier = list(question.earlier_turns().filter(parent__isnull=True))
     turns = []
     for turn in earlier:
@@ -130,14 +139,8 @@ def thread_context(question: Question) -> dict:
 STEP_KINDS = ("run_start", "tool_start", "phase", "citations", "cancelling", "end", "stderr")
 
 
-def _lane_label(sub) -> str:
-    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
-
-
 def fanout_lanes(question) -> list[dict]:
     """Each sub-run with its label, latest phase and latest step."""
-    from progress.models import ProgressEvent
-
     events = ProgressEvent.objects.filter(question=OuterRef("pk")).order_by("-seq")
     subs = question.sub_runs.order_by("pk").annotate(
         phase_name=Subquery(events.filter(kind="phase").values("phase")[:1]),
@@ -145,13 +148,11 @@ def fanout_lanes(question) -> list[dict]:
         phase_total=Subquery(events.filter(kind="phase").values("total")[:1]),
         latest_step=Subquery(events.filter(kind__in=STEP_KINDS, stage="primary").values("detail")[:1]),
     )
-    return [{"sub": sub, "label": _lane_label(sub)} for sub in subs]
+    return [{"sub": sub, "label": sub.sub_run_label} for sub in subs]
 
 
 def fanout_citations(question) -> list[dict]:
     """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
-    from citations.models import Citation
-
     groups: dict[int, dict] = {}
     rows = (
         Citation.objects.filter(question__parent=question)
@@ -161,7 +162,7 @@ def fanout_citations(question) -> list[dict]:
     for citation in rows:
         group = groups.setdefault(
             citation.question_id,
-            {"sub": citation.question, "label": _lane_label(citation.question), "citations": []},
+            {"sub": citation.question, "label": citation.question.sub_run_label, "citations": []},
         )
         group["citations"].append(citation)
     return list(groups.values())

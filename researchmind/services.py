@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -15,8 +16,23 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from core import sandbox
-from researchmind.models import ContentItem, Question, ResearchSession
+from citations.models import Citation
+from citations.services import citations_mark_source_removed, citations_mark_stale
+from core import ingest, sandbox
+from core.citations.verification.linestore import forget_content
+from core.content_kinds import ADDED_AS, BY_ADDED_AS, ContentKind
+from core.ingest import IngestError, Limits
+from core.threads import resolve_follow_up
+from researchmind import runs
+from researchmind.models import FANOUT_KEY, SUB_RUN_KEY, ContentItem, Question, ResearchSession
+from researchmind.runs.fanout import (
+    MAX_CONCURRENCY,
+    RESULT_TYPES,
+    item_label,
+    plan_runs,
+    sub_prompt,
+    unique_labels,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +79,6 @@ def sandbox_refresh(session: ResearchSession) -> None:
 
 
 def _limits():
-    from core.ingest import Limits
-
     return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES)
 
 
@@ -101,8 +115,6 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
     """Run one ingest into the item's folder and record the outcome. The
     ingest writes into a staging folder and renames it into place, so a
     failure leaves nothing behind."""
-    from core.ingest import IngestError
-
     dest = item.session.sandbox_path / str(item.id)
     sandbox.ensure_layout(item.session.sandbox_path)
     try:
@@ -132,9 +144,6 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
 def _flag_changed_citations(session: ResearchSession) -> None:
     """Content changed: citations whose file is no longer what was verified
     are flagged for re-verification (their answer keeps its text)."""
-    from citations.models import Citation
-    from citations.services import citations_mark_stale
-
     citations_mark_stale(Citation.objects.filter(question__session=session).exclude(file_sha256=""))
 
 
@@ -171,9 +180,6 @@ def content_run_async(item: ContentItem, work: Callable[..., object], *, cleanup
 def content_delete(item: ContentItem) -> None:
     """Remove a content item: its citations first say their source was
     removed (excerpts kept), then its folder and row go."""
-    from citations.services import citations_mark_source_removed
-    from core.citations.verification.linestore import forget_content
-
     session = item.session
     citations_mark_source_removed(item)
     shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
@@ -187,8 +193,6 @@ def spool_uploads(session: ResearchSession, uploads) -> Path:
     """Copy uploaded files out of the request into the session's private
     state folder (never its sandbox), so the background ingest can read them
     after the request ends."""
-    import uuid
-
     folder = session.state_path / "uploads" / uuid.uuid4().hex
     folder.mkdir(parents=True, exist_ok=True)
     for index, upload in enumerate(uploads):
@@ -207,28 +211,26 @@ def spooled_files(folder: Path):
             yield name, handle
 
 
-CONTENT_KINDS = ("text", "files", "zip", "git", "url")
-
-
 def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     """Start adding content of ``kind`` (``text``, ``files``, ``zip``, ``git``
     or ``url``) from validated form data; the ingest runs in the background
     (inline with ``INGEST_SYNC``). Used by the pages and the JSON API."""
-    from core import ingest
-
+    content_kind = BY_ADDED_AS.get(kind)
+    if content_kind is None:
+        raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(ADDED_AS)}.")
     limits = _limits()
     staging_root = _staging_root(session)
-    if kind == "text":
-        item = content_start(session=session, kind=ContentItem.Kind.TEXT, title=data["title"])
+    if content_kind is ContentKind.TEXT:
+        item = content_start(session=session, kind=content_kind, title=data["title"])
         content_run_async(
             item,
             partial(_text_work, title=data["title"], markdown=data["markdown"], staging_root=staging_root),
         )
-    elif kind == "files":
+    elif content_kind is ContentKind.FILE:
         files = data["files"]
         spool = spool_uploads(session, files)
         title = data.get("title") or (files[0].name if len(files) == 1 else f"{len(files)} files")
-        item = content_start(session=session, kind=ContentItem.Kind.FILE, title=title)
+        item = content_start(session=session, kind=content_kind, title=title)
         content_run_async(
             item,
             lambda dest, progress: ingest.ingest_files(
@@ -236,10 +238,10 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
             ),
             cleanup=spool,
         )
-    elif kind == "zip":
+    elif content_kind is ContentKind.ARCHIVE:
         spool = spool_uploads(session, [data["archive"]])
         item = content_start(
-            session=session, kind=ContentItem.Kind.ARCHIVE, title=data.get("title") or data["archive"].name
+            session=session, kind=content_kind, title=data.get("title") or data["archive"].name
         )
 
         def zip_work(dest, progress):
@@ -249,37 +251,31 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
                 )
 
         content_run_async(item, zip_work, cleanup=spool)
-    elif kind == "git":
+    elif content_kind is ContentKind.GIT_REPO:
         url = data["repository"]
         item = content_start(
             session=session,
-            kind=ContentItem.Kind.GIT_REPO,
+            kind=content_kind,
             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
             source_url=url,
         )
         content_run_async(item, partial(_git_work, url=url, limits=limits, staging_root=staging_root))
-    elif kind == "url":
+    else:
         url = data["url"]
-        item = content_start(session=session, kind=ContentItem.Kind.URL_SCRAPE, source_url=url)
+        item = content_start(session=session, kind=content_kind, source_url=url)
         originals = session.state_path / "originals" / str(item.id)
         content_run_async(
             item,
             partial(_url_work, url=url, limits=limits, staging_root=staging_root, original_dir=originals),
         )
-    else:
-        raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(CONTENT_KINDS)}.")
     return item
 
 
 def _text_work(dest, progress, *, title, markdown, staging_root):
-    from core import ingest
-
     return ingest.ingest_text(dest, title=title, markdown=markdown, staging_root=staging_root)
 
 
 def _git_work(dest, progress, *, url, limits, staging_root):
-    from core import ingest
-
     # A path on the server is only for the command line (or when explicitly
     # allowed): from the web it would let anyone copy any repository here.
     return ingest.ingest_git(
@@ -294,8 +290,6 @@ def _git_work(dest, progress, *, url, limits, staging_root):
 
 
 def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
-    from core import ingest
-
     return ingest.ingest_url(
         dest,
         url,
@@ -322,9 +316,6 @@ def question_ask(
     """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
     to stand alone for the built-in engine (``asked_as``, shown on the answer);
     the Claude engines get the thread's earlier turns with it when it runs."""
-    from core.threads import resolve_follow_up
-    from researchmind import runs
-
     text = text.strip()
     asked_as = ""
     if follows is not None:
@@ -351,8 +342,8 @@ def question_ask(
 def question_retry(question: Question) -> Question:
     """Ask the same question again (after an interruption or error); a
     fan-out question is fanned out again over the same content items."""
-    fanout = (question.protocol or {}).get("fanout")
-    if fanout:
+    if question.is_fanout:
+        fanout = question.fanout_spec
         items = list(
             question.session.content_items.filter(
                 pk__in=fanout.get("items") or [], status=ContentItem.Status.READY
@@ -390,16 +381,6 @@ def fanout_create(
     concurrency: int = 2,
 ) -> Question:
     """Create the parent question and its sub-runs, then dispatch the parent."""
-    from researchmind import runs
-    from researchmind.runs.fanout import (
-        MAX_CONCURRENCY,
-        RESULT_TYPES,
-        item_label,
-        plan_runs,
-        sub_prompt,
-        unique_labels,
-    )
-
     if result_type not in RESULT_TYPES:
         raise ValueError(f"A fan-out question's result type must be one of {', '.join(RESULT_TYPES)}.")
     checklist = [line.strip() for line in checklist if line.strip()]
@@ -415,7 +396,7 @@ def fanout_create(
             text=text.strip(),
             engine=engine,
             protocol={
-                "fanout": {
+                FANOUT_KEY: {
                     "type": result_type,
                     "items": [str(item.id) for item in items],
                     "pairs": [[str(i.id) for i in scope] for scope in scopes]
@@ -434,7 +415,7 @@ def fanout_create(
                     engine=engine,
                     text=sub_prompt(result_type, text.strip(), scope, checklist),
                     protocol={
-                        "fanout_run": {
+                        SUB_RUN_KEY: {
                             "index": n,
                             "label": label,
                             "type": result_type,

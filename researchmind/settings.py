@@ -8,6 +8,7 @@ layer and questions run inside the ASGI process. ``DATABASE_URL`` and
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -42,8 +43,6 @@ def generated_secret_key(data_dir: Path) -> str:
         return path.read_text().strip()
     except FileNotFoundError:
         pass
-    import secrets
-
     data_dir.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
     try:

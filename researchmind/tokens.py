@@ -7,7 +7,10 @@ import hashlib
 import secrets
 
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
+
+from researchmind.models import ApiToken
 
 TOKEN_PREFIX = "rm_"  # noqa: S105 (a prefix, not a secret)
 SUBPROTOCOL = "researchmind.bearer"
@@ -20,8 +23,6 @@ def hash_token(token: str) -> str:
 def token_create(*, user, name: str) -> tuple[object, str]:
     """Create a token for ``user``; returns ``(ApiToken, plaintext)``. The
     plaintext is never stored."""
-    from researchmind.models import ApiToken
-
     plaintext = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user, name=name[:100] or "token", prefix=plaintext[:10], token_hash=hash_token(plaintext)
@@ -37,8 +38,6 @@ def token_revoke(token) -> None:
 
 def user_for_token(plaintext: str):
     """The active user owning ``plaintext``, or ``None``."""
-    from researchmind.models import ApiToken
-
     if not plaintext or not plaintext.startswith(TOKEN_PREFIX) or len(plaintext) > 200:
         return None
     token = ApiToken.objects.active().select_related("user").filter(token_hash=hash_token(plaintext)).first()
@@ -77,8 +76,6 @@ class TokenAuthMiddleware:
         if token is not None:
             user = await database_sync_to_async(user_for_token)(token)
             if user is None:
-                from django.contrib.auth.models import AnonymousUser
-
                 user = AnonymousUser()
             scope = dict(scope, user=user, auth_method="token")
         return await self.inner(scope, receive, send)

@@ -9,6 +9,7 @@ import re
 import time
 
 import requests
+from websockets.asyncio.client import connect
 
 from testing.cluster import Cluster
 
@@ -101,8 +102,6 @@ async def follow(
     """Watch a question's websocket until the answer arrives, reconnecting
     with ``?after=<last seq>`` whenever the connection drops (like the page
     does). Every message is kept as received: duplicates would show."""
-    from websockets.asyncio.client import connect
-
     watch = watch or Watch()
     deadline = time.monotonic() + timeout
     delay = 0.2

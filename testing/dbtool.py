@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+import django
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "researchmind.settings")
 
@@ -32,10 +34,10 @@ Each web process serves websockets; progress reaches them through the Redis chan
 
 
 def seed(username: str, password: str) -> dict:
-    from django.contrib.auth import get_user_model
+    from django.contrib.auth import get_user_model  # noqa: PLC0415 (runs after main()'s django.setup())
 
-    from core.ingest import ingest_text
-    from researchmind import services
+    from core.ingest import ingest_text  # noqa: PLC0415 (runs after main()'s django.setup())
+    from researchmind import services  # noqa: PLC0415 (runs after main()'s django.setup())
 
     user = get_user_model().objects.create_user(username=username, password=password)
     session = services.session_create(owner=user, title="Scale-out", engine="builtin")
@@ -52,7 +54,7 @@ def seed(username: str, password: str) -> dict:
 
 def queue(session_id: str, engine: str, text: str) -> dict:
     """A queued question, not dispatched (the test delivers its task itself)."""
-    from researchmind.models import Question
+    from researchmind.models import Question  # noqa: PLC0415 (runs after main()'s django.setup())
 
     question = Question.objects.create(session_id=session_id, engine=engine, text=text)
     return {"question_id": question.pk}
@@ -60,14 +62,12 @@ def queue(session_id: str, engine: str, text: str) -> dict:
 
 def run_task(question_id: str) -> dict:
     """Call the Celery task's function directly, as a redelivery would."""
-    from researchmind.runs.tasks import run_question_task
+    from researchmind.runs.tasks import run_question_task  # noqa: PLC0415 (runs after main()'s django.setup())
 
     return {"result": run_question_task(int(question_id))}
 
 
 def main(argv: list[str]) -> None:
-    import django
-
     django.setup()
     command, *args = argv
     commands = {"seed": seed, "queue": queue, "run-task": run_task}

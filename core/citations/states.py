@@ -59,13 +59,40 @@ class VerificationState(StrEnum):
     SOURCE_REMOVED = "source_removed", "Source removed", "Source removed", "warn", False, False
 
 
-# Support labels (does the cited text back the sentence?): badge wording and tone.
-SUPPORT_BADGES = {
-    "supports": ("Supports the claim", "ok"),
-    "partial": ("Partly supports", "info"),
-    "unsupported": ("Does not support", "warn"),
-    "unjudged": ("Support not judged", "muted"),
-}
+class SupportLabel(StrEnum):
+    """Does the cited text back its sentence? Each member is its stored value and carries:
+
+    - ``label``: its name in the model's choices and the admin;
+    - ``badge_label``: the question page's badge wording;
+    - ``tone``: the badge's colour, one of ``TONES`` (``support-<value>`` in app.css too).
+
+    Decided by the support judge (``core.citations.support``), the language-model judge
+    (``researchmind.runs.judge``) or a reviewer. The members' order is the model's choices'.
+    """
+
+    label: str
+    badge_label: str
+    tone: str
+
+    def __new__(cls, value: str, label: str, badge_label: str, tone: str) -> SupportLabel:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.badge_label = badge_label
+        member.tone = tone
+        return member
+
+    # value, label, badge label, tone
+    SUPPORTS = "supports", "Supports", "Supports the claim", "ok"
+    PARTIAL = "partial", "Partly supports", "Partly supports", "info"
+    UNSUPPORTED = "unsupported", "Does not support", "Does not support", "warn"
+    UNJUDGED = "unjudged", "Support not judged", "Support not judged", "muted"
+
+
+# A judge's verdicts: every label but "not judged".
+JUDGED_LABELS = tuple(label for label in SupportLabel if label is not SupportLabel.UNJUDGED)
+# Badge wording and tone by stored value.
+SUPPORT_BADGES = {label.value: (label.badge_label, label.tone) for label in SupportLabel}
 
 # Set by the model, never by a check: before the first one, after the cited file changed,
 # and when the cited content item was removed (nothing is left to check).

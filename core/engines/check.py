@@ -16,7 +16,10 @@ from pathlib import Path
 
 from core.citations.parsing import parse_citations
 from core.citations.verification import verify_citations
+from core.content_kinds import ContentKind
 from core.engines.base import RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
+from core.engines.subprocess import resolve_executable
 from core.sandbox import write_instructions, write_manifest
 from core.stream import StreamInterpreter
 
@@ -44,7 +47,9 @@ def check_engine(build, name: str) -> dict:
         sandbox = Path(tmp) / "sandbox"
         (sandbox / FIXTURE_ID).mkdir(parents=True)
         (sandbox / FIXTURE_ID / FIXTURE_FILE).write_text(FIXTURE, encoding="utf-8")
-        items = {FIXTURE_ID: {"title": "Harbour notes", "kind": "text", "source_url": "", "added_at": ""}}
+        items = {
+            FIXTURE_ID: {"title": "Harbour notes", "kind": ContentKind.TEXT, "source_url": "", "added_at": ""}
+        }
         write_manifest(sandbox, items)
         write_instructions(sandbox, items)
         runner = build(Path(tmp) / "state")
@@ -118,9 +123,6 @@ async def _check(engine, sandbox: Path) -> dict:
 
 def engine_version(engine) -> str:
     """The installed CLI's version line(s), "built in" for in-process engines."""
-    from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
-    from core.engines.subprocess import resolve_executable
-
     if isinstance(engine, ClaudeMpmEngine):
         claude = resolve_executable(engine.claude_executable)
         mpm = engine.executable()

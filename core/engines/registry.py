@@ -3,8 +3,9 @@
 ``get_engine("claude-code", base_url=…, api_key=…)`` builds one with its
 settings; ``list_engines()`` says which can run here and, if not, why.
 
-Pure Python: no Django imports. Engines are imported only when asked for, so a
-broken or half-installed engine never breaks the others.
+Pure Python: no Django imports. An engine that cannot start here (a missing
+CLI, settings it refuses) is listed as unavailable with the reason; it never
+breaks the others.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.engines.base import Availability, Engine
+from core.engines.builtin import BuiltinEngine
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.replay import ReplayEngine
 
 ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "replay")
 LABELS = {
@@ -30,20 +34,12 @@ class UnknownEngine(ValueError):
 def get_engine(name: str, **settings: Any) -> Engine:
     """A new engine called ``name``, configured with ``settings`` (its constructor's keywords)."""
     if name == "builtin":
-        from core.engines.builtin import BuiltinEngine
-
         return BuiltinEngine(**settings)
     if name == "claude-code":
-        from core.engines.claude import ClaudeCodeEngine
-
         return ClaudeCodeEngine(**settings)
     if name == "claude-mpm":
-        from core.engines.claude import ClaudeMpmEngine
-
         return ClaudeMpmEngine(**settings)
     if name == "replay":
-        from core.engines.replay import ReplayEngine
-
         return ReplayEngine(**settings)
     raise UnknownEngine(f"There is no engine called {name!r}; the engines are: {', '.join(ENGINE_NAMES)}.")
 
@@ -54,14 +50,14 @@ def list_engines(
     """``(name, label, availability)`` for every engine, in menu order.
 
     ``settings`` maps engine names to their settings (e.g. a non-default
-    executable). An engine that fails to import or to start up is listed as
+    executable). An engine that fails to start up is listed as
     unavailable with the reason, never raised."""
     listed = []
     for name in ENGINE_NAMES:
         try:
             engine = get_engine(name, **(settings or {}).get(name, {}))
             listed.append((name, engine.label, engine.availability()))
-        except Exception as error:  # e.g. an ImportError in an engine's dependencies
+        except Exception as error:  # e.g. a constructor refusing its settings
             reason = f"{name} could not be loaded: {error}"
             listed.append((name, LABELS[name], Availability(False, reason)))
     return listed

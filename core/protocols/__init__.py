@@ -23,14 +23,15 @@ from .aggregate import (
 )
 from .answer_body import CONFIDENCE_LEVELS, SOURCE_FIELDS, AnswerSource
 from .envelope import ENVELOPE_FIELDS, ParsedAnswer, parse_answer
-from .findings import FINDING_TYPES, SEVERITY_ORDER, Finding
+from .findings import FINDING_TYPES, SEVERITY_ORDER, Finding, severity_rank
 from .render import render_markdown
-from .result import RESULT_TYPES, STATUSES, AgentResult, ResultMetadata, parse_result
+from .result import FANOUT_RESULT_TYPES, RESULT_TYPES, STATUSES, AgentResult, ResultMetadata, parse_result
 from .templates import TEMPLATES, build_prompt
 
 __all__ = [
     "CONFIDENCE_LEVELS",
     "ENVELOPE_FIELDS",
+    "FANOUT_RESULT_TYPES",
     "FINDING_TYPES",
     "RESULT_TYPES",
     "SEVERITY_ORDER",
@@ -53,4 +54,5 @@ __all__ = [
     "parse_answer",
     "parse_result",
     "render_markdown",
+    "severity_rank",
 ]

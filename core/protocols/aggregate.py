@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from ._markdown import normalise_key
 from .dedupe import Conflict, MergedFinding, detect_status_conflicts, merge_findings
-from .findings import SEVERITY_ORDER, SEVERITY_RANK, UNKNOWN_SEVERITY_RANK, Finding
+from .findings import SEVERITY_ORDER, Finding, severity_rank
 from .result import STATUSES, AgentResult, parse_result
 
 UNPARSEABLE = "unparseable"
@@ -138,7 +138,7 @@ def _coverage(entry: BucketEntry) -> CoverageEntry:
 
 def _sort_key(finding: MergedFinding) -> tuple[int, str, str, str, str]:
     return (
-        SEVERITY_RANK.get(finding.severity, UNKNOWN_SEVERITY_RANK),
+        severity_rank(finding.severity),
         finding.type,
         normalise_key(finding.location),
         normalise_key(finding.counter_location or ""),

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._markdown import normalise_key
-from .findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK, Finding
+from .findings import Finding
 from .result import AgentResult
 
 # Share of the shorter description's words found in the longer one above
@@ -64,7 +64,7 @@ class Conflict:
 
 
 def _rank(finding: Finding) -> int:
-    return SEVERITY_RANK.get(finding.severity, UNKNOWN_SEVERITY_RANK)
+    return finding.severity_rank
 
 
 def _origin(finding: Finding) -> str:

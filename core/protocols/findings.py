@@ -43,6 +43,12 @@ SEVERITY_RANK = {
 }
 UNKNOWN_SEVERITY_RANK = 5
 
+
+def severity_rank(severity: str) -> int:
+    """0 for critical, rising as severity falls; unknown words rank last."""
+    return SEVERITY_RANK.get(severity, UNKNOWN_SEVERITY_RANK)
+
+
 FINDING_TYPES = (
     "contradiction",
     "terminology-drift",
@@ -104,7 +110,7 @@ class Finding:
     @property
     def severity_rank(self) -> int:
         """0 for critical, rising as severity falls; unknown words rank last."""
-        return SEVERITY_RANK.get(self.severity, UNKNOWN_SEVERITY_RANK)
+        return severity_rank(self.severity)
 
 
 @dataclass(slots=True)

@@ -18,9 +18,9 @@ from typing import Any
 
 from ._markdown import strip_markup
 from .findings import Finding, parse_details, parse_tables
-from .summary_line import RESULT_TYPES, STATUSES, find_summary_line, parse_summary_line
+from .summary_line import FANOUT_RESULT_TYPES, RESULT_TYPES, STATUSES, find_summary_line, parse_summary_line
 
-__all__ = ["RESULT_TYPES", "STATUSES", "AgentResult", "ResultMetadata", "parse_result"]
+__all__ = ["FANOUT_RESULT_TYPES", "RESULT_TYPES", "STATUSES", "AgentResult", "ResultMetadata", "parse_result"]
 
 METADATA_KEYS = ("protocol", "agent", "assigned", "scope", "coverage", "confidence")
 _METADATA_LINE_RE = re.compile(

@@ -13,6 +13,13 @@ from ._markdown import fenced_spans, in_spans, split_cells, strip_markup
 
 STATUSES = ("CLEAN", "FINDINGS", "PARTIAL", "ERROR")
 RESULT_TYPES = ("digest", "consistency", "verification", "implementation", "design-plan")
+# What a fan-out question can ask its sub-runs for (the built-in engine answers each of
+# them), with the name the fan-out form gives each.
+FANOUT_RESULT_TYPES = {
+    "digest": "Digest of each content item",
+    "consistency": "Consistency between content items",
+    "verification": "Verification against a checklist",
+}
 
 # The metrics each type's summary line carries, by the snake_case key they
 # get in ``AgentResult.metrics``.

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.text import clip as text_clip
+
 EXPANDABLE = "expandable"
 PRIMARY = "primary"
 
@@ -52,15 +54,8 @@ class StreamEvent:
 
 
 def clip(text: object, limit: int = DETAIL_CHARS) -> str:
-    """One line of at most ``limit`` characters, whitespace collapsed, "…" when cut."""
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    if len(text) > limit * 4:  # pragma: no mutate: speed bound: the same text
-        text = text[: limit * 4]
-    text = " ".join(text.split())
-    if len(text) > limit:
-        return text[: limit - 1].rstrip() + "…"
-    return text
+    """``core.text.clip``: one line, at the stream's detail length unless told."""
+    return text_clip(text, limit)
 
 
 def strip_ansi(text: str) -> str:

@@ -13,9 +13,17 @@ Pure Python, no Django imports.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
+from core.answer_markers import (
+    CITATIONS,
+    MAX_BLANKS_BEFORE_KEYWORD,
+    MAX_OPENER,
+    OPENER,
+    OPENER_PREFIX,
+    PROGRESS,
+    could_be_keyword,
+)
 from core.stream.markerscan import (
     CLOSER,
     OpenMarker,
@@ -24,11 +32,6 @@ from core.stream.markerscan import (
     salvage_citations_end,
 )
 
-OPENER_PREFIX = "<!--"
-_OPENER = re.compile(r"<!--[ \t\r\n]{0,20}(PROGRESS|CITATIONS)[ \t]{0,5}:")
-# The longest text that can still be an undecided opener: "<!--" + 20 blanks + "CITATIONS" + 5 blanks + ":".
-_MAX_OPENER = 4 + 20 + 9 + 5 + 1
-_KEYWORDS = ("PROGRESS", "CITATIONS")
 # A PROGRESS marker is one short JSON object; one that runs this long was never closed.
 MAX_PROGRESS_CHARS = 2_000
 # A CITATIONS block can be long, but not unbounded: past this it is released as text.
@@ -93,21 +96,16 @@ def parse_progress(raw: str) -> ProgressMarker | MarkerProblem:
 
 def _could_open(rest: str) -> bool:
     """Whether ``rest`` (starting at "<") might still grow into a marker opener."""
-    if len(rest) >= _MAX_OPENER:  # pragma: no mutate: the caller's other test is false anyway
+    if len(rest) >= MAX_OPENER:  # pragma: no mutate: the caller's other test is false anyway
         return False  # pragma: no mutate: the caller's second test is false at that length anyway
     if len(rest) <= 4:  # pragma: no mutate: a 4-character rest: the same answer
         return OPENER_PREFIX.startswith(rest)
     if not rest.startswith(OPENER_PREFIX):
         return False
     word = rest[4:].lstrip(" \t\r\n")
-    if len(rest) - 4 - len(word) > 20:
+    if len(rest) - 4 - len(word) > MAX_BLANKS_BEFORE_KEYWORD:
         return False
-    for keyword in _KEYWORDS:
-        if keyword.startswith(word):
-            return True
-        if word.startswith(keyword) and not word[len(keyword) :].strip(" \t"):
-            return True
-    return False
+    return could_be_keyword(word)
 
 
 class MarkerStripper:
@@ -134,7 +132,7 @@ class MarkerStripper:
                 # block): without a ">" this text cannot hold its closing "-->",
                 # so it is only scanned (for the body's JSON state) and held.
                 # pragma: no mutate start (speed only: the general path holds it the same way)
-                limit = MAX_PROGRESS_CHARS if block.keyword == "PROGRESS" else MAX_CITATIONS_CHARS
+                limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
                 # pragma: no mutate end
                 if len(text) <= limit - block.size:  # pragma: no mutate: speed only: same holding
                     find_marker_end(block, text, 0, len(text))
@@ -155,15 +153,15 @@ class MarkerStripper:
             if lt < 0:
                 visible.append(buf[pos:])
                 break
-            match = _OPENER.match(buf, lt)
+            match = OPENER.match(buf, lt)
             if match:
                 visible.append(buf[pos:lt])
                 self._block = OpenMarker(
-                    keyword=match.group(1), parts=[match.group(0)], size=match.end() - lt
+                    keyword=match.group(1).upper(), parts=[match.group(0)], size=match.end() - lt
                 )
                 pos = match.end()
             # Not mutated: at that length _could_open is False
-            elif _could_open(buf[lt : lt + _MAX_OPENER]) and lt + _MAX_OPENER > len(buf):  # pragma: no mutate
+            elif _could_open(buf[lt : lt + MAX_OPENER]) and lt + MAX_OPENER > len(buf):  # pragma: no mutate
                 visible.append(buf[pos:lt])
                 self._pending = buf[lt:]
                 break
@@ -183,7 +181,7 @@ class MarkerStripper:
             block, self._block = self._block, None
             held = "".join(block.parts)
             # Not mutated: an open PROGRESS marker holds no '-->'; -2 fails end > 0 like -1
-            end = salvage_citations_end(held) if block.keyword == "CITATIONS" else -1  # pragma: no mutate
+            end = salvage_citations_end(held) if block.keyword == CITATIONS else -1  # pragma: no mutate
             if end > 0 and salvaged >= 10:  # pragma: no mutate: salvage never returns 0 or 1
                 # Each salvage rescans the rest; past a few, show the rest as text (nothing is lost).
                 problems.append(
@@ -218,7 +216,7 @@ class MarkerStripper:
         """Scan ``buf[pos:]`` for the end of the open marker; return where scanning stopped."""
         block = self._block
         assert block is not None
-        limit = MAX_PROGRESS_CHARS if block.keyword == "PROGRESS" else MAX_CITATIONS_CHARS
+        limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
         # Bounded scanning keeps the work linear even for text full of unclosed openers.
         stop = min(len(buf), pos + max(limit - block.size, 1))
         end = find_marker_end(block, buf, pos, stop)
@@ -226,7 +224,7 @@ class MarkerStripper:
             block.parts.append(buf[pos:end])
             raw = "".join(block.parts)
             self._block = None
-            if block.keyword == "CITATIONS":
+            if block.keyword == CITATIONS:
                 self.citations.append(marker_body(raw))
             else:
                 parsed = parse_progress(raw)

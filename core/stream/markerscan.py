@@ -12,7 +12,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-CLOSER = "-->"
+from core.answer_markers import CLOSER, PROGRESS
+
 _JSON_TOKENS = re.compile(r'["\[\]{}]')
 _STRING_END = re.compile(r'["\\]')
 _raw_decode = json.JSONDecoder().raw_decode
@@ -43,7 +44,7 @@ def marker_body(raw: str) -> str:
 
 def find_marker_end(block: OpenMarker, buf: str, pos: int, stop: int) -> int:
     """Return the index just past the closing ``-->`` in ``buf[pos:stop]``, or -1."""
-    if block.keyword == "PROGRESS":
+    if block.keyword == PROGRESS:
         return _find_closer(block, buf, pos, stop)
     i = pos
     if not block.started:

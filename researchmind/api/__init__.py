@@ -9,6 +9,7 @@ from researchmind.api.auth import TokenAuth
 from researchmind.api.docs import ApiDocs, docs_csp
 from researchmind.api.endpoints import content, questions, sessions
 from researchmind.api.errors import install_error_handlers
+from researchmind.pages import SOCKET_PREFIX
 
 api = NinjaAPI(
     title="Research Mind API",
@@ -16,7 +17,7 @@ api = NinjaAPI(
     description=(
         "Research sessions, their content, questions and verified citations. Authenticate with "
         "'Authorization: Bearer <token>' (create tokens at /tokens/). Follow a question's progress on the "
-        "websocket /ws/questions/<id>/ (same token, header or subprotocol 'researchmind.bearer, <token>') "
+        f"websocket /{SOCKET_PREFIX}<id>/ (same token, header or subprotocol 'researchmind.bearer, <token>') "
         "or poll /api/questions/<id>/events?after=<seq>."
     ),
     auth=TokenAuth(),

@@ -8,7 +8,14 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from core.citations.states import SupportLabel
+from core.content_kinds import ContentKind
+from researchmind.pages import SOCKET_PREFIX
+
 MAX_ID = 2**63 - 1  # the database's integer range: larger ids are simply invalid
+
+_KINDS = [str(kind) for kind in ContentKind]
+_SUPPORT = [str(label) for label in SupportLabel]
 
 
 class FieldErrorOut(Schema):
@@ -59,7 +66,7 @@ class UrlIn(Schema):
 class ContentOut(Schema):
     id: UUID
     session_id: UUID
-    kind: str = Field(description="text, file, archive, git_repo or url_scrape.")
+    kind: str = Field(description=f"{', '.join(_KINDS[:-1])} or {_KINDS[-1]}.")
     title: str
     source_url: str
     status: str = Field(description="pending, ready or failed.")
@@ -102,7 +109,7 @@ class AskIn(Schema):
 class AskOut(Schema):
     question_id: int
     status: str
-    websocket: str = Field(description="Websocket path for live progress: /ws/questions/<id>/.")
+    websocket: str = Field(description=f"Websocket path for live progress: /{SOCKET_PREFIX}<id>/.")
     events_url: str = Field(description="HTTP fallback: GET with ?after=<seq> for events.")
     question_url: str
 
@@ -128,7 +135,7 @@ class CitationOut(Schema):
     review_status: str
     claim: str = Field(description="The answer's sentence this citation's marker is attached to.")
     support: str = Field(
-        description="supports, partial, unsupported or unjudged: does the cited text back the claim?"
+        description=f"{', '.join(_SUPPORT[:-1])} or {_SUPPORT[-1]}: does the cited text back the claim?"
     )
     support_judged_by: str = Field(description="lexical (offline judge), llm or human (a reviewer).")
     support_reason: str

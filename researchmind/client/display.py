@@ -8,6 +8,8 @@ import shutil
 import time
 from typing import TextIO
 
+from core.text import shorten
+
 VERIFICATION_MARKS = {
     "verified": "✓",
     "relocated": "✓",
@@ -134,7 +136,7 @@ def render_answer(answer: dict) -> str:
             lines.append(_citation_line(number, cit))
             if cit.get("excerpt"):
                 excerpt = " ".join(cit["excerpt"].split())
-                lines.append(f"      “{excerpt[:160]}{'…' if len(excerpt) > 160 else ''}”")
+                lines.append(f"      “{shorten(excerpt, 161)}”")
     return "\n".join(lines) + "\n"
 
 

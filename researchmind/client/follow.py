@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 
 from websockets.asyncio.client import connect
@@ -93,8 +94,6 @@ class Follower:
             await asyncio.sleep(min(0.25 * 2**failures, 5.0))
 
     def _poll(self) -> dict:
-        import time
-
         while True:
             page = self.api.events(self.question_id, self.last_seq)
             for event in page["events"]:

@@ -21,6 +21,7 @@ from researchmind.runs.executors import (
 )
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import (
+    CANCEL_POLL_SECONDS,
     LEASE_RENEW_SECONDS,
     LEASE_SECONDS,
     cancel_requested,
@@ -32,8 +33,9 @@ from researchmind.runs.lease import (
     renew_lease,
     sweep_interrupted,
     sweeper,
+    watch_run,
 )
-from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question, ingest
+from researchmind.runs.run import arun_question, ingest
 
 __all__ = [
     "CANCEL_POLL_SECONDS",
@@ -58,4 +60,5 @@ __all__ = [
     "store_run_summary",
     "sweep_interrupted",
     "sweeper",
+    "watch_run",
 ]

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import threading
 
 from django.conf import settings
 from django.db import transaction
 
+from researchmind.celery import app
+from researchmind.runs.fanout import arun_fanout, is_fanout, run_fanout
 from researchmind.runs.run import arun_question
 
 _background: set[asyncio.Task] = set()
@@ -33,13 +36,9 @@ def dispatch(question_id: int) -> None:
 
 
 def _dispatch_now(question_id: int) -> None:
-    from researchmind.runs.fanout import arun_fanout, is_fanout
-
     # A fan-out parent runs its sub-runs itself (researchmind.runs.fanout).
     fanout = is_fanout(question_id)
     if settings.RUN_EXECUTOR == "celery":
-        from researchmind.celery import app
-
         # By name (researchmind/runs/tasks.py defines them): the tasks call
         # back into this module, which must not import them.
         app.send_task(
@@ -61,15 +60,11 @@ def _dispatch_now(question_id: int) -> None:
         loop.call_soon_threadsafe(start, context=contextvars.Context())
     else:
         # No ASGI loop in this process (a management command): run in a thread.
-        import threading
-
         threading.Thread(target=run_question, args=(question_id,), daemon=True).start()
 
 
 def run_question(question_id: int) -> str:
     """Synchronous entry point (Celery, threads, commands)."""
-    from researchmind.runs.fanout import is_fanout, run_fanout
-
     if is_fanout(question_id):
         return run_fanout(question_id)
     return asyncio.run(arun_question(question_id))

@@ -16,30 +16,23 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import re
-import time
 from collections.abc import Mapping, Sequence
 
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from core.citations.markers import drop_markers
+from core.protocols import FANOUT_RESULT_TYPES, aggregate, build_prompt, render_markdown
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
-from researchmind.runs.lease import (
-    LEASE_RENEW_SECONDS,
-    cancel_requested,
-    claim_question,
-    question_cancel,
-    renew_lease,
-)
-from researchmind.runs.run import CANCEL_POLL_SECONDS, arun_question
+from researchmind.runs.lease import claim_question, question_cancel, watch_run
+from researchmind.runs.run import arun_question
 
 log = logging.getLogger(__name__)
 
-RESULT_TYPES = ("digest", "consistency", "verification")
+RESULT_TYPES = tuple(FANOUT_RESULT_TYPES)
 MAX_CONCURRENCY = 4
-_CITE_MARK = re.compile(r"\s?\[c\d+\]")
 
 
 def item_label(item: ContentItem) -> str:
@@ -61,8 +54,6 @@ def plan_runs(
 def sub_prompt(
     result_type: str, question: str, scope_items: Sequence[ContentItem], checklist: Sequence[str]
 ) -> str:
-    from core.protocols import build_prompt
-
     folders = [f"{item.id}/" for item in scope_items]
     scope = ", ".join(folders)
     if result_type == "consistency":
@@ -85,16 +76,11 @@ def unique_labels(labels: list[str]) -> list[str]:
 
 
 def is_fanout(question_id: int) -> bool:
-    protocol = Question.objects.filter(pk=question_id).values_list("protocol", flat=True).first()
-    return isinstance(protocol, dict) and "fanout" in protocol
+    return Question.objects.filter(pk=question_id).fanouts().exists()
 
 
 def _subs(parent_id: int) -> list[Question]:
     return list(Question.objects.filter(parent_id=parent_id).order_by("pk"))
-
-
-def _label(sub: Question) -> str:
-    return (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
 
 
 def _cancel_unfinished(parent_id: int) -> None:
@@ -103,12 +89,10 @@ def _cancel_unfinished(parent_id: int) -> None:
 
 
 def _finish(parent_id: int, *, cancelled: bool) -> str:
-    from core.protocols import aggregate, render_markdown
-
     parent = Question.objects.get(pk=parent_id)
     subs = _subs(parent_id)
-    spec = parent.protocol.get("fanout", {})
-    report = aggregate([(_label(sub), result_text(sub, spec.get("type", "digest"))) for sub in subs])
+    spec = parent.fanout_spec
+    report = aggregate([(sub.sub_run_label, result_text(sub, spec.get("type", "digest"))) for sub in subs])
     failed = [sub for sub in subs if sub.status != Question.Status.COMPLETE]
     if cancelled:
         status, error = Question.Status.CANCELLED, "Cancelled at your request."
@@ -118,7 +102,7 @@ def _finish(parent_id: int, *, cancelled: bool) -> str:
         status, error = Question.Status.PARTIAL, f"{len(failed)} of {len(subs)} sub-runs did not complete."
     else:
         status, error = Question.Status.COMPLETE, ""
-    markdown = _CITE_MARK.sub("", render_markdown(report))
+    markdown = drop_markers(render_markdown(report))
     parent.protocol = {**parent.protocol, "aggregate": report_dict(report, subs)}
     parent.result_status = report.status
     parent.answer = parent.answer_raw = markdown
@@ -135,7 +119,7 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
         return "skipped"
     parent = await Question.objects.select_related("session").aget(pk=parent_id)
     subs = await sync_to_async(_subs)(parent_id)
-    spec = parent.protocol.get("fanout", {})
+    spec = parent.fanout_spec
     concurrency = max(1, min(MAX_CONCURRENCY, int(spec.get("concurrency") or 2)))
     recorder = ProgressRecorder(parent_id)
     await recorder.start()
@@ -152,7 +136,7 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
 
     async def one(index: int, sub: Question) -> None:
         nonlocal finished
-        label = _label(sub)
+        label = sub.sub_run_label
         async with semaphore:
             if not cancel.is_set():
                 recorder.add(
@@ -189,19 +173,11 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
             detail=f"{finished} of {total} sub-runs finished",
         )
 
-    async def watch() -> None:
-        last_renew = time.monotonic()
-        while True:
-            await asyncio.sleep(CANCEL_POLL_SECONDS)
-            if not cancel.is_set() and await sync_to_async(cancel_requested)(parent_id):
-                cancel.set()
-                recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
-                await sync_to_async(_cancel_unfinished)(parent_id)
-            if time.monotonic() - last_renew >= LEASE_RENEW_SECONDS:
-                await sync_to_async(renew_lease)(parent_id)
-                last_renew = time.monotonic()
+    async def cancelling() -> None:
+        recorder.add("cancelling", stage="primary", detail="Cancelling the sub-runs…")
+        await sync_to_async(_cancel_unfinished)(parent_id)
 
-    watcher = asyncio.create_task(watch())
+    watcher = asyncio.create_task(watch_run(parent_id, cancel, cancelling))
     try:
         await asyncio.gather(*(one(n, sub) for n, sub in enumerate(subs, start=1)))
     finally:

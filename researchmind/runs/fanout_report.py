@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from core.protocols.findings import severity_rank
+
 _SCOPE_METRIC = {"digest": "Doc", "consistency": "Pair", "verification": "Items"}
 
 
@@ -26,7 +28,7 @@ def result_text(sub, result_type: str) -> str:
         "queued": "The sub-run never started.",
         "running": "The sub-run did not finish.",
     }.get(sub.status, "The sub-run ended without an answer.")
-    scope = ", ".join(f"{item}/" for item in (sub.protocol or {}).get("fanout_run", {}).get("items", []))
+    scope = ", ".join(f"{item}/" for item in sub.sub_run_spec.get("items", []))
     metric = _SCOPE_METRIC.get(result_type, "Doc")
     value = "0" if metric == "Items" else scope
     return (
@@ -62,8 +64,7 @@ def report_dict(report, subs) -> dict:
     """The aggregated report as plain JSON data, each sub-run linked by id."""
     by_label = {}
     for sub in subs:
-        label = (sub.protocol or {}).get("fanout_run", {}).get("label") or f"Sub-run {sub.pk}"
-        by_label[label] = sub
+        by_label[sub.sub_run_label] = sub
     coverage = []
     for label, entry in report.coverage.items():
         sub = by_label.get(label)
@@ -79,7 +80,7 @@ def report_dict(report, subs) -> dict:
     findings = [
         _plain(asdict(f))
         | {
-            "severity_rank": _rank(f.severity),
+            "severity_rank": severity_rank(f.severity),
             "from": [
                 {"label": s, "question_id": by_label[s].pk if s in by_label else None} for s in f.sources
             ],
@@ -100,12 +101,6 @@ def report_dict(report, subs) -> dict:
         "severities": sorted({f["severity"] for f in findings if f["severity"]}),
         "types": sorted({f["type"] for f in findings if f["type"]}),
     }
-
-
-def _rank(severity: str) -> int:
-    from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
-
-    return SEVERITY_RANK.get(severity, UNKNOWN_SEVERITY_RANK)
 
 
 def _coverage_text(value) -> str:

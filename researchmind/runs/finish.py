@@ -9,10 +9,15 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
+from citations.services import citations_record
 from core.engines.base import RunOutcome
+from core.engines.claude import credentials_advice
+from core.engines.registry import LABELS
 from core.stream.events import clean_text
 from progress.broadcast import clean_json_value
+from progress.selectors import run_summary
 from researchmind.models import Question
+from researchmind.runs.protocols import apply_protocols
 
 
 def decide_status(interpreter, outcome: RunOutcome, *, cancelled: bool, failure: str) -> str:
@@ -58,8 +63,6 @@ def finish_question(
     raw_output: str,
 ) -> int:
     """Save the run's outcome and its verified citations; returns how many."""
-    from researchmind.runs.protocols import apply_protocols
-
     question = Question.objects.get(pk=question_id)
     question.status = status
     question.answer_raw = clean_text(interpreter.answer_raw)
@@ -98,9 +101,6 @@ def _engine_advice(engine: str, result: dict) -> str | None:
     """For a Claude engine that could not log in, what the person should set."""
     if engine not in ("claude-code", "claude-mpm"):
         return None
-    from core.engines.claude import credentials_advice
-    from core.engines.registry import LABELS
-
     return credentials_advice(result, name=engine, label=LABELS[engine])
 
 
@@ -118,16 +118,12 @@ def _exit_reason(outcome: RunOutcome, stderr_lines: list[str]) -> str:
 
 
 def record_citations(question) -> int:
-    from citations.services import citations_record
-
     return citations_record(question)
 
 
 def store_run_summary(question_id: int) -> dict:
     """Record the finished run's summary (``progress.selectors.run_summary``)
     once its ``end`` event is written, so its page never reads every event."""
-    from progress.selectors import run_summary
-
     summary = run_summary(question_id)
     Question.objects.filter(pk=question_id).update(summary=summary)
     return summary

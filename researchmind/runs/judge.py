@@ -21,12 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 
+from citations.models import Citation
+from citations.presenters import store_answer_html
+from core.citations.states import JUDGED_LABELS
+from core.citations.support.judge import FOUND
 from core.engines.base import RunOutcome, batches_of
 from core.engines.claude import ClaudeCodeEngine
+from core.stream import StreamInterpreter
+from researchmind.engine_config import engine_settings
 
-JUDGED = ("supports", "partial", "unsupported")
-FOUND = ("verified", "relocated", "url_matched")
+JUDGED = JUDGED_LABELS
 MAX_PAIRS = 60  # one request; a longer answer's later citations keep the lexical label
 MAX_CITED_CHARS = 2_000
 REASON_CHARS = 300
@@ -73,8 +79,6 @@ def enabled() -> bool:
 
 
 def judge_engine() -> JudgeEngine:
-    from researchmind.engine_config import engine_settings
-
     config = dict(engine_settings()["claude-code"])
     config["model"] = settings.SUPPORT_JUDGE_MODEL or config.get("model")
     return JudgeEngine(**config, tools=())
@@ -142,8 +146,6 @@ def read_labels(text: str, asked: set[str]) -> tuple[dict[str, tuple[str, str]],
 
 async def judge(pairs: list[dict], engine: JudgeEngine | None = None) -> Judgement:
     """Ask the model about ``pairs``; never raises."""
-    from core.stream import StreamInterpreter
-
     result = Judgement(asked=len(pairs))
     if not pairs:
         return result
@@ -179,11 +181,6 @@ async def judge(pairs: list[dict], engine: JudgeEngine | None = None) -> Judgeme
 
 def apply_judgement(question, judgement: Judgement) -> int:
     """Store the model's labels (never over a reviewer's); returns how many changed hands."""
-    from django.db import transaction
-
-    from citations.models import Citation
-    from citations.presenters import store_answer_html
-
     changed = 0
     with transaction.atomic():
         for citation in question.citations.filter(cid__in=list(judgement.labels)):

@@ -11,12 +11,16 @@ import asyncio
 import logging
 import os
 import socket
+import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
 from django.utils import timezone
 
+from progress.models import ProgressEvent
+from progress.recorder import record_end
 from researchmind.models import Question
 from researchmind.runs.finish import store_run_summary
 
@@ -24,6 +28,7 @@ log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 30
 LEASE_RENEW_SECONDS = 10
+CANCEL_POLL_SECONDS = 0.5
 
 
 def lease_owner() -> str:
@@ -80,9 +85,6 @@ def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool 
 def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
     """Mark the questions interrupted, each with its ``end`` event (broadcast
     after commit); returns the events created."""
-    from progress.models import ProgressEvent
-    from progress.recorder import record_end
-
     ended = []
     for qid in question_ids:
         with transaction.atomic():
@@ -134,12 +136,35 @@ def cancel_requested(question_id: int) -> bool:
     return Question.objects.filter(pk=question_id, cancel_requested=True).exists()
 
 
+async def watch_run(
+    question_id: int,
+    cancel: asyncio.Event,
+    on_cancel: Callable[[], Awaitable[None]],
+    on_tick: Callable[[float], None] | None = None,
+) -> None:
+    """Watch a run while it works (run it as a task; cancel the task when the run
+    ends): every ``CANCEL_POLL_SECONDS`` see whether someone asked the question to
+    stop, from any process (then set ``cancel`` and await ``on_cancel``, once), renew
+    its lease every ``LEASE_RENEW_SECONDS``, and call ``on_tick`` with the time
+    (``time.monotonic()``)."""
+    last_renew = time.monotonic()
+    while True:
+        await asyncio.sleep(CANCEL_POLL_SECONDS)
+        now = time.monotonic()
+        if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
+            cancel.set()
+            await on_cancel()
+        if now - last_renew >= LEASE_RENEW_SECONDS:
+            await sync_to_async(renew_lease)(question_id)
+            last_renew = now
+        if on_tick is not None:
+            on_tick(now)
+
+
 def question_cancel(question: Question) -> None:
     """Ask the run to stop; the runner (in whatever process) sees the flag.
     A question still queued is cancelled at once, and a page watching it sees
     its ``end`` event; a fan-out question's sub-runs are cancelled with it."""
-    from progress.recorder import record_end
-
     targets = [question.pk, *question.sub_runs.values_list("pk", flat=True)]
     Question.objects.filter(pk__in=targets).update(cancel_requested=True)
     for pk in targets:

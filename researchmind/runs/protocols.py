@@ -3,12 +3,11 @@ finished question's text. Pure parsing lives in ``core.protocols``."""
 
 from __future__ import annotations
 
+from core.protocols import parse_answer, parse_result
 from core.protocols.summary_line import RESULT_LINE
 
 
 def apply_protocols(question) -> None:
-    from core.protocols import parse_answer, parse_result
-
     text = question.answer or ""
     if not text.strip():
         return

@@ -20,18 +20,11 @@ from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
 from researchmind.engine_config import build_engine
 from researchmind.models import Question
+from researchmind.runs import judge
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
-from researchmind.runs.lease import (
-    LEASE_RENEW_SECONDS,
-    cancel_requested,
-    claim_question,
-    finish_interrupted,
-    renew_lease,
-)
+from researchmind.runs.lease import claim_question, finish_interrupted, watch_run
 
 log = logging.getLogger(__name__)
-
-CANCEL_POLL_SECONDS = 0.5
 
 
 def _load(question_id: int):
@@ -90,33 +83,24 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     # of the run at once, whatever the engine's start-up costs.
     await recorder.flush()
 
-    async def watch() -> None:
-        last_renew = time.monotonic()
-        while True:
-            await asyncio.sleep(CANCEL_POLL_SECONDS)
-            now = time.monotonic()
-            if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
-                cancel.set()
-                grace = cancel_grace(engine)
-                recorder.add(
-                    "cancelling",
-                    stage="primary",
-                    detail="Asked the engine to stop…"
-                    + (f" forcing in {grace:g} s" if grace is not None else ""),
-                    payload={"force_in_s": grace},
-                )
-            if now - last_renew >= LEASE_RENEW_SECONDS:
-                await sync_to_async(renew_lease)(question_id)
-                last_renew = now
-            silent = now - recorder.last_event_at
-            if silent >= settings.HEARTBEAT_SECONDS:
-                recorder.add(
-                    "heartbeat",
-                    detail=f"Still working ({int(now - started)}s)",
-                    payload={"elapsed_s": round(now - started, 1)},
-                )
+    async def cancelling() -> None:
+        grace = cancel_grace(engine)
+        recorder.add(
+            "cancelling",
+            stage="primary",
+            detail="Asked the engine to stop…" + (f" forcing in {grace:g} s" if grace is not None else ""),
+            payload={"force_in_s": grace},
+        )
 
-    watcher = asyncio.create_task(watch())
+    def heartbeat(now: float) -> None:
+        if now - recorder.last_event_at >= settings.HEARTBEAT_SECONDS:
+            recorder.add(
+                "heartbeat",
+                detail=f"Still working ({int(now - started)}s)",
+                payload={"elapsed_s": round(now - started, 1)},
+            )
+
+    watcher = asyncio.create_task(watch_run(question_id, cancel, cancelling, heartbeat))
     failure = ""
     try:
         if engine is None:
@@ -176,8 +160,6 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
 async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
     """The model's support labels for the run's found citations (``runs.judge``),
     shown as two steps of the run; its output goes to the run's raw log."""
-    from researchmind.runs import judge
-
     question = await Question.objects.aget(pk=question_id)
     pairs = await sync_to_async(lambda: judge.pairs_of(question.citations.order_by("position")))()
     if not pairs:

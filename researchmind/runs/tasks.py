@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from researchmind.celery import app
 from researchmind.runs import run_question
+from researchmind.runs.fanout import run_fanout
 
 
 @app.task(name="researchmind.run_question", acks_late=True, reject_on_worker_lost=False)
@@ -14,6 +15,4 @@ def run_question_task(question_id: int) -> str:
 @app.task(name="researchmind.run_fanout", acks_late=True, reject_on_worker_lost=False)
 def run_fanout_task(parent_id: int) -> str:
     """A fan-out parent: its sub-runs run inside this task, a few at a time."""
-    from researchmind.runs.fanout import run_fanout
-
     return run_fanout(parent_id)

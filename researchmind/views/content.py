@@ -10,20 +10,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from citations.models import Citation
+from core.content_kinds import ContentKind
 from researchmind import forms, services
 from researchmind.models import ContentItem
 from researchmind.pages import content_context, owned_session
 
 CONTENT_FORMS = {
-    "text": forms.TextContentForm,
-    "files": forms.FilesContentForm,
-    "zip": forms.ZipContentForm,
-    "git": forms.GitContentForm,
-    "url": forms.UrlContentForm,
+    ContentKind.TEXT.added_as: forms.TextContentForm,
+    ContentKind.FILE.added_as: forms.FilesContentForm,
+    ContentKind.ARCHIVE.added_as: forms.ZipContentForm,
+    ContentKind.GIT_REPO.added_as: forms.GitContentForm,
+    ContentKind.URL_SCRAPE.added_as: forms.UrlContentForm,
 }
-
-
-CONTENT_TABS = [("text", "Text"), ("files", "Files"), ("zip", "Zip"), ("git", "Git"), ("url", "Web page")]
+CONTENT_TABS = [(kind.added_as, kind.tab) for kind in ContentKind]
 
 
 def content_form(kind: str, *args):

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from core.engines.check import EngineUnavailable, check_engine
+from core.engines.claude import credentials_advice
 from core.engines.registry import LABELS
 from researchmind.engine_config import SHOWN_ENGINES, build_engine, engine_overview
 
@@ -59,6 +60,4 @@ def _advice(name: str, report: dict) -> str | None:
     """One sentence to act on when the CLI could not authenticate."""
     if name == "builtin":
         return None
-    from core.engines.claude import credentials_advice
-
     return credentials_advice(report.get("result") or {}, name=name, label=LABELS[name])

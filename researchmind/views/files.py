@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from citations.models import Citation, CitationFeedback
 from citations.services import citation_feedback_record
+from core.citations.markers import ID_RE
 from core.citations.rendering import web_href
 from core.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
@@ -77,7 +78,7 @@ def file_viewer(request, session_id, content_id, file_path):
     )
 
 
-_CITE = re.compile(r"^(\d{1,12})-(c\d{1,6})$")
+_CITE = re.compile(rf"^(\d{{1,12}})-({ID_RE.pattern})$")
 
 
 def _cited_from(session, value: str) -> dict | None:

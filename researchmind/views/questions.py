@@ -10,9 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from progress import selectors
 from researchmind import forms, runs, services
 from researchmind.models import ContentItem, Question
 from researchmind.pages import owned_question, owned_session, question_context
+from researchmind.runs import recover_interrupted
 from researchmind.views.content import full_page_with_error
 from researchmind.views.sessions import session_page_context
 
@@ -101,8 +103,6 @@ def question_follow_up(request, session_id, question_id):
 def question_timeline(request, session_id, question_id):
     """Earlier items of one timeline list (``?part=primary|details&before=<seq>``),
     with a button for the ones before them."""
-    from progress import selectors
-
     question = owned_question(request, session_id, question_id)
     part = request.GET.get("part", "")
     try:
@@ -127,8 +127,6 @@ def question_timeline(request, session_id, question_id):
 def question_detail(request, session_id, question_id):
     question = owned_question(request, session_id, question_id)
     if question.status == Question.Status.RUNNING:
-        from researchmind.runs import recover_interrupted
-
         if recover_interrupted(question_ids=[question.pk]):
             question.refresh_from_db()
     return render(request, "researchmind/question_detail.html", question_context(question))

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.citations.markers import citation_id
 from core.citations.parsing.block import find_blocks, read_block
-from core.citations.parsing.model import Found, ParsedCitation, ParseResult
+from core.citations.parsing.model import Found, FoundBy, ParsedCitation, ParseResult
 from core.citations.parsing.text_forms import (
     find_backtick_paths,
     find_file_lines,
@@ -27,13 +28,7 @@ from core.citations.parsing.web import find_evidence_bullets, find_source_sectio
 __all__ = ["ParseResult", "ParsedCitation", "parse_citations"]
 
 # Same-position ties resolve to the more specific form.
-_FORM_ORDER = {
-    "citations_block": 0,
-    "backtick_path": 1,
-    "web_source": 2,
-    "file_line": 3,
-    "sources_section": 4,
-}
+_FORM_ORDER = {form.value: form.precedence for form in FoundBy}
 
 
 def parse_citations(answer_raw: str, *, content_ids: Iterable[str] = ()) -> ParseResult:
@@ -148,7 +143,7 @@ def _number(found: list[Found], problems: list[str]) -> list[ParsedCitation]:
     for index, item in enumerate(found):
         if item.keep_id:
             continue
-        old, item.citation.cid = item.citation.cid, f"c{next_free}"
+        old, item.citation.cid = item.citation.cid, citation_id(next_free)
         next_free += 1
         if index in duplicates:
             problems.append(

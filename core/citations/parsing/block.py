@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from core.answer_markers import CITATIONS_OPENER
+from core.citations.markers import citation_id
 from core.citations.parsing.lenient_json import LenientError, read_element, split_array
 from core.citations.parsing.model import (
     EXCERPT_LIMIT,
@@ -21,12 +23,12 @@ from core.citations.parsing.model import (
     SOURCE_TYPES,
     URL_RE,
     Found,
+    FoundBy,
     ParsedCitation,
     file_citation,
     parse_range,
 )
 
-BLOCK_START = re.compile(r"<!--\s*CITATIONS\s*:?", re.IGNORECASE)
 _ID_RE = re.compile(r"^\[?\s*c?(\d{1,6})\s*\]?$", re.IGNORECASE)
 _ID_HINT = re.compile(r"[\"']?id[\"']?\s*:\s*[\"']?(c?\d+)", re.IGNORECASE)
 
@@ -44,7 +46,7 @@ def find_blocks(text: str) -> list[Block]:
     """Every CITATIONS block, including one cut off before its '-->'."""
     blocks: list[Block] = []
     pos = 0
-    while match := BLOCK_START.search(text, pos):
+    while match := CITATIONS_OPENER.search(text, pos):
         body_start = match.end()
         ends = [m.start() for m in re.finditer("-->", text[body_start:])]
         chosen = ends[0] if ends else None
@@ -148,7 +150,7 @@ def convert_entry(entry: dict, number: int, content_ids: list[str], problems: li
     """Map one CITATIONS block object onto a ParsedCitation, checking each field."""
     raw_id = entry.get("id")
     match = _ID_RE.match(str(raw_id).strip()) if isinstance(raw_id, (str, int)) else None
-    cid = f"c{int(match.group(1))}" if match else ""
+    cid = citation_id(int(match.group(1))) if match else ""
     label = cid or f"entry {number}"
     if not match:
         problems.append(
@@ -195,11 +197,16 @@ def convert_entry(entry: dict, number: int, content_ids: list[str], problems: li
     kwargs["confidence"] = _confidence(entry.get("confidence"), label, problems)
 
     if source_type == "file" and source:
-        return file_citation(cid, "citations_block", source, content_ids, problems, **kwargs)
+        return file_citation(cid, FoundBy.CITATIONS_BLOCK, source, content_ids, problems, **kwargs)
     url = source if source_type == "url" else None
     path = source if source_type in ("memory", "inference") else None
     return ParsedCitation(
-        cid=cid, found_by="citations_block", source_type=source_type, source_path=path, url=url, **kwargs
+        cid=cid,
+        found_by=FoundBy.CITATIONS_BLOCK,
+        source_type=source_type,
+        source_path=path,
+        url=url,
+        **kwargs,
     )
 
 

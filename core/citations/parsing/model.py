@@ -8,8 +8,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 
-FOUND_BY = ("citations_block", "backtick_path", "sources_section", "file_line", "web_source")
+
+class FoundBy(StrEnum):
+    """The form of the answer a citation was read from; each member is its stored
+    value (a str) and carries ``label`` (its name in the model's choices and the admin)
+    and ``precedence`` (two citations at one position: the lower, more specific form
+    wins). The members' order is the model's choices' (changing it needs a migration)."""
+
+    label: str
+    precedence: int
+
+    def __new__(cls, value: str, label: str, precedence: int) -> FoundBy:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        member.precedence = precedence
+        return member
+
+    CITATIONS_BLOCK = "citations_block", "CITATIONS block", 0
+    BACKTICK_PATH = "backtick_path", "Backtick path", 1
+    SOURCES_SECTION = "sources_section", "Sources section", 4
+    FILE_LINE = "file_line", "file:line", 3
+    WEB_SOURCE = "web_source", "Web source", 2
+
+
 SOURCE_TYPES = ("file", "url", "memory", "inference")
 RELEVANCES = ("direct", "supporting", "contextual")
 AUTHORITIES = ("high", "medium", "low")

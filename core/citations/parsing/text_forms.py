@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.citations.parsing.model import URL_RE, Found, ParsedCitation, file_citation, parse_range
+from core.citations.markers import INLINE_MAX_RANGE, INLINE_RE, INLINE_SEPARATOR, citation_id
+from core.citations.parsing.model import URL_RE, Found, FoundBy, ParsedCitation, file_citation, parse_range
 
 _ID = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{8})"
 BACKTICK_RE = re.compile(rf"`({_ID}/[^`\n]+)`")
@@ -38,10 +39,6 @@ _ENTRY_PATH_RE = re.compile(
     rf"(?<![\w/.:\-])/?(?:{_ID}/[^\s`()\[\],;]+|(?:[\w.\-]+/)+[\w.\-]+\.[A-Za-z]\w{{0,9}})"
 )
 _LINK_RE = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
-INLINE_RE = re.compile(
-    r"\[\s*(c\d{1,6}(?:\s*[-–]\s*c?\d{1,6})?(?:\s*,\s*c\d{1,6}(?:\s*[-–]\s*c?\d{1,6})?)*)\s*\]", re.I
-)
-MAX_RANGE = 500
 
 
 def find_backtick_paths(text: str, content_ids: Iterable[str], problems: list[str]) -> list[Found]:
@@ -70,7 +67,7 @@ def find_backtick_paths(text: str, content_ids: Iterable[str], problems: list[st
             Found(
                 match.start(),
                 file_citation(
-                    "", "backtick_path", inner, content_ids, problems, line_start=start, line_end=end
+                    "", FoundBy.BACKTICK_PATH, inner, content_ids, problems, line_start=start, line_end=end
                 ),
             )
         )
@@ -97,7 +94,9 @@ def find_file_lines(text: str, content_ids: Iterable[str], problems: list[str]) 
         found.append(
             Found(
                 match.start(),
-                file_citation("", "file_line", path, content_ids, problems, line_start=start, line_end=end),
+                file_citation(
+                    "", FoundBy.FILE_LINE, path, content_ids, problems, line_start=start, line_end=end
+                ),
             )
         )
         # pragma: no mutate end
@@ -134,7 +133,7 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
             Found(
                 offset + match.start(),
                 ParsedCitation(
-                    cid="", found_by="sources_section", source_type="url", url=url, title=links.get(url)
+                    cid="", found_by=FoundBy.SOURCES_SECTION, source_type="url", url=url, title=links.get(url)
                 ),
             )
         )
@@ -151,7 +150,7 @@ def _sources_line(line: str, offset: int, content_ids: Iterable[str], problems: 
                 offset + match.start(),
                 file_citation(  # pragma: no mutate: prose citations are renumbered: first cid unread
                     "",  # pragma: no mutate: prose citations are renumbered: first cid unread
-                    "sources_section",
+                    FoundBy.SOURCES_SECTION,
                     match.group(0),
                     content_ids,
                     problems,
@@ -168,18 +167,18 @@ def find_inline_ids(text: str, problems: list[str]) -> list[str]:
     """Inline references in first-seen order, ranges expanded."""
     seen: dict[str, None] = {}
     for match in INLINE_RE.finditer(text):
-        for part in match.group(1).split(","):
+        for part in INLINE_SEPARATOR.split(match.group(1)):
             bounds = [int(n) for n in re.findall(r"\d+", part)]
             # pragma: no mutate start (at most two numbers, and with one, [-1] is [0]: the same bounds)
             low, high = (bounds[0], bounds[-1]) if len(bounds) > 1 else (bounds[0], bounds[0])
             # pragma: no mutate end
             if high < low:  # pragma: no mutate: swapping equal ends changes nothing
                 low, high = high, low
-            if high - low >= MAX_RANGE:
+            if high - low >= INLINE_MAX_RANGE:
                 problems.append(f"The inline range [{part.strip()}] is too wide; only its ends were kept.")
-                seen.setdefault(f"c{low}")
-                seen.setdefault(f"c{high}")
+                seen.setdefault(citation_id(low))
+                seen.setdefault(citation_id(high))
                 continue
             for number in range(low, high + 1):
-                seen.setdefault(f"c{number}")
+                seen.setdefault(citation_id(number))
     return list(seen)

@@ -14,7 +14,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 
-from core.citations.parsing.model import AUTHORITIES, URL_RE, WEB_TYPES, Found, ParsedCitation
+from core.citations.parsing.model import AUTHORITIES, URL_RE, WEB_TYPES, Found, FoundBy, ParsedCitation
 from core.citations.parsing.text_forms import FILE_LINE_RE, find_file_lines
 
 _SOURCE_HEADING_RE = re.compile(r"^(#{1,6})\s*Source\s+(\d+)\s*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -137,7 +137,7 @@ def find_source_sections(text: str, problems: list[str]) -> list[Found]:
                 heading.start(),
                 ParsedCitation(  # pragma: no mutate: prose citations are renumbered: first cid unread
                     cid="",  # pragma: no mutate: prose citations are renumbered: first cid unread
-                    found_by="web_source",
+                    found_by=FoundBy.WEB_SOURCE,
                     source_type="url",
                     url=url_match.group(0).rstrip(".,;)"),
                     title=title,
@@ -209,7 +209,7 @@ def _evidence_targets(
             Found(
                 offset + match.start(),
                 ParsedCitation(
-                    cid="", found_by="web_source", source_type="url", url=match.group(0).rstrip(".,;:)")
+                    cid="", found_by=FoundBy.WEB_SOURCE, source_type="url", url=match.group(0).rstrip(".,;:)")
                 ),
             )
         )

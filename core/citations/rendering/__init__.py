@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from core.citations.markers import MARKER_RE, marker_ids
 from core.citations.rendering.badges import CitationView
 from core.citations.rendering.convert import markdown_to_html
 from core.citations.rendering.links import cite_html, link_citations
-from core.citations.rendering.markers import MARKER_RE, MAX_MARKDOWN_CHARS, marker_ids
+from core.citations.rendering.markers import MAX_MARKDOWN_CHARS
 from core.citations.rendering.sanitize import (
     ALLOWED_ATTRIBUTES,
     ALLOWED_CLASSES,

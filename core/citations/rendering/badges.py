@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.citations.states import SUPPORT_BADGES, VerificationState
+from core.citations.states import SUPPORT_BADGES, SupportLabel, VerificationState
 
 _STATES = {state.value: state for state in VerificationState}
 
@@ -33,7 +33,7 @@ class CitationView:
     relevance: str | None = None
     confidence: float | None = None
     highlight: bool | None = None  # None: as the status says (VerificationState.highlights)
-    support: str = "unjudged"  # does the cited text back the sentence? (core.citations.states.SUPPORT_BADGES)
+    support: str = SupportLabel.UNJUDGED  # does the cited text back the sentence? (core.citations.states)
     support_reason: str = ""
 
     def __post_init__(self) -> None:
@@ -51,11 +51,11 @@ class CitationView:
 
     @property
     def support_label(self) -> str:
-        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[0]
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES[SupportLabel.UNJUDGED])[0]
 
     @property
     def support_tone(self) -> str:
-        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES["unjudged"])[1]
+        return SUPPORT_BADGES.get(self.support, SUPPORT_BADGES[SupportLabel.UNJUDGED])[1]
 
     @property
     def lines(self) -> str:

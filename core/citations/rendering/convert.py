@@ -11,7 +11,8 @@ import secrets
 
 import markdown
 
-from core.citations.rendering.markers import MAX_MARKDOWN_CHARS, REF_DEF_RE, is_pathological, map_paragraphs
+from core.citations.markers import REF_DEF_RE
+from core.citations.rendering.markers import MAX_MARKDOWN_CHARS, is_pathological, map_paragraphs
 from core.citations.rendering.sanitize import sanitize_html
 
 

@@ -10,8 +10,8 @@ import html
 import re
 from collections.abc import Callable, Mapping
 
+from core.citations.markers import MARKER_RE, marker_ids
 from core.citations.rendering.badges import CitationView
-from core.citations.rendering.markers import MARKER_RE, marker_ids
 from core.citations.rendering.sanitize import safe_href
 
 _TOKEN_RE = re.compile(r'(<(?:[^>"]|"[^"]*")*>)')

@@ -1,5 +1,6 @@
-"""`[cN]` markers in Markdown, and walking a Markdown answer's prose
-(paragraphs outside code) without parsing it.
+"""Walking a Markdown answer's prose (paragraphs outside code) without parsing
+it, and telling when its `[cN]` markers (``core.citations.markers``) are too
+many to link.
 
 Pure Python (no Django imports).
 """
@@ -9,29 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-MARKER_RE = re.compile(r"\[(c\d{1,5}(?:\s*(?:[,;]|[-–])\s*c?\d{1,5})*)\]")
-_MAX_RANGE = 50  # "[c1-c99999]" is a typo or an attack, not 99,999 citations
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN_RE = re.compile(r"(`+)(?:.+?)\1", re.DOTALL)
-REF_DEF_RE = re.compile(r"^ {0,3}\[c\d+\]:.*$", re.DOTALL)
 _MAX_BRACKETS, _MAX_INLINE = 150, 400
 MAX_MARKDOWN_CHARS = 1_000_000  # beyond this an answer is shown as plain text
-
-
-def marker_ids(inner: str) -> list[str] | None:
-    """Expand the inside of one marker ("c1, c2", "c1-c3") to ids, or None if
-    it is not a sensible marker."""
-    ids: list[str] = []
-    for part in re.split(r"\s*[,;]\s*", inner):
-        match = re.fullmatch(r"c(\d+)(?:\s*[-–]\s*c?(\d+))?", part)
-        if not match:
-            return None
-        first = int(match[1])
-        last = int(match[2]) if match[2] else first
-        if last < first or last - first >= _MAX_RANGE:
-            return None
-        ids.extend(f"c{n}" for n in range(first, last + 1))
-    return ids
 
 
 def map_paragraphs(text: str, func: Callable[[str], str]) -> str:

@@ -47,7 +47,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.citations.rendering.markers import MARKER_RE, marker_ids
+from core.citations.markers import MARKER_RE, marker_ids
+from core.citations.states import HIGHLIGHTED, SupportLabel
 from core.citations.support.rules import (
     CONTRADICTED,
     PARTIAL_AT,
@@ -78,8 +79,8 @@ from core.citations.support.terms import CLAUSE_RE, NEGATIONS, NUMBER_RE, STOP, 
 from core.citations.support.text import CitedText
 from core.citations.verification.normalize import normalize_text
 
-SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = "supports", "partial", "unsupported", "unjudged"
-LABELS = (SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED)
+SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = SupportLabel
+LABELS = tuple(SupportLabel)
 # Every word found but a doubt signal fired: left unjudged, not "partial" (which the sets
 # define as joined facts with only some stated) nor "supports"; the reason says why.
 DOUBTED = UNJUDGED
@@ -194,7 +195,7 @@ def judge_support(claim: str, cited: str) -> Support:
     return Support(UNSUPPORTED, gap[1])
 
 
-FOUND = frozenset({"verified", "relocated", "url_matched"})  # states whose excerpt is in the source
+FOUND = HIGHLIGHTED  # states whose excerpt is in the source
 
 
 def judge_citation(claim: str, excerpt: str, status: str) -> Support:

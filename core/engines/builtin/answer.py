@@ -17,9 +17,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .claims import Claim
+from core.answer_markers import citations_block
+from core.citations.markers import citation_id, defuse_markers, marker
+from core.text import clip
 
-_CITE_LIKE = re.compile(r"\[(c\d+)\]")
+from .claims import Claim
 
 
 @dataclass(slots=True)
@@ -36,7 +38,7 @@ class Answer:
     def citations_block(self) -> str:
         if not self.citations:
             return ""
-        return "<!-- CITATIONS: " + safe_json(self.citations, indent=2) + " -->"
+        return citations_block(safe_json(self.citations, indent=2))
 
     @property
     def text(self) -> str:
@@ -54,12 +56,11 @@ def safe_json(value: object, indent: int | None = None) -> str:
 def _show(text: str) -> str:
     """Make quoted file text harmless in our Markdown: it must not open an
     HTML comment, close our tags, or look like one of our [cN] markers."""
-    return _CITE_LIKE.sub(r"(\1)", text.replace("<", "&lt;"))
+    return defuse_markers(text.replace("<", "&lt;"))
 
 
 def subject(question: str) -> str:
-    line = " ".join(question.split())
-    return _show(line if len(line) <= 100 else line[:99].rstrip() + "…")
+    return _show(clip(question, 100))
 
 
 def query_type(question: str) -> str:
@@ -147,7 +148,7 @@ def _code_safe(code: str) -> str:
     """Code is shown verbatim; only what could end our answer, open an HTML
     comment or pass for a [cN] marker is defused."""
     code = re.sub(r"<(?=!--|/?answer|/?thinking)", "&lt;", code, flags=re.I)
-    return _CITE_LIKE.sub(r"(\1)", code)
+    return defuse_markers(code)
 
 
 def render_claim(claim: Claim, cid: str, *, bullet: bool = False) -> list[str]:
@@ -155,11 +156,13 @@ def render_claim(claim: Claim, cid: str, *, bullet: bool = False) -> list[str]:
     code's language, then the [cN] marker."""
     lines = []
     if claim.sentence:
-        lines.append(f"{'- ' if bullet else ''}{_show(claim.sentence)}" + ("" if claim.code else f" [{cid}]"))
+        lines.append(
+            f"{'- ' if bullet else ''}{_show(claim.sentence)}" + ("" if claim.code else " " + marker(cid))
+        )
     if claim.code is not None:
         longest = max((len(m) for m in re.findall(r"`+", claim.code)), default=0)
         fence = "`" * max(3, longest + 1)
-        lines += ["", f"{fence}{claim.language}", _code_safe(claim.code), fence, f"[{cid}]"]
+        lines += ["", f"{fence}{claim.language}", _code_safe(claim.code), fence, marker(cid)]
     return lines
 
 
@@ -188,7 +191,7 @@ def compose_answer(
             consulted=consulted or [],
             manifest=manifest,
         )
-    ids = {id(claim): f"c{n}" for n, claim in enumerate(claims, start=1)}
+    ids = {id(claim): citation_id(n) for n, claim in enumerate(claims, start=1)}
     top, rest = claims[0], claims[1:]
     confidence, reason = confidence_of(claims, kind)
     lines = [

@@ -20,6 +20,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.citations.markers import citation_id, marker
+from core.protocols import FANOUT_RESULT_TYPES
+
 from .answer import overall_confidence
 from .claims import Claim, select_claims
 from .consistency import contradictions
@@ -27,7 +30,7 @@ from .query import question_terms
 from .scoped import scoped_chunks, scoped_files, scoped_hits, sentences
 
 TEMPLATE_MARK = "Format your response using the Structured Agent Result Protocol."
-SUPPORTED = ("digest", "consistency", "verification")
+SUPPORTED = tuple(FANOUT_RESULT_TYPES)
 AGENT = "researchmind-builtin"
 PASS_COVERAGE = 0.6
 _TYPE = re.compile(r"^Line 1 \(required\): RESULT: .*?\| Type: ([a-z-]+)\b", re.MULTILINE)
@@ -81,9 +84,9 @@ class ProtocolAnswer:
     def cite(self, claim: Claim) -> str:
         for n, known in enumerate(self.cited, start=1):
             if (known.path, known.line_start, known.excerpt) == (claim.path, claim.line_start, claim.excerpt):
-                return f"[c{n}]"
+                return marker(citation_id(n))
         self.cited.append(claim)
-        return f"[c{len(self.cited)}]"
+        return marker(citation_id(len(self.cited)))
 
 
 def _cell(text: str) -> str:

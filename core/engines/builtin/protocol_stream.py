@@ -11,6 +11,9 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from core.answer_markers import citations_block
+from core.citations.markers import citation_id
+
 from .answer import citation_entry, safe_json
 from .protocol import ProtocolTask, compose
 from .scoped import ensure_index, scoped_files
@@ -83,10 +86,10 @@ def protocol_steps(
         answer.text,
     ]
     if answer.cited:
-        citations = [_citation(claim, f"c{n}") for n, claim in enumerate(answer.cited, start=1)]
+        citations = [_citation(claim, citation_id(n)) for n, claim in enumerate(answer.cited, start=1)]
         parts += [
             marker("capturing", 5, f"Recording {len(citations)} citation(s)"),
-            "\n<!-- CITATIONS: " + safe_json(citations, indent=2) + " -->\n",
+            "\n" + citations_block(safe_json(citations, indent=2)) + "\n",
         ]
     yield from text_block(writer, parts)
     writer.final_text = "".join(parts)

@@ -25,6 +25,8 @@ from core.sandbox import default_state_dir, read_manifest
 from .answer import compose_answer
 from .decide import MAX_CLAIMS, answers, pick
 from .index import ensure_fresh
+from .protocol import parse_task
+from .protocol_stream import protocol_steps
 from .question import Question, analyze, parts_of
 from .rank import rank_passages, read_chunk
 from .search import (
@@ -68,9 +70,6 @@ def run_builtin(
     cancel = cancel or threading.Event()
     started = time.monotonic()
     writer = StreamWriter(session_id or str(uuid.uuid4()), partial=include_partial_messages)
-    from .protocol import parse_task
-    from .protocol_stream import protocol_steps
-
     # A protocol template prompt (a fan-out sub-run) gets a protocol result.
     task = parse_task(question)
     base = Path(os.path.abspath(root))

@@ -17,6 +17,8 @@ import re
 import uuid
 from collections.abc import Iterator
 
+from core.answer_markers import progress_marker
+
 from .answer import safe_json
 
 MODEL = "researchmind-builtin"
@@ -217,7 +219,7 @@ TOTAL_STEPS = 5
 
 def marker(phase: str, step: int, detail: str) -> str:
     payload = {"phase": phase, "step": step, "total": TOTAL_STEPS, "detail": detail[:100]}
-    return f"<!-- PROGRESS: {safe_json(payload)} -->\n"
+    return progress_marker(safe_json(payload)) + "\n"
 
 
 def text_block(writer: StreamWriter, parts: list[str]) -> Iterator[str]:

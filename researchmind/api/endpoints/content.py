@@ -12,6 +12,7 @@ from ninja import File, Form, Router, UploadedFile
 from ninja.pagination import paginate
 from ninja.responses import Status
 
+from core.content_kinds import ContentKind
 from researchmind import forms, services
 from researchmind.api.access import Pages, owned_content, owned_session, validated
 from researchmind.api.schemas import ERRORS, ContentOut, GitIn, TextIn, UrlIn
@@ -39,7 +40,7 @@ def content_list(request, session_id: UUID):
 
 @router.post("/sessions/{session_id}/content/text", response=ADDED, summary="Add pasted text (Markdown)")
 def content_add_text(request, session_id: UUID, payload: TextIn):
-    return _add(request, session_id, "text", forms.TextContentForm, payload.dict())
+    return _add(request, session_id, ContentKind.TEXT.added_as, forms.TextContentForm, payload.dict())
 
 
 @router.post("/sessions/{session_id}/content/files", response=ADDED, summary="Upload files (multipart)")
@@ -47,7 +48,7 @@ def content_add_files(request, session_id: UUID, files: File[list[UploadedFile]]
     return _add(
         request,
         session_id,
-        "files",
+        ContentKind.FILE.added_as,
         forms.FilesContentForm,
         {"title": title},
         MultiValueDict({"files": files}),
@@ -59,7 +60,7 @@ def content_add_zip(request, session_id: UUID, archive: File[UploadedFile], titl
     return _add(
         request,
         session_id,
-        "zip",
+        ContentKind.ARCHIVE.added_as,
         forms.ZipContentForm,
         {"title": title},
         MultiValueDict({"archive": [archive]}),
@@ -69,13 +70,19 @@ def content_add_zip(request, session_id: UUID, archive: File[UploadedFile], titl
 @router.post("/sessions/{session_id}/content/git", response=ADDED, summary="Clone a git repository")
 def content_add_git(request, session_id: UUID, payload: GitIn):
     return _add(
-        request, session_id, "git", forms.GitContentForm, {"repository": payload.url, "title": payload.title}
+        request,
+        session_id,
+        ContentKind.GIT_REPO.added_as,
+        forms.GitContentForm,
+        {"repository": payload.url, "title": payload.title},
     )
 
 
 @router.post("/sessions/{session_id}/content/url", response=ADDED, summary="Add a web page")
 def content_add_url(request, session_id: UUID, payload: UrlIn):
-    return _add(request, session_id, "url", forms.UrlContentForm, {"url": payload.url})
+    return _add(
+        request, session_id, ContentKind.URL_SCRAPE.added_as, forms.UrlContentForm, {"url": payload.url}
+    )
 
 
 # Last: the literal kinds above (text, files, …) must match before {content_id}.

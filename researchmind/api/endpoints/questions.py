@@ -28,6 +28,7 @@ from researchmind.api.schemas import (
     EventsOut,
     QuestionOut,
 )
+from researchmind.pages import socket_path
 from researchmind.serializers import citation_payload, question_payload
 
 router = Router(tags=["questions"])
@@ -35,7 +36,7 @@ QuestionId = Path(..., ge=1, le=MAX_ID)
 
 
 def websocket_path(question_id: int) -> str:
-    return f"/ws/questions/{question_id}/"
+    return "/" + socket_path(question_id)
 
 
 def _question(question, *, with_citations: bool = True) -> dict:

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.engines.check import QUESTION, EngineUnavailable, check_engine
 from core.engines.registry import ENGINE_NAMES
+from researchmind.engine_config import build_engine
 
 
 class Command(BaseCommand):
@@ -32,8 +33,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, engine: str, model: str, as_json: bool, **options):
-        from researchmind.engine_config import build_engine
-
         try:
             report = check_engine(lambda state: build_engine(engine, model=model, state=state), engine)
         except EngineUnavailable as error:

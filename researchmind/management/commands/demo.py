@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.ingest import DEFAULT_LIMITS, ingest_files, ingest_text, ingest_zip
 from researchmind import services
 from researchmind.models import ContentItem, Question, ResearchSession
+from researchmind.runs import run_question
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 DEMO_TITLE = "Demo: authentication and operations notes"
@@ -54,8 +55,6 @@ class Command(BaseCommand):
             session = services.session_create(owner=user, title=DEMO_TITLE, engine="builtin")
             self._add_demo_content(session)
         if not no_question and not session.questions.exists():
-            from researchmind.runs import run_question
-
             question = Question.objects.create(session=session, text=DEMO_QUESTION, engine="builtin")
             run_question(question.pk)
 

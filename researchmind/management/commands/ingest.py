@@ -17,10 +17,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from core import ingest
+from core.content_kinds import ADDED_AS, BY_ADDED_AS, ContentKind
 from researchmind import services
 from researchmind.models import ContentItem, ResearchSession
-
-KINDS = {"text": "text", "files": "file", "zip": "archive", "git": "git_repo", "url": "url_scrape"}
 
 
 class ProgressBar:
@@ -38,11 +37,11 @@ class ProgressBar:
 
 
 class Command(BaseCommand):
-    help = "Add content (text, files, zip, git, url) to a research session."
+    help = f"Add content ({', '.join(ADDED_AS)}) to a research session."
 
     def add_arguments(self, parser):
         parser.add_argument("session")
-        parser.add_argument("kind", choices=sorted(KINDS))
+        parser.add_argument("kind", choices=sorted(ADDED_AS))
         parser.add_argument("sources", nargs="+")
         parser.add_argument("--title", default="")
 
@@ -55,13 +54,14 @@ class Command(BaseCommand):
         bar = ProgressBar(sys.stderr)
         allow = settings.INGEST_ALLOW_LOOPBACK
         staging = research.state_path / "staging"  # private: never inside the sandbox
-        if kind == "text":
+        content_kind = BY_ADDED_AS[kind]
+        if content_kind is ContentKind.TEXT:
             text = Path(sources[0]).read_text(encoding="utf-8")
             name = title or Path(sources[0]).stem
             work = lambda dest, progress: ingest.ingest_text(  # noqa: E731
                 dest, title=name, markdown=text, staging_root=staging
             )
-        elif kind == "files":
+        elif content_kind is ContentKind.FILE:
 
             def work(dest, progress):
                 with contextlib.ExitStack() as stack:
@@ -69,14 +69,14 @@ class Command(BaseCommand):
                     return ingest.ingest_files(
                         dest, files, limits=limits, progress=_both(progress, bar), staging_root=staging
                     )
-        elif kind == "zip":
+        elif content_kind is ContentKind.ARCHIVE:
 
             def work(dest, progress):
                 with open(sources[0], "rb") as handle:
                     return ingest.ingest_zip(
                         dest, handle, limits=limits, progress=_both(progress, bar), staging_root=staging
                     )
-        elif kind == "git":
+        elif content_kind is ContentKind.GIT_REPO:
             work = lambda dest, progress: ingest.ingest_git(  # noqa: E731
                 dest,
                 sources[0],
@@ -97,9 +97,9 @@ class Command(BaseCommand):
             )
         item = services.content_start(
             session=research,
-            kind=KINDS[kind],
+            kind=content_kind,
             title=title,
-            source_url=sources[0] if kind in ("git", "url") else "",
+            source_url=sources[0] if content_kind in (ContentKind.GIT_REPO, ContentKind.URL_SCRAPE) else "",
         )
         item = services.content_run(item, work)
         sys.stderr.write("\n")

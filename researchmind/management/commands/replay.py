@@ -20,6 +20,7 @@ from core import sandbox as sandbox_mod
 from core.engines.replay import ReplayEngine
 from researchmind import services
 from researchmind.models import ContentItem, Question, ResearchSession
+from researchmind.runs import run_question_with
 from researchmind.serializers import replay_report
 
 
@@ -67,8 +68,6 @@ class Command(BaseCommand):
         q = Question.objects.create(
             session=session, text=question or f"Replay of {path.name}", engine="replay"
         )
-        from researchmind.runs import run_question_with
-
         run_question_with(q.pk, ReplayEngine(path, timing=timing))
         q.refresh_from_db()
         if json:
