@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from core.citations.support import terms as support_terms
-from core.citations.support.judge import judge_support
+from core.citations.support.judge import Support, judge_support
+from core.citations.support.rules.claim import Claim
+from core.citations.support.rules.doubt_polarity import _negates, _negates_term
 from core.citations.support.terms import (
+    TOKEN_RE,
     as_number,
     claim_numbers,
     eval_product,
     is_negated,
     light_stem,
+    names_in,
+    numbers_in,
+    polar_words,
     run_bounds,
     word_list,
 )
-from core.citations.support.text import CitedText, Span
+from core.citations.support.text import CitedText, Span, _item_name
 from tests.core.citations.builders import installed_file
 
 
@@ -191,3 +197,159 @@ def test_the_numbers_of_a_claim_with_their_words_and_forms() -> None:
     assert claim_numbers("ten minutes timeout") == [
         ("10", "", "minutes", {"10", "600", "600000"}, {"ten", "minut", "timeout"})
     ]
+
+
+# The support judge's word and number helpers (``terms``) on real sentences:
+# the numbers a sentence gives with the words around them.
+
+
+def test_a_list_of_numbers_shares_the_words_around_the_list():
+    """ "301, 302, 303, 307 or 308 redirects": every number is before "redirects"."""
+    found = claim_numbers("Allowed hosts: 301, 302, 303, 307 or 308 redirects.")
+    assert [(value, before, after) for value, before, after, _, _ in found] == [
+        ("301", "hosts", "redirects"),
+        ("302", "hosts", "redirects"),
+        ("303", "hosts", "redirects"),
+        ("307", "hosts", "redirects"),
+        ("308", "hosts", "redirects"),
+    ]
+
+
+def test_the_words_around_each_number_are_those_between_its_neighbours():
+    """Each number is said of the words between the number before it and the number after
+    it; a product (``60 * 60 * 24 * 14``) is no number of the sentence and leaves no word."""
+    found = claim_numbers("Markdown indents code by 4 spaces, 2 more than 2.")
+    assert [stems for *_, stems in found] == [
+        {"markdown", "indent", "cod", "by", "4", "spac"},
+        {"spac", "2", "mor", "than"},
+        {"mor", "than", "2"},
+    ]
+    (product,) = claim_numbers("The cookie lasts 60 * 60 * 24 * 14 seconds, that is 14 days.")
+    assert product[:3] == ("14", "seconds", "days")
+    assert product[4] == {"the", "cooky", "last", "second", "that", "is", "14", "day"}
+
+
+def test_a_name_s_parts_are_words_around_its_number():
+    """ "max_age" is said as "max" and "age" (the name whole is not among the words)."""
+    assert claim_numbers("A max_age of 60 seconds") == [
+        ("60", "max_age", "seconds", {"60", "60000"}, {"a", "max", "age", "of", "60", "second"})
+    ]
+
+
+def test_a_count_word_at_the_end_of_a_sentence_is_no_number():
+    """ "one" is a count only before a unit ("one week"); last in a sentence it is none."""
+    assert claim_numbers("It keeps only one.") == []
+    assert claim_numbers("It keeps one week.")[0][:3] == ("1", "keeps", "week")
+
+
+def test_a_hexadecimal_number_before_a_unit_is_not_converted():
+    """ "0x10 seconds" keeps its hexadecimal spelling: no duration is read from it."""
+    assert claim_numbers("The timer fires after 0x10 seconds.")[0][:4] == (
+        "0x10",
+        "fires",
+        "seconds",
+        {"0x10"},
+    )
+
+
+def test_a_list_of_numbers_runs_to_the_ends_of_the_sentence():
+    """A list that opens the sentence starts at its first token; one that ends it ends at its last."""
+    assert run_bounds(TOKEN_RE.findall("301, 302 or 307 are redirects"), 1) == (0, 3)
+    assert run_bounds(TOKEN_RE.findall("it answers 301 or 302"), 2) == (2, 4)
+    assert run_bounds(TOKEN_RE.findall("it answers 301, 302"), 2) == (2, 3)
+
+
+def test_the_names_a_sentence_uses_are_no_numbers_and_no_calls():
+    """ "`get()`" names get; a backticked number ("`2.5`", "`42`") is no name."""
+    assert names_in("Set `timeout` to `2.5` or `42`, and call `get()`.") == {"timeout", "get"}
+
+
+def test_the_numbers_a_text_states_keep_their_octal_spelling():
+    """``0o644`` is read as written (lower case), not as 644 nor left out."""
+    assert numbers_in("FILE_UPLOAD_PERMISSIONS = 0o644") == {"0o644"}
+
+
+def test_a_word_glued_to_0x_or_0o_is_no_number_with_a_unit():
+    """ "0xzz" and "0ops" are no hexadecimal or octal numbers, nor a 0 followed by a unit."""
+    assert claim_numbers("It logged 0xzz as the address.") == []
+    assert claim_numbers("The 0ops flag is set.") == []
+
+
+# Numbers of more than six significant digits keep every digit: the judge read
+# 1209601 as 1209600 (six significant digits, "1.2096e+06") and so said Django's two-week
+# cookie age of ``60 * 60 * 24 * 7 * 2`` seconds supports "1209601 seconds".
+
+
+def cookie_age() -> str:
+    """The comment and setting of global_settings.py that give the session cookie's age."""
+    lines = installed_file("django", "conf/global_settings.py").read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("SESSION_COOKIE_AGE ="))
+    return "\n".join(lines[at - 1 : at + 1])
+
+
+def test_a_number_is_not_rounded_onto_another() -> None:
+    assert as_number("1209601") == "1209601"
+    assert as_number("1,209,601") == "1209601"
+    assert as_number("1209600") == "1.2096e+06"  # exact in six digits: written as before
+    assert as_number("0.1") == "0.1"
+
+
+def test_a_duration_converted_to_seconds_keeps_every_digit() -> None:
+    ((value, _, _, forms, _),) = claim_numbers("1209601 seconds")
+    assert value == "1209601"
+    assert forms == {"1209601", "1209601000"}
+
+
+def test_a_number_one_off_the_setting_is_not_supported() -> None:
+    cited = cookie_age()
+    assert (
+        cited == "# Age of cookie, in seconds (default: 2 weeks).\nSESSION_COOKIE_AGE = 60 * 60 * 24 * 7 * 2"
+    )
+    assert judge_support("SESSION_COOKIE_AGE defaults to 1209601 seconds.", cited) == Support(
+        "unsupported", "The cited text sets session_cookie_age to 1.2096e+06."
+    )
+    assert judge_support("SESSION_COOKIE_AGE defaults to 1209600 seconds.", cited).label == "supports"
+
+
+# How the support judge reads words: which count as a negation and how many flip a
+# statement, what is left of a statement once its quoted literals and asides are cut,
+# the word a negation bears on, the name an item heading is about, and a hex literal
+# read as one number.
+
+
+def test_a_contracted_negation_negates() -> None:
+    assert _negates("The value isn't validated.")
+    assert not _negates("The value is validated.")
+
+
+def test_not_only_negates_nothing_and_three_negations_flip_a_statement() -> None:
+    assert not is_negated("it is not only fast".split())
+    assert is_negated("not x no y never".split())
+    assert not is_negated("not x no y".split())
+
+
+def test_quoted_literals_and_asides_leave_no_words_behind() -> None:
+    assert polar_words("Use 'x' or (maybe) 'y' here") == ["use", "or", "here"]
+
+
+def test_the_word_a_negation_bears_on_is_its_first_content_word_within_four() -> None:
+    """Stop words and words of two letters are passed over ("not ok validated" negates
+    "validated"), three-letter words are not ("not run"); nothing after the negation, or
+    only stop words in its four words, negates none of the sentence's words or names."""
+    claim = Claim.read("The `x` flag keys are validated to run.", CitedText("keys"))
+    assert claim.terms == ["flag", "keys", "validated", "run"] and claim.names == {"x"}
+    assert _negates_term(claim, "not ok validated".split(), 0)
+    assert _negates_term(claim, "not run".split(), 0)
+    assert not _negates_term(claim, "not to be used with keys".split(), 0)
+    assert not _negates_term(claim, ["not"], 0)
+
+
+def test_the_name_an_item_heading_is_about() -> None:
+    assert _item_name("``depth`` ") == "depth"
+    assert _item_name("Timeout (float):") == "timeout"
+    assert _item_name(":param N: the number of retries") == "n"
+
+
+def test_a_hex_literal_of_letters_is_one_number() -> None:
+    """ "0xff" is the number 0xff, not 0 followed by the word "xff"."""
+    assert CitedText("The mask is 0xff here.")._pairs() == [("0xff", ["the", "mask", "is"], "xff")]

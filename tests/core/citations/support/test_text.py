@@ -1,7 +1,6 @@
-"""How the support judge cuts real cited text into statements (``support_text.segments``
+"""How the support judge cuts real cited text into statements (``text.segments``
 and ``CitedText``): the sentences, settings and code lines it reads, their polarity, unit
-and subject, on lines of installed packages. Each test pins a reading a mutation of the
-cutting changed without any labelled pair noticing (issue #20)."""
+and subject, on lines of installed packages."""
 
 from __future__ import annotations
 

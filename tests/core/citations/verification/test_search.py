@@ -1,6 +1,6 @@
 """The whole-file search (``search.search_any``) at the edges its fast paths
 take: which lines an excerpt is found on, which occurrence comes first, and
-the encoding a buffer is read with (mutation survivors, #20)."""
+the encoding a buffer is read with."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A normalised stretch of lines (``Window``), the excerpt (``Needle``) and
-the normalisation they share, at their edges (mutation survivors, #20)."""
+the normalisation they share, at their edges."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""A sentence read against real cited text (``support_rules.claim.Claim.read``): its key
+"""A sentence read against real cited text (``rules.claim.Claim.read``): its key
 terms, the terms the text lacks, the share found and the statements scored, on lines of
-installed packages. Each test pins a reading a mutation changed without any labelled pair
-noticing (issue #20)."""
+installed packages."""
 
 from __future__ import annotations
 

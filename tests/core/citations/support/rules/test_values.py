@@ -1,6 +1,5 @@
-"""The values rules (``support_rules.values``) on real cited text: numbers bound to the
-setting that assigns them, defaults stated or assigned. Each test pins a verdict a
-mutation changed without any labelled pair noticing (issue #20)."""
+"""The values rules (``rules.values``) on real cited text: numbers bound to the
+setting that assigns them, defaults stated or assigned."""
 
 from __future__ import annotations
 
