@@ -5,8 +5,6 @@ down to verified citations. Offline; only 127.0.0.1."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,17 +15,14 @@ from researchmind.runs import run_question
 from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text, ToolUse
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ROOT = Path(__file__).resolve().parents[2]
-BIN = ROOT / ".tools" / "bin"
 NOTES = "# Sky notes\n\nThe sky is blue on a clear day.\nSunsets are red because of scattering.\n"
 
 
-@pytest.fixture(scope="module")
-def tools():
-    done = subprocess.run(["bash", str(ROOT / "tools" / "install-cli.sh")], capture_output=True, text=True)
-    if done.returncode != 0 or not os.access(BIN / "claude", os.X_OK):
-        pytest.fail(f"tools/install-cli.sh failed: {done.stderr[-800:]}")
-    return BIN
+@pytest.fixture
+def tools(installed: Path) -> Path:
+    """The CLIs in .tools/bin (tests/conftest.py's ``installed``: installed from the
+    network only for a ``slow`` test, else used as ``make tools`` left them)."""
+    return installed
 
 
 def script(sandbox: Path, content_id: str) -> list[Reply]:

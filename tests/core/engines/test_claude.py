@@ -1,9 +1,9 @@
 """The real ``claude`` and ``claude-mpm`` CLIs, run by our engines against the
 scripted mock Messages API (testing/mock_anthropic.py), fully offline.
 
-The CLIs come from the ``installed`` fixture in tests/conftest.py
-(tools/install-cli.sh, run once per session; fast when already installed).
-Set RESEARCHMIND_NO_INSTALL=1 to only use what is there."""
+The CLIs come from the ``installed`` fixture in tests/conftest.py: ``make tools``
+(tools/install-cli.sh) puts them in .tools/bin; only a ``slow`` test runs the
+installer itself, any other test is skipped without them."""
 
 from __future__ import annotations
 
