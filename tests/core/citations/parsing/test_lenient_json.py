@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.citations.parsing.lenient_json import MISSING, LenientError, read_element
+from core.citations.parsing.lenient_json import MISSING, LenientError, read_element, split_array
 
 
 def _read(text: str) -> tuple[object, bool, list[str]]:
@@ -82,3 +82,134 @@ def test_hundred_levels_are_read():
         assert isinstance(value, list) and len(value) == 1
         value = value[0]
     assert value == []
+
+
+# The lenient reader of one CITATIONS element (seed 000 §2.4 as agents really write it): commas
+# missing or doubled, comments in every position, compact JSON, \u escapes, and text that ends
+# where a value should be.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": 1 "b": 2}', ({"a": 1, "b": 2}, False, ["missing commas"])),
+        ('{"a": 1,, "b": 2}', ({"a": 1, "b": 2}, False, ["extra commas"])),
+        ("[, 1]", ([1], False, ["extra commas"])),
+        ('{"a":12,"b":"x"}', ({"a": 12, "b": "x"}, False, [])),
+        ("{X: XL}", ({"X": "XL"}, False, ["unquoted keys", "unquoted values"])),
+    ],
+)
+def test_commas_and_compact_json(text, expected):
+    """A missing comma between fields and doubled or leading commas are read and named; compact
+    JSON without spaces loses no character; bare words starting with X are words."""
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"a": 1} // end', ({"a": 1}, False, ["comments"])),
+        ('{"a": 1, // c\n"b": 2}', ({"a": 1, "b": 2}, False, ["comments"])),
+        ('{"a": "x*/y", /* note */ "b": 1}', ({"a": "x*/y", "b": 1}, False, ["comments"])),
+        ("[/* a */ 1, /* b */ 2]", ([1, 2], False, ["comments"])),
+        ("[/**/1]", ([1], False, ["comments"])),
+        ('{"a":/* x */1}', ({"a": 1}, False, ["comments"])),
+    ],
+)
+def test_comments_anywhere(text, expected):
+    """A comment at the end is not extra text; the line after a // comment is read from its
+    first character; a */ inside a string does not end a later comment; each /* */ ends at its
+    own */, an empty one included, and the value right after it is whole."""
+    assert _read(text) == expected
+
+
+def test_comment_left_open_after_a_value_is_a_cut():
+    """A value followed by a /* that never closes was cut off inside the comment."""
+    assert _read("1 /* open") == (1, True, ["comments"])
+
+
+def test_unicode_escapes_in_either_case():
+    """\\u escapes are read with upper- or lower-case hex digits, and the character after one is
+    kept."""
+    assert _read('"\\u00E9\\u20ac\\u00e9x"') == ("é€éx", False, [])
+
+
+def test_escaped_closing_quote_leaves_the_string_open():
+    """A backslash before the last quote escapes it: the string never closes."""
+    assert _read('"a\\"') == (MISSING, True, [])
+
+
+@pytest.mark.parametrize(("text", "expected"), [("", MISSING), ("  ", MISSING), ('{"a": ', {})])
+def test_text_ending_where_a_value_should_be(text, expected):
+    """Nothing at all, or a field name with no value after it, is a cut; nothing is invented."""
+    assert _read(text) == (expected, True, [])
+
+
+def test_field_name_that_is_a_number_is_unreadable():
+    """A key must be a string or a bare word."""
+    with pytest.raises(LenientError, match=r"^expected a field name, found '1'$"):
+        read_element("{1: 2}")
+
+
+# Cutting a CITATIONS block's array into the texts of its elements, aware of
+# strings, comments, nesting and the ways agents break the array.
+
+
+def _split(body: str) -> tuple[list[tuple[str, int]], bool, bool, bool]:
+    split = split_array(body)
+    assert split is not None
+    return [(e.text, e.offset) for e in split.elements], split.closed, split.missing_commas, split.comments
+
+
+def test_elements_with_their_offsets():
+    """Each element's text and where it starts; a "]" inside a string does not close the array."""
+    assert _split('[{"a": 1}, {"b": "x]"}]') == ([('{"a": 1}', 1), ('{"b": "x]"}', 11)], True, False, False)
+
+
+def test_no_array_and_no_object_is_none():
+    """Text with neither "[" nor "{" holds no citations array."""
+    assert split_array("no array") is None
+
+
+def test_lone_object_is_one_element():
+    """An object without its list (or before any "[") is read as the list's one element."""
+    assert _split('{"a": 1}') == ([('{"a": 1}', 0)], False, False, False)
+    assert _split('x {"a": 1} [2]') == ([('{"a": 1} [2]', 2)], False, False, False)
+
+
+def test_missing_comma_between_objects_is_noted():
+    """Two objects with no comma between them are two elements, and the missing comma is noted."""
+    assert _split('[{"a": 1} {"b": 2}]') == ([('{"a": 1}', 1), ('{"b": 2}', 10)], True, True, False)
+
+
+def test_comments_between_elements_are_noted():
+    """A // comment between elements is skipped and noted; one inside an element stays in its text."""
+    assert _split('[{"a": 1}, // note\n {"b": 2} /* c */]') == (
+        [('{"a": 1}', 1), ('{"b": 2} /* c */', 20)],
+        True,
+        False,
+        True,
+    )
+
+
+def test_unclosed_comments_run_to_the_end():
+    """A /* or // comment that never ends takes the rest of the block, and the array is not closed."""
+    assert _split('[{"a":1}, /* open') == ([('{"a":1}', 1)], False, False, True)
+    assert _split("[1 // x") == ([("1 // x", 1)], False, False, True)
+
+
+def test_escaped_quote_and_single_quotes_hold_brackets():
+    """An escaped quote does not end a string, and a single-quoted string hides a "]" too."""
+    assert _split('[{"a": "q\\"]"}]') == ([('{"a": "q\\"]"}', 1)], True, False, False)
+    assert _split("[{'a': ']'}]") == ([("{'a': ']'}", 1)], True, False, False)
+
+
+def test_cut_off_array_keeps_the_partial_last_element():
+    """A block cut inside its second element keeps both texts and is not closed."""
+    assert _split('[{"a": 1}, {"b"') == ([('{"a": 1}', 1), ('{"b"', 11)], False, False, False)
+
+
+def test_nested_arrays_and_stray_commas():
+    """A list inside an element does not split it; empty slots between commas are no elements."""
+    assert _split('[{"a": [1, 2]}, 3]') == ([('{"a": [1, 2]}', 1), ("3", 16)], True, False, False)
+    assert _split("  [ , 1,,2 ]") == ([("1", 6), ("2 ", 9)], True, False, False)
