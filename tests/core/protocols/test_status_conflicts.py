@@ -1,5 +1,4 @@
-"""Status conflicts between sub-runs, and where a findings table ends — two
-survivors of the protocols mutation run named in issue #20."""
+"""Status conflicts between sub-runs, and where a findings table ends."""
 
 from __future__ import annotations
 
