@@ -30,7 +30,7 @@ on the next loop pass after registering the socket for writing. Anything but
 a plain open connection (closing, compression, fragmenting, a size limit the
 frames exceed, frame or debug logging) takes the regular ASGI send, as does
 any other server. The bytes on the wire are the same either way
-(tests/progress/test_lean_consumer.py).
+(tests/researchmind/test_leanconsumer.py).
 """
 
 from __future__ import annotations

@@ -98,18 +98,27 @@ def add_text(db):
 
 
 @pytest.fixture(scope="session")
-def installed() -> Path:
-    """The real ``claude`` and ``claude-mpm`` CLIs, from tools/install-cli.sh (run
-    once per session; fast when already installed). RESEARCHMIND_NO_INSTALL=1
-    only uses what is there."""
+def _cli_installation() -> None:
+    """Runs tools/install-cli.sh once per session (fast when already installed),
+    which fetches the pinned CLIs from the network: only ``slow`` tests ask for it.
+    RESEARCHMIND_NO_INSTALL=1 only uses what is there."""
     if os.environ.get("RESEARCHMIND_NO_INSTALL") != "1":
         done = subprocess.run(
             ["bash", str(ROOT / "tools" / "install-cli.sh")], capture_output=True, text=True
         )
         if done.returncode != 0:
             pytest.skip(f"tools/install-cli.sh failed (exit {done.returncode}): {done.stderr.strip()[-800:]}")
+
+
+@pytest.fixture
+def installed(request) -> Path:
+    """The real ``claude`` and ``claude-mpm`` CLIs in .tools/bin. A ``slow`` test
+    installs them first (``_cli_installation``); any other test never touches the
+    network: it uses what ``make tools`` installed and is skipped without it."""
+    if request.node.get_closest_marker("slow") is not None:
+        request.getfixturevalue("_cli_installation")
     if not os.access(CLI_BIN / "claude", os.X_OK):
-        pytest.skip("claude is not installed in .tools/bin (run tools/install-cli.sh)")
+        pytest.skip("claude is not installed in .tools/bin (run make tools, or the slow tests)")
     return CLI_BIN
 
 

@@ -11,7 +11,7 @@ Three contenders read every CITATIONS block that is not strict JSON:
   (its repair log mapped onto our repair names where it can be);
 - **jr-block**: ``json_repair`` reads the whole block (no per-element split).
 
-Correctness: (1) the project's citation tests (``tests/citations/test_parse*``
+Correctness: (1) the project's citation tests (``tests/core/citations/parsing``
 and the hypothesis properties, seed 0) run with each contender swapped in,
 failures counted; every answer those tests parse is recorded, and the answers
 whose citations or problems differ from ours are counted. (2) Mutations of
@@ -52,9 +52,9 @@ except ImportError:  # measured against, not a dependency of the app
 ROOT = Path(__file__).resolve().parents[2]
 
 TESTS = [
-    "tests/citations/test_parse.py",
-    "tests/citations/test_parse_block.py",
-    "tests/citations/test_properties.py",
+    "tests/core/citations/parsing/test_parse.py",
+    "tests/core/citations/parsing/test_block.py",
+    "tests/core/citations/test_properties.py",
 ]
 _JR_NAMES = {  # substrings of json_repair's log lines → our repair names
     "comment": "comments",

@@ -12,9 +12,9 @@ and ``## Source N``), and table blocks (``findings._table_blocks``). The
 only; inline parsing off), mapped back to character offsets, keeping our
 documented policy that a fence never closed is text (its span is dropped).
 
-Correctness: (1) ``tests/protocols`` (all but the timing file) run with md
+Correctness: (1) ``tests/core/protocols`` (all but the timing file) run with md
 swapped in, failures counted; (2) every text those tests hand the four
-scanners, plus the seeds in ../shared/seeds and tests/protocols/seed_examples,
+scanners, plus the seeds in ../shared/seeds and tests/core/protocols/seed_examples,
 compared scanner by scanner (same answer / different). Robustness: the
 hostile shapes of ``bench.perf.hostile_scaling`` through parse_answer and
 parse_result at 10 KB and ``--big``, growth ratio (a size is skipped when the
@@ -185,7 +185,7 @@ def contender(name: str):
             setattr(module, attr, original)
 
 
-# ---- (1) tests/protocols with each contender ------------------------------------
+# ---- (1) tests/core/protocols with each contender ------------------------------------
 class Recorder:
     def __init__(self) -> None:
         self.failed: list[str] = []
@@ -215,7 +215,7 @@ def run_tests(name: str, record: dict[str, list[str]] | None) -> Recorder:
             wrapped.append((module, attr, original))
             setattr(module, attr, spy)
     args = ["-qq", "--tb=line", "-p", "no:randomly", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
-    args += ["tests/protocols", "--ignore", "tests/protocols/test_linear_time.py"]
+    args += ["tests/core/protocols", "--ignore", "tests/core/protocols/test_linear_time.py"]
     try:
         with contender(name), contextlib.redirect_stdout(io.StringIO()):
             pytest.main(args, plugins=[recorder])
@@ -300,7 +300,7 @@ def main() -> None:
 
     texts: dict[str, list[str]] = {job: [] for job in SCANNERS}
     runs = {"ours": run_tests("ours", texts), "md": run_tests("md", None)}
-    print("## Correctness: tests/protocols (but the timing file) with each contender")
+    print("## Correctness: tests/core/protocols (but the timing file) with each contender")
     for name, run in runs.items():
         print(f"{name:5} {run.passed} passed, {len(run.failed)} failed")
         for test in run.failed:

@@ -1,6 +1,6 @@
 """Micro-benchmark: StreamInterpreter throughput relative to bare ``json.loads``.
 
-Replays the hand-built transcripts in ``tests/fixtures/transcripts`` many times
+Replays the hand-built transcripts in ``tests/core/stream/fixtures/transcripts`` many times
 as one long run and prints the ratio of interpreter throughput to json.loads
 throughput over the same lines (target ≥ 0.33). Ratios, not absolute times,
 because the shared machines are noisy.

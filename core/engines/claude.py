@@ -2,7 +2,7 @@
 
 Both print Claude Code's stream-json on stdout. What a run gets, and why
 (facts behind each flag: docs/CLAUDE_CODE.md, How the app runs claude; checked by
-tests/engines/test_claude_grounding.py against the pinned CLI):
+tests/core/engines/test_claude_grounding.py against the pinned CLI):
 
 - the research instructions appended to the system prompt
   (``--append-system-prompt-file``): an isolated CLI does not load the

@@ -95,7 +95,7 @@ def shot():
 
 @pytest.fixture
 def fixtures_dir() -> Path:
-    return Path(__file__).resolve().parents[1] / "fixtures"
+    return Path(__file__).resolve().parents[1] / "core" / "stream" / "fixtures"
 
 
 @pytest.fixture(scope="session")

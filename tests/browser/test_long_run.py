@@ -14,7 +14,7 @@ from progress.selectors import FINISHED_TIMELINE_PAGE, TIMELINE_PAGE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+FIXTURES = Path(__file__).resolve().parents[1] / "core" / "stream" / "fixtures" / "transcripts"
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from researchmind.runs import run_question
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
+FIXTURES = ROOT / "tests" / "core" / "stream" / "fixtures" / "transcripts"
 NOTES = (
     "# Token lifetimes\n\n"
     + "\n".join(f"Filler line {i} about nothing." for i in range(1, 40))

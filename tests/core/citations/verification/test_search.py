@@ -1,0 +1,61 @@
+"""The whole-file search (``search.search_any``) at the edges its fast paths
+take: which lines an excerpt is found on, which occurrence comes first, and
+the encoding a buffer is read with."""
+
+from __future__ import annotations
+
+from core.citations.verification.lines import LineIndex
+from core.citations.verification.needle import make_needle
+from core.citations.verification.search import search_any
+
+
+def _search(data: bytes, excerpt: str, *, first_only: bool = False, first_line: int = 1):
+    (found,), encoding = search_any(
+        data, LineIndex(data), first_line, [make_needle(excerpt)], [first_only], None
+    )
+    return found, encoding
+
+
+def test_latin1_buffer_is_searched_as_decoded_text():
+    """A buffer that is not UTF-8 is read as latin-1 and its excerpt found on its line."""
+    data = "un café noir\nrien\nle café au lait\n".encode("latin-1")
+    assert _search(data, "le café au lait") == ({(3, 3)}, "latin-1")
+
+
+def test_first_occurrence_on_a_last_line_without_newline():
+    """An excerpt that is the file's last line, with no newline after it, is
+    found there when only its first occurrence is asked for."""
+    data = b"alpha\nbeta gamma delta"
+    assert _search(data, "beta gamma delta", first_only=True) == ({(2, 2)}, "utf-8")
+
+
+def test_verbatim_text_inside_a_role_does_not_bound_the_search():
+    """The excerpt's bytes inside a reST role (which renders without "cls:")
+    are not the excerpt: its first occurrence is the plain one further down."""
+    data = b":cls:`Page` text\nfiller\ncls:Page text\n"
+    assert _search(data, "cls:`Page` text", first_only=True) == ({(3, 3)}, "utf-8")
+
+
+def test_first_occurrence_starting_the_file_comes_before_a_verbatim_one():
+    """An occurrence at the very start of the file (its emphasis keeps it from
+    being verbatim) is the first, not the verbatim one far below it."""
+    filler = b"".join(b"filler line number %d\n" % n for n in range(2, 60))
+    data = b"alpha **beta** gamma\n" + filler + b"alpha beta gamma\n"
+    assert _search(data, "alpha beta gamma", first_only=True) == ({(1, 1)}, "utf-8")
+
+
+def test_first_occurrence_at_offset_0_found_through_its_rarest_word():
+    """Every word of the excerpt is somewhere before its verbatim text, and its
+    rarest word starts the file: the occurrence there is the first."""
+    filler = b"".join(b"beta and gamma on line %d\n" % n for n in range(2, 200))
+    data = b"alpha **beta** gamma\n" + filler + b"alpha beta gamma\n"
+    assert _search(data, "alpha beta gamma", first_only=True) == ({(1, 1)}, "utf-8")
+
+
+def test_elided_pieces_far_apart_are_found():
+    """Two pieces elided with "..." and a thousand characters apart (within the
+    allowed gap) are found together, from the first piece's line to the last's."""
+    between = b"".join(b"some unrelated words on line %d\n" % n for n in range(2, 40))
+    after = b"".join(b"more unrelated words on line %d\n" % n for n in range(40, 200))
+    data = b"alpha beta\n" + between + b"gamma delta\n" + after
+    assert _search(data, "alpha beta ... gamma delta") == ({(1, 40)}, "utf-8")

@@ -1,0 +1,105 @@
+"""Settings declared in code, functions described by their docstrings, names
+read out of CamelCase identifiers, project names that say little, and a
+"which X" question whose lead is not about X — on real third-party code
+installed in the virtualenv (these cases were read on the eval's third batch
+after its first run)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_ranking import CID, SITE, ask, cited_lines, installed, sandbox
+
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import answers
+from core.engines.builtin.kinds import kind_fit
+from core.engines.builtin.passages import Passage, passages_of
+from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import rank_passages
+from core.engines.builtin.search import Hit
+from core.engines.builtin.tokens import tokens_of
+
+
+def test_a_setting_declared_with_its_default_is_a_passage_of_its_own():
+    """``prefetch_multiplier=Option(4, type='int'),`` inside celery's
+    ``Namespace(…)`` states a default: it is quoted on its own line."""
+    text = (
+        "    worker=Namespace(\n"
+        "        pool_restarts=Option(False, type='bool'),\n"
+        "        proc_alive_timeout=Option(4.0, type='float'),\n"
+        "        prefetch_multiplier=Option(4, type='int'),\n"
+        "        eta_task_limit=Option(None, type='int'),\n"
+        "    ),\n"
+    )
+    found = [text[p.start : p.end].strip() for p in passages_of(f"{CID}/celery/app/defaults.py", text)]
+    assert "prefetch_multiplier=Option(4, type='int')," in found
+    assert "eta_task_limit=Option(None, type='int')," not in found
+
+
+def test_celerys_declared_default_leads(tmp_path):
+    """Before, a worker's ``prefetch_multiplier=None`` keyword in a call led."""
+    root = sandbox(tmp_path, installed("celery/app/defaults.py", "celery/worker/worker.py"))
+    _, citations = ask(root, "What is the default prefetch multiplier of a Celery worker?")
+    assert citations[0]["source_file"].endswith("celery/app/defaults.py")
+    assert "prefetch_multiplier=Option(4, type='int')" in cited_lines(root, citations[0])
+
+
+def test_a_camel_case_identifier_gives_its_words():
+    """``HttpResponseClientRefresh`` holds client and refresh; the whole name stays a token."""
+    tokens = tokens_of("class HttpResponseClientRefresh(HttpResponse):")
+    assert {"client", "refresh", "httpresponseclientrefresh"} <= tokens
+
+
+def test_python_in_a_projects_name_is_not_a_key_term():
+    """'Python-Markdown' is the package ``markdown``: its files seldom say "python"."""
+    q = analyze("How many spaces does Python-Markdown treat a tab as by default?")
+    assert "python" not in q.key
+    assert "markdown" in q.key
+    assert "python" in analyze("Which Python versions do pytest and asgiref require?").key
+
+
+def test_a_function_line_is_about_what_its_docstring_says():
+    """``async def receive_output(self, timeout=1):`` states the default; its
+    docstring ("Receives a single message from the application …") says what
+    the line is about, and the class line above names ApplicationCommunicator."""
+    path = installed("asgiref/testing.py")[0]
+    lines = (SITE / path).read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("class ApplicationCommunicator"))
+    end = next(i for i, line in enumerate(lines) if "def receive_output" in line) + 8
+    hit = Hit(f"{CID}/{path}", start + 1, end, None, "\n".join(lines[start:end]), 1.0, len(lines))
+    q = analyze("How long does asgiref's ApplicationCommunicator wait for an output message by default?")
+    claims = rank_passages(q, [hit])
+    line = next(c for c in claims if c.code and "def receive_output(self, timeout=1)" in c.code)
+    assert "message" not in line.missing
+    assert "applicationcommunicator" not in line.missing
+
+
+def test_a_which_question_whose_lead_is_not_about_what_it_names_is_declined():
+    """'Which compression level …?' led by a sentence about output files (no
+    level, half the question) is declined; a lead that covers most of the
+    question without the head word ("Which Python versions …" → "requires
+    Python 3.11") still answers."""
+    q = analyze("Which compression level does Python-Markdown use when writing its output files?")
+    assert (q.measured, q.counts) == ("level", False)
+    lead = Claim(f"{CID}/markdown/core.py", None, 428, 428, "x", "", 0.52, 0.9)
+    assert not answers(q, [replace(lead, missing=("compression", "level"))], [])
+    versions = analyze("Which Python versions do pytest and asgiref require?")
+    assert versions.measured == "versions"
+    assert answers(versions, [replace(lead, coverage=0.62, missing=("versions", "pytest"))], [])
+
+
+def test_a_quoted_string_in_code_names_a_value():
+    """'What is the name of the queue …?' wants a name: in code a quoted string
+    is one (``default_queue=Option('celery')``); prose needs a code span or a Name."""
+    q = analyze("What is the name of the queue Celery sends tasks to by default?")
+    code = "default_queue=Option('celery'),"
+    ok, bonus = kind_fit(q, Passage(0, len(code), True, "python"), code, None, code)
+    assert ok and bonus > 0
+    prose = "tasks go to the queue named after the app."
+    ok, _ = kind_fit(q, Passage(0, len(prose), False, ""), prose, None, prose)
+    assert not ok

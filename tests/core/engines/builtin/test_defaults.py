@@ -1,0 +1,100 @@
+"""Defaults the way code and its docstrings state them, on real third-party
+code installed in the virtualenv: a parameter's default that only its
+signature holds, a parameter left unset there whose documentation names the
+real default, the middle of a long docstring read as prose, a statement of a
+default over a mention of one, and a project's own files counted as about it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_ranking import SITE, ask, installed, sandbox
+
+from core.engines.builtin.chunking import chunk_lines
+from core.engines.builtin.passages import passages_of
+
+
+def test_a_default_only_a_signature_states_leads(tmp_path):
+    """``ping_interval: float | None = 20,`` and ``expire_after: timedelta =
+    timedelta(days=8),``: no sentence states these defaults; the signature line
+    does, and the prose about the same name says what it is."""
+    root = sandbox(
+        tmp_path,
+        installed(
+            "websockets/asyncio/client.py", "websockets/legacy/protocol.py", "hypothesis/extra/redis.py"
+        ),
+    )
+    quick, citations = ask(root, "What is the default ping interval of a websockets client?")
+    assert "ping_interval: float | None = 20," in quick
+    assert citations[0]["source_file"].endswith("websockets/asyncio/client.py")
+    quick, _ = ask(root, "How long does Hypothesis's Redis example database keep examples by default?")
+    assert "timedelta(days=8)" in quick
+
+
+def test_a_parameter_left_unset_in_its_signature_defers_to_its_documentation(tmp_path):
+    """``exc_type: type[ImportError] | None = None,`` says nothing about the
+    default; "Defaults to :class:`ModuleNotFoundError` when not given" does."""
+    root = sandbox(tmp_path, installed("_pytest/outcomes.py", "_pytest/raises.py"))
+    quick, _ = ask(root, "Which exception does pytest's importorskip catch by default?")
+    assert "Defaults to :class:`ModuleNotFoundError`" in quick
+
+
+def test_the_middle_of_a_long_docstring_is_prose_not_code():
+    """A 40-line chunk inside ``connect``'s long Args list holds no triple
+    quote: its lines are read as documentation, each argument its own passage."""
+    rel = installed("websockets/trio/client.py")[0]
+    text = (SITE / rel).read_text(encoding="utf-8")
+    chunk = next(c for c in chunk_lines(text) if "ping_interval: Interval between keepalive" in c.text)
+    assert '"""' not in chunk.text and "'''" not in chunk.text
+    found = passages_of(rel, chunk.text)
+    shown = [chunk.text[p.start : p.end] for p in found if not p.code]
+    assert any(s.startswith("ping_interval: Interval between keepalive pings in seconds.") for s in shown)
+    assert not any(p.code for p in found)
+
+
+def test_code_with_no_triple_quote_stays_code():
+    rel = installed("click/core.py")[0]
+    text = (SITE / rel).read_text(encoding="utf-8")
+    chunks = [c for c in chunk_lines(text) if '"""' not in c.text and "'''" not in c.text]
+    code = next(c for c in chunks if "def " in c.text and c.text.count("\n") > 20)
+    assert all(p.code for p in passages_of(rel, code.text))
+
+
+def test_a_default_stated_outranks_a_default_mentioned(tmp_path):
+    """ "The name of the command defaults to the name of the function" answers;
+    "… the same as the default value" mentions a default. Every passage of
+    click/ is about click, whether or not it says "click"."""
+    root = sandbox(tmp_path, installed("click"))
+    quick, _ = ask(root, "What name does click give a command by default?")
+    assert quick.startswith("The name of the command defaults to the name of the function")
+
+
+def test_an_argument_entry_is_not_about_the_entries_before_it(tmp_path):
+    """In ``connect``'s Args list, "Default is exponential backoff …" belongs to
+    ``reconnect_delays``; the ``ping_interval`` entry above it is another
+    argument's, so it is not an answer about the ping interval. The signature
+    line states the default (``= 20``) without the word "default"."""
+    root = sandbox(
+        tmp_path,
+        installed("websockets/trio/client.py", "websockets/asyncio/client.py", "websockets/sync/client.py"),
+    )
+    quick, _ = ask(root, "What is the default ping interval of a websockets client?")
+    assert quick.lstrip().startswith("```python\nping_interval: float | None = 20,")
+
+
+def test_a_question_asking_two_things_is_answered_part_by_part(tmp_path):
+    root = sandbox(
+        tmp_path,
+        installed("websockets/trio/client.py", "websockets/asyncio/client.py", "celery/app/task.py"),
+    )
+    question = "What are the default ping interval of a websockets client and the default max_retries of a Celery task?"
+    quick, citations = ask(root, question)
+    assert "ping_interval: float | None = 20," in quick
+    assert any(
+        c["source_file"].endswith("celery/app/task.py") and "max_retries = 3" in c["excerpt"]
+        for c in citations
+    )

@@ -1,0 +1,214 @@
+"""An answer's independent index queries run beside each other (issue #19):
+the OR search while the corpus's abbreviations are looked up, the Grep's file
+count while the answer is worked out. What the answer says must not depend
+on that: these tests pin the seams the overlap introduced."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_ranking import installed, sandbox
+
+from core.engines.builtin import build_index, run_builtin
+from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import rank_passages, read_chunk
+from core.engines.builtin.search import candidates, learned_words, start_ranked
+from core.engines.builtin.stream import _answer
+from core.sandbox import write_instructions, write_manifest
+
+# the module (the package exports its ``search`` function under the same name)
+search_module = importlib.import_module("core.engines.builtin.search")
+
+CID = "0d8f3a52-6b0e-4c7e-9a43-2f1c7a1b9e10"
+
+
+def _texts(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "box"
+    for name, text in files.items():
+        path = root / CID / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    items = {CID: {"title": "Notes", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    return root
+
+
+def test_candidates_read_the_or_search_the_caller_started(tmp_path):
+    """The OR search started before the words were learned gives the same
+    candidates as the one ``candidates`` starts itself, and it is the one read:
+    handed an OR search that found nothing, only the all-terms chunks are left."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = analyze("How does a redis-py pipeline use MULTI and EXEC in a transaction?")
+    started = start_ranked(root, q, 40, state=state)
+    learned = learned_words(root, q, state)
+    own = candidates(root, learned, 40, state=state)
+    given = candidates(root, learned, 40, state=state, ranked=started)
+    assert [(h.path, h.line_start, h.score) for h in given] == [(h.path, h.line_start, h.score) for h in own]
+    assert len(own) > 1
+    only_all_terms = candidates(root, learned, 40, state=state, ranked=list)
+    assert 0 < len(only_all_terms) < len(own)
+    assert {(h.path, h.line_start) for h in only_all_terms} < {(h.path, h.line_start) for h in own}
+
+
+def test_an_answer_found_through_a_synonym_is_not_given_when_no_file_holds_the_words(tmp_path):
+    """The Grep counts files holding the question's own words; the answer,
+    worked out beside it, also reads synonyms ("ping" for "heartbeat"). When
+    the Grep finds no file the answer is declined, as it was when the answer
+    waited for the count."""
+    root = _texts(
+        tmp_path, {"client.md": "The client sends a ping every 20 seconds to keep the link open.\n"}
+    )
+    lines = [
+        json.loads(line) for line in run_builtin(root, "What does the heartbeat do?", state=tmp_path / "s")
+    ]
+    grep = next(
+        block
+        for line in lines
+        if line.get("type") == "user"
+        for block in line["message"]["content"]
+        if block.get("type") == "tool_result"
+    )
+    assert grep["content"].startswith("Found 0 files")
+    result = lines[-1]["result"]
+    assert "No Definitive Answer" in result
+    assert "<!-- CITATIONS:" not in result
+    # what was worked out beside the count, and left unsaid
+    question = "What does the heartbeat do?"
+    claims, _, _ = _answer(root, question, analyze(question), tmp_path / "s", ())
+    assert [c.sentence for c in claims] == ["The client sends a ping every 20 seconds to keep the link open."]
+    # the same words asked with the synonym the file uses: found and cited
+    lines = [json.loads(line) for line in run_builtin(root, "What does the ping do?", state=tmp_path / "s")]
+    assert "sends a ping every 20 seconds" in lines[-1]["result"]
+    assert "<!-- CITATIONS:" in lines[-1]["result"]
+
+
+def test_the_corpus_size_behind_a_learned_word_is_read_again_when_the_index_grows(tmp_path):
+    """Whether "conn" stands for "connection" depends on how many chunks the
+    index holds (the lift of their co-occurrence). The count is cached with the
+    learned words, under the index's size: when unrelated files join, the lift
+    rises past the bar and the abbreviation is learned, as a fresh process would."""
+    both = "The connection is opened with conn.open() and closed with conn.close().\n"
+    files = {f"both{n}.md": both for n in range(12)}
+    files |= {f"word{n}.md": "Every connection is returned to the pool.\n" for n in range(2)}
+    files |= {f"abbr{n}.md": "Call conn.reset() first.\n" for n in range(2)}
+    root = _texts(tmp_path, files)
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    question = analyze("When is a connection closed?")
+    # 16 chunks: conn and connection share 12 of their 14 each, 12 × 16 / (14 × 14) < 2
+    assert "connection" not in learned_words(root, question, state).learned
+    for n in range(30):
+        (root / CID / f"other{n}.md").write_text(
+            f"Chapter {n} describes the garden and its trees.\n", encoding="utf-8"
+        )
+    build_index(root, state=state)
+    # 46 chunks: 12 × 46 / (14 × 14) ≥ 2
+    assert learned_words(root, question, state).learned.get("connection") == {"conn"}
+
+
+def test_chunks_read_while_the_or_search_runs_rank_as_if_read_after_it(tmp_path):
+    """The chunks holding every key term are handed over before the OR search
+    ends, read then, and ranked from that reading: the same hits, in the same
+    order with the same scores, and the same claims as reading every chunk after."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = learned_words(
+        root, analyze("How does a redis-py pipeline use MULTI and EXEC in a transaction?"), state
+    )
+    handed: list = []
+    read: dict = {}
+
+    def prepare(hits):
+        handed.extend(hits)
+        for hit in hits:
+            read[hit.path, hit.line_start] = read_chunk(q, hit)
+
+    hits = candidates(root, q, 40, state=state, prepare=prepare)
+    plain = candidates(root, q, 40, state=state)
+    assert hits == plain
+    assert handed and {h.score for h in handed} == {0.0}  # handed before any BM25 was known
+    assert {(h.path, h.line_start, h.text) for h in handed} <= {(h.path, h.line_start, h.text) for h in hits}
+    assert len(handed) < len(hits)
+    assert rank_passages(q, hits, read) == rank_passages(q, hits)
+    # and the reading handed in is the one ranked: a chunk read as having no passage gives none
+    top = hits[0]
+
+    def from_top(claims):
+        return [c for c in claims if c.path == top.path and top.line_start <= c.line_start <= top.line_end]
+
+    assert from_top(rank_passages(q, hits))
+    assert from_top(rank_passages(q, hits, {**read, (top.path, top.line_start): []})) == []
+
+
+def test_an_or_search_split_in_halves_finds_what_one_search_finds(tmp_path, monkeypatch):
+    """On a large index the OR search runs as two searches over the lower and
+    upper half of the chunk ids; merged, they are the one search's rows, in its
+    order (equal scores by chunk id: redis-py's sync and asyncio clients repeat
+    whole docstrings), also within folders."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    # a vendored copy: the same chunks twice, the same BM25 each
+    item = next(p for p in root.iterdir() if p.is_dir())
+    shutil.copytree(item / "redis-8.1.0.dist-info", item / "vendor" / "redis-8.1.0.dist-info")
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    questions = [
+        "How does a redis-py pipeline use MULTI and EXEC in a transaction?",
+        "What is the default socket timeout of a connection?",
+        "How do I retry a command after a ConnectionError?",
+    ]
+    folders = (f"{item.name}/redis/asyncio",)
+    whole = {
+        (question, scope): start_ranked(root, analyze(question), 40, state=state, folders=scope)()
+        for question in questions
+        for scope in ((), folders)
+    }
+    parts: list[tuple[int, int]] = []
+    real_part = search_module._ranked_part
+
+    def part(path, match, scope, low, high, n):
+        parts.append((low, high))
+        return real_part(path, match, scope, low, high, n)
+
+    monkeypatch.setattr(search_module, "SPLIT_CHUNKS", 0)
+    monkeypatch.setattr(search_module, "_ranked_part", part)
+    for (question, scope), rows in whole.items():
+        parts.clear()
+        assert start_ranked(root, analyze(question), 40, state=state, folders=scope)() == rows
+        (low, middle), (above, high) = sorted(parts)  # the halves run in two threads
+        assert low < middle and above == middle + 1 and high > above
+    assert any(
+        len({score for _, _, score in rows}) < len(rows) for rows in whole.values()
+    )  # ties were there to order
+
+
+def test_the_split_reads_the_chunk_id_bounds_without_reading_the_chunks(tmp_path):
+    """Asked on every answer of a large index: the plan must be two lookups
+    in the primary key, never a scan of the chunks (a scan of 242,498 chunks
+    cost more than the split saved)."""
+    root = _texts(tmp_path, {"a.md": "One chunk.\n"})
+    build_index(root, state=tmp_path / "state")
+    conn = sqlite3.connect(search_module.index_path(root, tmp_path / "state"))
+    try:
+        plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + search_module.ID_BOUNDS)]
+        bounds = conn.execute(search_module.ID_BOUNDS).fetchone()
+        # what it replaced: both in one SELECT, a scan of every chunk
+        one_select = [
+            row[-1] for row in conn.execute("EXPLAIN QUERY PLAN SELECT min(id), max(id) FROM chunks")
+        ]
+    finally:
+        conn.close()
+    assert bounds == (1, 1)
+    assert [step for step in plan if "chunks" in step] == ["SEARCH chunks", "SEARCH chunks"]
+    assert [step for step in one_select if step.startswith("SCAN chunks")]

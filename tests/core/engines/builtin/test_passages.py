@@ -1,0 +1,52 @@
+"""What the built-in engine may quote, on real installed documentation: a
+line with no words (a Markdown rule of dashes) is never a claim, so every
+citation of an answer carries an excerpt the verifier can check."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_ranking import ask, installed, sandbox
+
+from core.citations.parsing import parse_citations
+from core.citations.verification import verify_citations
+from core.engines.builtin import run_builtin
+
+
+def test_a_rule_of_dashes_is_never_quoted(tmp_path):
+    """redis-py's README sets its version notes between two lines of dashes;
+    one was quoted as supporting evidence, with no words for the verifier to find."""
+    root = sandbox(tmp_path, installed("redis-8.1.0.dist-info/METADATA"))
+    question = "Which redis-py version was the last one to support Python 3.7?"
+    _, citations = ask(root, question)
+    assert citations
+    assert all(re.search(r"\w", c["excerpt"]) for c in citations)
+    text = json.loads(list(run_builtin(root, question, session_id="s-1"))[-1])["result"]
+    statuses = [v.status for v in verify_citations(root, parse_citations(text).citations)]
+    assert statuses and set(statuses) == {"verified"}
+
+
+def test_an_excerpt_is_never_cut_inside_a_markdown_link():
+    """redis-py's "… replicated across multiple [active-active Redis
+    Enterprise](https://…)": cut at 200 characters inside the link, the
+    excerpt kept a lone "[" the verifier does not find in the file's text."""
+    from test_ranking import SITE
+
+    from core.engines.builtin.claims import _excerpt_span
+
+    rel = installed("redis-8.1.0.dist-info/METADATA")[0]
+    line = next(
+        line
+        for line in (SITE / rel).read_text(encoding="utf-8").split("\n")
+        if line.startswith("1. You have more than one Redis deployment.")
+    )
+    start, end = _excerpt_span(line, 0, len(line))
+    excerpt = line[start:end]
+    assert excerpt.endswith("replicated across multiple")
+    assert excerpt.count("[") == excerpt.count("]")

@@ -1,0 +1,331 @@
+"""The real ``claude`` and ``claude-mpm`` CLIs, run by our engines against the
+scripted mock Messages API (testing/mock_anthropic.py), fully offline.
+
+The CLIs come from the ``installed`` fixture in tests/conftest.py: ``make tools``
+(tools/install-cli.sh) puts them in .tools/bin; only a ``slow`` test runs the
+installer itself, any other test is skipped without them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from core.engines.base import Availability, OutputLine, RunOutcome
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
+from core.engines.subprocess import Limits
+from testing.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
+
+FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
+CITED = (
+    "The sky is blue [c1].\n\n<!-- CITATIONS: ["
+    '{"id": "c1", "source_file": "notes.md", "source_type": "file", '
+    '"location": {"line_start": 2, "line_end": 2}, "excerpt": "The sky is blue.", '
+    '"relevance": "direct", "confidence": 0.9}] -->'
+)
+
+
+@pytest.fixture
+def claude_bin(installed: Path) -> Path:
+    return installed / "claude"
+
+
+@pytest.fixture
+def mpm_bin(installed: Path) -> Path:
+    if not os.access(installed / "claude-mpm", os.X_OK):
+        pytest.skip("claude-mpm is not installed in .tools/bin (tools/install-cli.sh)")
+    return installed / "claude-mpm"
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Path:
+    (tmp_path / "sandbox").mkdir()
+    (tmp_path / "sandbox" / "notes.md").write_text("# Notes\nThe sky is blue.\n")
+    return tmp_path / "sandbox"
+
+
+def research_script(sandbox: Path) -> list[Reply]:
+    """Turn 1 reads a sandbox file; turn 2 (after the tool_result) answers with citations."""
+    read = ToolUse("Read", {"file_path": str(sandbox / "notes.md")})
+    return [
+        Reply([Text("Let me read the notes."), read], chunk_chars=8),
+        Reply([Text(CITED)], chunk_chars=16),
+    ]
+
+
+async def run(
+    engine: ClaudeCodeEngine,
+    sandbox: Path,
+    question: str = "What colour is the sky?",
+    until: str | None = None,
+) -> tuple[list[OutputLine], list[dict], RunOutcome]:
+    """Run to the end; with ``until``, cancel once a stdout line contains that text."""
+    cancel, outcome, lines = asyncio.Event(), RunOutcome(), []
+    async for line in engine.stream(question, sandbox, cancel=cancel, outcome=outcome):
+        lines.append(line)
+        if until and line.source == "stdout" and until in line.text:
+            cancel.set()
+    events = []
+    for line in lines:
+        if line.source == "stdout" and line.text.startswith("{"):
+            events.append(json.loads(line.text))
+    return lines, events, outcome
+
+
+def running_in(folder: Path) -> list[str]:
+    """Live processes whose working directory is ``folder``: what a run left behind."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).resolve() == folder.resolve():
+                state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+                if state not in (b"Z", b"X"):
+                    found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return found
+
+
+def of_type(events: list[dict], kind: str, subtype: str | None = None) -> list[dict]:
+    return [e for e in events if e["type"] == kind and (subtype is None or e.get("subtype") == subtype)]
+
+
+def blocks(events: list[dict], kind: str, block_type: str) -> list[dict]:
+    found = []
+    for event in of_type(events, kind):
+        content = event["message"]["content"]
+        found += [b for b in content if isinstance(content, list) and b.get("type") == block_type]
+    return found
+
+
+async def test_claude_answers_from_the_sandbox_with_citations(
+    claude_bin: Path, sandbox: Path, tmp_path: Path, monkeypatch
+) -> None:
+    # The run's scratch folders go to a temp folder of this test's own: other tests
+    # and processes making theirs in the shared /tmp at the same time are not counted.
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))
+    with MockAnthropic(research_script(sandbox)) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="test-key", limits=FAST)
+        assert engine.availability().available
+        lines, events, outcome = await run(engine, sandbox, question="-- what colour is the sky?")
+    # The per-run HOME / CLAUDE_CONFIG_DIR is gone, and nothing was written into the sandbox.
+    assert list(scratch_root.iterdir()) == []
+    assert sorted(p.name for p in sandbox.iterdir()) == ["notes.md"]
+    assert outcome.returncode == 0 and outcome.killed_by is None
+    assert all(line.source == "stdout" for line in lines)  # nothing on stderr
+    init = of_type(events, "system", "init")[0]
+    assert Path(init["cwd"]).resolve() == sandbox.resolve()
+    # Nothing is pre-approved: anything that would need a permission prompt is refused.
+    assert init["permissionMode"] == "dontAsk" and init["apiKeySource"] == "ANTHROPIC_API_KEY"
+    (read,) = blocks(events, "assistant", "tool_use")
+    assert read["name"] == "Read" and read["input"] == {"file_path": str(sandbox / "notes.md")}
+    (tool_result,) = blocks(events, "user", "tool_result")
+    assert "The sky is blue." in json.dumps(tool_result["content"]) and not tool_result.get("is_error")
+    deltas = [
+        e["event"]["delta"]
+        for e in of_type(events, "stream_event")
+        if e["event"]["type"] == "content_block_delta"
+    ]
+    assert {d["type"] for d in deltas} == {"text_delta", "input_json_delta"}
+    assert "".join(d.get("text", "") for d in deltas).endswith(CITED)
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "success" and result["is_error"] is False
+    assert result["result"] == CITED and events[-1] is result
+    # What the mock saw: the question verbatim (even starting with "--"), our key, the tool result.
+    first, second = api.messages_requests()
+    assert "-- what colour is the sky?" in json.dumps(first.body["messages"])
+    assert first.headers["x-api-key"] == "test-key" and first.body["stream"] is True
+    assert "The sky is blue." in json.dumps(second.tool_results())
+
+
+@pytest.mark.parametrize("status", [401, 500])
+async def test_claude_api_error_is_an_error_result_with_success_subtype(
+    claude_bin: Path, sandbox: Path, status: int
+) -> None:
+    with MockAnthropic(default=Fail(status)) as api:
+        engine = ClaudeCodeEngine(
+            executable=claude_bin,
+            base_url=api.url,
+            api_key="bad",
+            limits=FAST,
+            env={"CLAUDE_CODE_MAX_RETRIES": "0"},
+        )
+        _, events, outcome = await run(engine, sandbox)
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "success" and result["is_error"] is True
+    assert result["api_error_status"] == status
+    assert outcome.returncode == 1 and outcome.killed_by is None
+
+
+async def test_claude_recovers_from_a_mid_stream_error(claude_bin: Path, sandbox: Path) -> None:
+    with MockAnthropic([MidStreamError(), Reply([Text(CITED)])]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=FAST)
+        _, events, outcome = await run(engine, sandbox)
+    (result,) = of_type(events, "result")
+    assert result["result"] == CITED and result["is_error"] is False
+    assert outcome.returncode == 0
+    # After a broken stream the CLI falls back to one non-streaming request.
+    assert [bool(r.body.get("stream")) for r in api.messages_requests()] == [True, False]
+
+
+async def test_claude_cancel_mid_run_stops_the_whole_group(claude_bin: Path, sandbox: Path) -> None:
+    with MockAnthropic([Hang()]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=FAST)
+        _, events, outcome = await run(engine, sandbox, until='"message_start"')
+    init = of_type(events, "system", "init")[0]
+    assert outcome.killed_by == "cancel"
+    # SIGINT is enough, and claude then prints an interrupted result (SIGTERM would leave none).
+    (result,) = of_type(events, "result")
+    assert result["subtype"] == "error_during_execution" and result["is_error"] is True
+    assert result["terminal_reason"] == "aborted_streaming" and "result" not in result
+    assert init["session_id"]
+    assert outcome.returncode is not None and running_in(sandbox) == []
+
+
+async def test_claude_idle_watchdog_stops_a_hung_api_call(claude_bin: Path, sandbox: Path) -> None:
+    limits = Limits(idle_timeout=2, timeout=60, interrupt_grace=2, terminate_grace=2)
+    with MockAnthropic([Hang(after_message_start=False)]) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="k", limits=limits)
+        _, events, outcome = await run(engine, sandbox)
+    assert outcome.killed_by == "idle" and running_in(sandbox) == []
+    assert of_type(events, "system", "init")
+    assert not [e for e in of_type(events, "result") if e["subtype"] == "success"]
+
+
+def test_claude_missing_executable_is_unavailable(tmp_path: Path) -> None:
+    availability = ClaudeCodeEngine(executable=tmp_path / "claude").availability()
+    assert not availability.available
+    assert availability.reason.startswith("claude is not installed (npm package @anthropic-ai/claude-code")
+    mpm = ClaudeMpmEngine(executable=tmp_path / "claude-mpm").availability()
+    assert mpm.reason.startswith("claude-mpm is not installed (PyPI package claude-mpm")
+
+
+def test_claude_mpm_needs_claude(mpm_bin: Path, tmp_path: Path) -> None:
+    availability = ClaudeMpmEngine(executable=mpm_bin, claude_executable=tmp_path / "claude").availability()
+    assert availability == Availability(
+        False,
+        "claude-mpm needs claude, which is not installed (npm package @anthropic-ai/claude-code; "
+        "run tools/install-cli.sh)",
+    )
+
+
+async def test_claude_mpm_headless_streams_json_on_stdout(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path
+) -> None:
+    with MockAnthropic(research_script(sandbox)) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin, claude_executable=claude_bin, base_url=api.url, api_key="k", limits=FAST
+        )
+        assert engine.availability().available
+        lines, events, outcome = await run(engine, sandbox, question="notes.md")
+    assert outcome.returncode == 0 and outcome.killed_by is None
+    # Banner and sync status go to stderr; stdout is pure JSON, live.
+    assert all(line.text.startswith("{") for line in lines if line.source == "stdout")
+    assert [line for line in lines if line.source == "stderr"]
+    assert of_type(events, "system", "init") and blocks(events, "user", "tool_result")
+    assert of_type(events, "result")[0]["result"] == CITED
+    # The question is sent as text even though it names a sandbox file (-i reads files).
+    first = api.messages_requests()[0]
+    assert "notes.md" in json.dumps(first.body["messages"]) and "# Notes" not in json.dumps(
+        first.body["messages"]
+    )
+
+
+async def test_claude_mpm_cancel_stops_the_whole_group(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path
+) -> None:
+    with MockAnthropic([Hang()]) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin, claude_executable=claude_bin, base_url=api.url, api_key="k", limits=FAST
+        )
+        _, events, outcome = await run(engine, sandbox, until='"message_start"')
+    assert outcome.killed_by == "cancel" and of_type(events, "system", "init")
+    assert running_in(sandbox) == []
+    assert not [e for e in of_type(events, "result") if e["subtype"] == "success"]
+
+
+def test_registry_lists_every_engine_with_why_not(installed: Path, tmp_path: Path) -> None:
+    listed = list_engines(
+        {"claude-code": {"api_key": "k"}, "claude-mpm": {"executable": tmp_path / "claude-mpm"}}
+    )
+    assert [name for name, _, _ in listed] == list(ENGINE_NAMES)
+    by_name = {name: (label, availability) for name, label, availability in listed}
+    assert by_name["claude-code"] == ("Claude Code", Availability(True))
+    assert by_name["claude-mpm"][1].reason.startswith("claude-mpm is not installed")
+    assert by_name["replay"][1] == Availability(False, "replay needs a recorded transcript (.jsonl) to play")
+    assert by_name["builtin"][0] == "Built-in (offline)"
+
+
+def test_registry_builds_engines_by_name_with_settings(tmp_path: Path) -> None:
+    engine = get_engine("claude-code", executable=tmp_path / "claude", model="claude-x")
+    assert isinstance(engine, ClaudeCodeEngine) and engine.model == "claude-x"
+    assert get_engine("replay", path=tmp_path / "t.jsonl").name == "replay"
+    with pytest.raises(
+        UnknownEngine, match="There is no engine called 'gpt'; the engines are: builtin, claude-code"
+    ):
+        get_engine("gpt")
+
+
+def test_claude_without_credentials_is_unavailable_and_says_what_to_set(
+    installed: Path, tmp_path: Path
+) -> None:
+    availability = ClaudeCodeEngine(executable=installed / "claude").availability()
+    assert availability == Availability(
+        False,
+        "Claude Code has no credentials. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN; or "
+        "CLAUDE_CODE_USE_BEDROCK=1 / CLAUDE_CODE_USE_VERTEX=1 with their AWS or Google Cloud settings; "
+        "or CLAUDE_CONFIG_DIR pointing at a logged-in Claude Code) in the server's environment, restart "
+        "it, and check with: python manage.py check_engine claude-code",
+    )
+    # Each way of authenticating counts; a provider flag set to 0 does not.
+    assert ClaudeCodeEngine(executable=installed / "claude", auth_token="t").availability().available
+    bedrock = {"CLAUDE_CODE_USE_BEDROCK": "1", "AWS_REGION": "us-east-1"}
+    assert ClaudeCodeEngine(executable=installed / "claude", credentials=bedrock).availability().available
+    off = {"CLAUDE_CODE_USE_VERTEX": "0"}
+    assert not ClaudeCodeEngine(executable=installed / "claude", credentials=off).availability().available
+    (tmp_path / "logged-in").mkdir()
+    logged_in = ClaudeCodeEngine(executable=installed / "claude", config_dir=tmp_path / "logged-in")
+    assert not logged_in.availability().available
+    (tmp_path / "logged-in" / ".credentials.json").write_text('{"claudeAiOauth": {}}')
+    assert logged_in.availability().available
+
+
+async def test_credentials_reach_the_cli_and_nothing_else_does(
+    claude_bin: Path, sandbox: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Auth token, provider variables and a logged-in CLI's login are passed on;
+    the server's other variables (and a stray CLAUDE_CODE_* of its own) are not."""
+    (tmp_path / "login").mkdir()
+    (tmp_path / "login" / ".credentials.json").write_text('{"claudeAiOauth": {"accessToken": "x"}}')
+    monkeypatch.setenv("SERVER_ONLY_SECRET", "do-not-pass")
+    monkeypatch.setenv("CLAUDE_CODE_ENTRYPOINT", "server")
+    with MockAnthropic([Reply([Text("OK")])]) as api:
+        engine = ClaudeCodeEngine(
+            executable=claude_bin,
+            base_url=api.url,
+            auth_token="token-123",
+            credentials={"AWS_REGION": "eu-west-1", "UNRELATED": "x"},
+            config_dir=tmp_path / "login",
+            limits=FAST,
+        )
+        scratch = tmp_path / "scratch"
+        scratch.mkdir()
+        env = engine.environment(sandbox, scratch)
+        _, events, outcome = await run(engine, sandbox)
+    assert env["ANTHROPIC_AUTH_TOKEN"] == "token-123" and env["AWS_REGION"] == "eu-west-1"
+    assert "UNRELATED" not in env and "SERVER_ONLY_SECRET" not in env and "CLAUDE_CODE_ENTRYPOINT" not in env
+    assert (Path(env["CLAUDE_CONFIG_DIR"]) / ".credentials.json").read_text() == (
+        tmp_path / "login" / ".credentials.json"
+    ).read_text()
+    assert env["ENABLE_TOOL_SEARCH"] == "false"
+    # The real CLI authenticated with the token (the Authorization header), not a key.
+    (request,) = api.messages_requests()
+    assert request.headers.get("Authorization") == "Bearer token-123" and "x-api-key" not in request.headers
+    assert outcome.returncode == 0 and of_type(events, "result")[0]["is_error"] is False

@@ -1,0 +1,106 @@
+"""The real `claude` and `claude-mpm` CLIs through the whole app: run_question
+with the claude-code / claude-mpm engine against a scripted local Messages API,
+down to verified citations. Offline; only 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from progress.models import ProgressEvent
+from researchmind.models import Question
+from researchmind.runs import run_question
+from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text, ToolUse
+
+pytestmark = pytest.mark.django_db(transaction=True)
+NOTES = "# Sky notes\n\nThe sky is blue on a clear day.\nSunsets are red because of scattering.\n"
+
+
+@pytest.fixture
+def tools(installed: Path) -> Path:
+    """The CLIs in .tools/bin (tests/conftest.py's ``installed``: installed from the
+    network only for a ``slow`` test, else used as ``make tools`` left them)."""
+    return installed
+
+
+def script(sandbox: Path, content_id: str) -> list[Reply]:
+    notes = f"{content_id}/sky-notes.md"
+    citations = [
+        {
+            "id": "c1",
+            "source_file": notes,
+            "source_type": "file",
+            "location": {"line_start": 3, "line_end": 3, "section": "Sky notes", "page": None},
+            "excerpt": "The sky is blue on a clear day.",
+            "relevance": "direct",
+            "confidence": 0.9,
+        }
+    ]
+    return [
+        Reply(
+            [
+                Text(
+                    '<!-- PROGRESS: {"phase": "searching", "step": 1, "total": 2, "detail": "Reading notes"} -->\n'
+                    "Let me read the notes."
+                ),
+                ToolUse("Read", {"file_path": str(sandbox / notes)}),
+            ],
+            chunk_chars=7,
+        ),
+        Reply(
+            [Text(f"The sky is blue on a clear day [c1].\n\n<!-- CITATIONS: {json.dumps(citations)} -->")],
+            chunk_chars=11,
+        ),
+    ]
+
+
+@pytest.fixture
+def research_with_notes(user, make_session, add_text):
+    session = make_session(user, "Sky")
+    item = add_text(session, "Sky notes", NOTES)
+    return session, item
+
+
+@pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])
+def test_real_cli_answers_with_verified_citations(tools, research_with_notes, settings, engine):
+    """The real CLI reads a sandbox file through the mock model and its [c1] citation verifies."""
+    session, item = research_with_notes
+    with MockAnthropic(script(session.sandbox_path, str(item.id))) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.CLAUDE_MPM_BIN = str(tools / "claude-mpm")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "test-key"
+        question = Question.objects.create(session=session, text="What colour is the sky?", engine=engine)
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    assert question.answer.startswith("The sky is blue") and "CITATIONS" not in question.answer
+    citation = question.citations.get()
+    assert (citation.cid, citation.verification, citation.content_item_id) == ("c1", "verified", item.id)
+    kinds = set(ProgressEvent.objects.filter(question=question).values_list("kind", flat=True))
+    assert {"system", "phase", "tool_start", "tool_end", "text_delta", "result", "end"} <= kinds
+    steps = list(
+        ProgressEvent.objects.filter(question=question, kind="tool_start").values_list("detail", flat=True)
+    )
+    assert any(step.startswith("Reading Sky notes/") for step in steps), steps
+    assert question.raw_output.count("\n") > 5
+
+
+def test_real_cli_auth_failure_is_an_error_with_the_message(tools, research_with_notes, settings):
+    """A 401 from the API ends the question as an error saying what to check; the CLI's own
+    message is kept in the raw answer and output, not shown as an answer."""
+    session, _ = research_with_notes
+    with MockAnthropic([Fail(401, "invalid x-api-key")], default=Fail(401, "invalid x-api-key")) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "bad"
+        settings.CLAUDE_MAX_RETRIES = "0"
+        question = Question.objects.create(session=session, text="q", engine="claude-code")
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "error"
+    assert question.error.startswith("Claude Code was refused by the API: the credentials"), question.error
+    assert "Invalid API key" in question.answer_raw and "Invalid API key" in question.raw_output
+    assert question.answer == ""
