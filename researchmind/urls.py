@@ -29,6 +29,11 @@ urlpatterns = [
         content.content_original,
         name="content_original",
     ),
+    path(
+        "sessions/<uuid:session_id>/content/item/<uuid:content_id>/original/<path:path>",
+        content.content_document_original,
+        name="content_document_original",
+    ),
     path("sessions/<uuid:session_id>/ask/", questions.question_ask, name="question_ask"),
     path(
         "sessions/<uuid:session_id>/questions/<int:question_id>/",

@@ -49,9 +49,8 @@ def kept_privately(final: str | os.PathLike[str]) -> Iterator[Path]:
     ``final`` when the ingest succeeds (and only if it holds something),
     removed when it fails."""
     final = Path(final)
-    final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.parent / f".{final.name}.incoming-{uuid.uuid4().hex[:12]}"
-    tmp.mkdir()
+    tmp.mkdir(parents=True)
     try:
         yield tmp
         if any(tmp.iterdir()):
@@ -61,6 +60,8 @@ def kept_privately(final: str | os.PathLike[str]) -> Iterator[Path]:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+        with contextlib.suppress(OSError):  # the session's documents folder goes too when it is empty
+            final.parent.rmdir()
 
 
 def render_documents(
