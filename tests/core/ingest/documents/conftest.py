@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import gzip
 import importlib.metadata
+import json
 import os
 import re
 import shutil
 import uuid
 from pathlib import Path
 
+import docx
+import openpyxl
+import pptx
 import pytest
 
 from core.sandbox import default_state_dir, ensure_layout
@@ -106,3 +110,91 @@ def leftovers(sandbox: Path):
         return sorted(found)
 
     return collect
+
+
+@pytest.fixture
+def sections():
+    return readme_sections()
+
+
+@pytest.fixture
+def word_file(tmp_path, sections):
+    document = docx.Document()
+    document.add_heading("Celery", level=0)
+    for title, level, paragraphs in sections:
+        document.add_heading(title, level=level)
+        for text in paragraphs:
+            document.add_paragraph(text)
+    document.add_paragraph("Redis", style="List Bullet")
+    document.add_paragraph("RabbitMQ", style="List Bullet")
+    table = document.add_table(rows=3, cols=2)
+    for row, (key, value) in enumerate(
+        [("Field", "Value"), ("Version", "5.7.0 | Collider"), ("License", "BSD")]
+    ):
+        table.cell(row, 0).text, table.cell(row, 1).text = key, value
+    path = tmp_path / "celery.docx"
+    document.save(path)
+    return path
+
+
+@pytest.fixture
+def slides_file(tmp_path, sections):
+    presentation = pptx.Presentation()
+    for title, _, paragraphs in sections[:6]:
+        slide = presentation.slides.add_slide(presentation.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = paragraphs[0]
+        slide.notes_slide.notes_text_frame.text = f"Say: {title}"
+    path = tmp_path / "celery.pptx"
+    presentation.save(path)
+    return path
+
+
+@pytest.fixture
+def workbook_file(tmp_path, sections):
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "Sections"
+    sheet.append(["Title", "Level", "Paragraphs", "First paragraph"])
+    for title, level, paragraphs in sections:
+        sheet.append([title, level, len(paragraphs), paragraphs[0]])
+    empty = workbook.create_sheet("Empty")
+    del empty
+    path = tmp_path / "celery.xlsx"
+    workbook.save(path)
+    return path
+
+
+@pytest.fixture
+def notebook_file(tmp_path, sections):
+    title, _, paragraphs = sections[6]
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": [f"# {title}\n", "\n", paragraphs[0]]},
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "execution_count": 1,
+            "source": ["from celery import Celery\n", "app = Celery('tasks')"],
+            "outputs": [
+                {"output_type": "stream", "name": "stdout", "text": ["started\n"]},
+                {
+                    "output_type": "display_data",
+                    "data": {"image/png": "iVBORw0KGgo=", "text/plain": ["<Figure>"]},
+                },
+                {
+                    "output_type": "display_data",
+                    "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}},
+                },
+            ],
+        },
+        {"cell_type": "raw", "metadata": {}, "source": paragraphs[1]},
+    ]
+    notebook = {
+        "cells": cells,
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "tasks.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path

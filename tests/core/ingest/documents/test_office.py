@@ -3,45 +3,15 @@
 
 from __future__ import annotations
 
-import json
 import zipfile
 
 import docx
-import openpyxl
-import pptx
 import pytest
 
 from core.ingest import Limits
 from core.ingest.documents import DocumentError, convert_document
 
-from .conftest import readme_sections
-
 LIMITS = Limits()
-
-
-@pytest.fixture
-def sections():
-    return readme_sections()
-
-
-@pytest.fixture
-def word_file(tmp_path, sections):
-    document = docx.Document()
-    document.add_heading("Celery", level=0)
-    for title, level, paragraphs in sections:
-        document.add_heading(title, level=level)
-        for text in paragraphs:
-            document.add_paragraph(text)
-    document.add_paragraph("Redis", style="List Bullet")
-    document.add_paragraph("RabbitMQ", style="List Bullet")
-    table = document.add_table(rows=3, cols=2)
-    for row, (key, value) in enumerate(
-        [("Field", "Value"), ("Version", "5.7.0 | Collider"), ("License", "BSD")]
-    ):
-        table.cell(row, 0).text, table.cell(row, 1).text = key, value
-    path = tmp_path / "celery.docx"
-    document.save(path)
-    return path
 
 
 def test_word_headings_paragraphs_lists_and_tables(word_file, sections):
@@ -67,19 +37,6 @@ def test_word_lines_name_their_paragraph_as_python_docx_counts_it(word_file, sec
     assert origin["heading"] == "What's a Task Queue?"
 
 
-@pytest.fixture
-def slides_file(tmp_path, sections):
-    presentation = pptx.Presentation()
-    for title, _, paragraphs in sections[:6]:
-        slide = presentation.slides.add_slide(presentation.slide_layouts[1])
-        slide.shapes.title.text = title
-        slide.placeholders[1].text_frame.text = paragraphs[0]
-        slide.notes_slide.notes_text_frame.text = f"Say: {title}"
-    path = tmp_path / "celery.pptx"
-    presentation.save(path)
-    return path
-
-
 def test_powerpoint_has_a_section_per_slide_with_title_text_and_notes(slides_file, sections):
     rendition = convert_document(slides_file, "celery.pptx", "pptx", limits=LIMITS)
     title, _, paragraphs = sections[2]
@@ -92,21 +49,6 @@ def test_powerpoint_has_a_section_per_slide_with_title_text_and_notes(slides_fil
     assert rendition.pages == 6
 
 
-@pytest.fixture
-def workbook_file(tmp_path, sections):
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    sheet.title = "Sections"
-    sheet.append(["Title", "Level", "Paragraphs", "First paragraph"])
-    for title, level, paragraphs in sections:
-        sheet.append([title, level, len(paragraphs), paragraphs[0]])
-    empty = workbook.create_sheet("Empty")
-    del empty
-    path = tmp_path / "celery.xlsx"
-    workbook.save(path)
-    return path
-
-
 def test_excel_sheet_is_a_table_with_cell_references(workbook_file, sections):
     rendition = convert_document(workbook_file, "celery.xlsx", "xlsx", limits=LIMITS)
     assert "## Sheet: Sections" in rendition.lines
@@ -116,41 +58,6 @@ def test_excel_sheet_is_a_table_with_cell_references(workbook_file, sections):
     assert rendition.lines[row].startswith(f"| {position} | What's a Task Queue? | 1 | 6 | ")
     assert rendition.origins[row] == {"sheet": "Sections", "row": position, "first": "A", "last": "D"}
     assert "(This sheet is empty.)" in rendition.lines
-
-
-@pytest.fixture
-def notebook_file(tmp_path, sections):
-    title, _, paragraphs = sections[6]
-    cells = [
-        {"cell_type": "markdown", "metadata": {}, "source": [f"# {title}\n", "\n", paragraphs[0]]},
-        {
-            "cell_type": "code",
-            "metadata": {},
-            "execution_count": 1,
-            "source": ["from celery import Celery\n", "app = Celery('tasks')"],
-            "outputs": [
-                {"output_type": "stream", "name": "stdout", "text": ["started\n"]},
-                {
-                    "output_type": "display_data",
-                    "data": {"image/png": "iVBORw0KGgo=", "text/plain": ["<Figure>"]},
-                },
-                {
-                    "output_type": "display_data",
-                    "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}},
-                },
-            ],
-        },
-        {"cell_type": "raw", "metadata": {}, "source": paragraphs[1]},
-    ]
-    notebook = {
-        "cells": cells,
-        "metadata": {"language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path = tmp_path / "tasks.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-    return path
 
 
 def test_notebook_cells_become_markdown_and_fenced_code(notebook_file, sections):
