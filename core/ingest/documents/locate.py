@@ -123,13 +123,15 @@ def _pdf(documents_dir: Path, data: dict, origins: list, cited: list[str], excer
 
 def _line_rects(textpage: pdfium.PdfTextPage, indexes: list[int]) -> list[list[float]]:
     """The boxes of the characters at ``indexes`` merged into one rectangle
-    per visual line (whitespace and characters without a box left out)."""
+    per visual line (whitespace and characters without a box left out).
+    pdfium's loose boxes span the font's height, so a comma or an "x" sits
+    in its line's band like a capital and a line gives one even rectangle."""
     rects: list[list[float]] = []
     text = page_text(textpage)
     for index in indexes:
         if index < len(text) and text[index].isspace():
             continue
-        left, bottom, right, top = textpage.get_charbox(index)
+        left, bottom, right, top = textpage.get_charbox(index, loose=True)
         if right <= left or top <= bottom:
             continue
         if rects:
