@@ -15,6 +15,7 @@ import pytest
 
 from core.ingest import IngestError, Limits, ingest_files, ingest_git, ingest_zip
 from core.ingest.documents import documents_dir_for
+from core.sandbox import instructions_text
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -99,3 +100,10 @@ def test_documents_in_a_git_repository_become_renditions(dest, crc_pdf, tmp_path
     assert result.files == ["README.md", "docs/crc.pdf.md"]
     assert "## Page 29" in (dest / "docs" / "crc.pdf.md").read_text(encoding="utf-8")
     assert kept(dest) == ["maps/docs/crc.pdf.md.json", "originals/docs/crc.pdf"]
+
+
+def test_the_engines_instructions_say_what_a_rendition_is():
+    """A model reading the sandbox is told how a document appears and how to cite its pages."""
+    text = instructions_text({})
+    assert "`report.pdf.md` is the text of `report.pdf`" in text
+    assert "`## Page 7`" in text and '("report.pdf, p. 7")' in text
