@@ -120,3 +120,12 @@ def test_text_files_and_other_peoples_pdfs_have_no_page_view(
     )
     page_view = reverse("document_page", args=[research.id, crc_item.id, "crc.pdf.md"])
     assert client_for(other_user).get(page_view).status_code == 404
+
+
+def test_a_path_that_climbs_out_of_the_maps_folder_is_404(client_for, user, research, crc_item):
+    """The Page view's path names a rendition; "../" cannot make it read another JSON file."""
+    outside = crc_item.documents_path / "secret.json"
+    outside.write_text('{"version": 1, "kind": "pdf", "original": "crc.pdf", "lines": []}')
+    client = client_for(user)
+    for path in ("../secret", "maps/../../secret", "%2e%2e/secret"):
+        assert client.get(f"/sessions/{research.id}/pages/{crc_item.id}/{path}").status_code == 404

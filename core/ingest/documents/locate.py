@@ -20,10 +20,12 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from core.sandbox import resolve_in_sandbox
+
 from .model import MAP_VERSION
 from .pdf import expand, open_pdf, page_text
 from .quote import quote_span
-from .render import map_path, original_path
+from .render import original_path
 
 # Two character boxes are on one visual line when their heights overlap by at least this share.
 SAME_LINE_OVERLAP = 0.5
@@ -31,10 +33,12 @@ SAME_LINE_OVERLAP = 0.5
 
 def load_map(documents_dir: str | Path, rendition: str) -> dict | None:
     """The locator map of ``rendition`` (a path inside its content folder), or ``None``."""
-    path = map_path(Path(documents_dir), rendition)
     try:
+        # ``rendition`` may come from a URL: resolved like any sandbox path, so
+        # "../" cannot reach a file outside the maps folder.
+        path = resolve_in_sandbox(Path(documents_dir) / "maps", f"{rendition}.json")
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # SandboxError is a ValueError
         return None
     return data if isinstance(data, dict) and data.get("version") == MAP_VERSION else None
 
