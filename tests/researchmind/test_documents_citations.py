@@ -70,7 +70,8 @@ def test_builtin_answer_from_a_pdf_cites_its_pages(client_for, user, research, c
     assert f"crc.pdf, p. {cited[0].locator['page']}" in page
 
 
-def test_a_hand_written_citation_of_page_three_names_page_three(research, crc_item):
+def cite_related_work(research, crc_item) -> Citation:
+    """Record an answer citing the paragraph under "2 Related work" (page 3), as an engine would."""
     lines = (crc_item.folder / "crc.pdf.md").read_text(encoding="utf-8").split("\n")
     at = lines.index("2 Related work") + 2  # the paragraph under the heading
     block = [{
@@ -89,14 +90,21 @@ def test_a_hand_written_citation_of_page_three_names_page_three(research, crc_it
         answer_raw=f"CRCs date from 1961 [c1].\n<!-- CITATIONS: {json.dumps(block)} -->",
     )
     citations_record(question)
-    citation = Citation.objects.get(question=question)
+    return Citation.objects.select_related("question").get(question=question)
+
+
+def test_a_hand_written_citation_of_page_three_names_page_three(research, crc_item):
+    citation = cite_related_work(research, crc_item)
     assert citation.verification == "verified"
     assert (citation.locator["page"], citation.locator["page_end"]) == (3, 3)
     assert len(citation.locator["regions"][0]["rects"]) == 2
-    assert (
-        "crc.pdf, p. 3" in question.html_cache
-        or "crc.pdf, p. 3" in Question.objects.get(pk=question.pk).html_cache
-    )
+    assert "crc.pdf, p. 3" in Question.objects.get(pk=citation.question_id).html_cache
+
+
+def test_the_admin_shows_a_pdf_citations_locator(research, crc_item, auditor):
+    citation = cite_related_work(research, crc_item)
+    page = auditor.get(reverse("admin:citations_citation_change", args=[citation.pk])).content.decode()
+    assert "&quot;kind&quot;: &quot;pdf&quot;" in page and "&quot;page&quot;: 3" in page
 
 
 def test_plain_text_citations_keep_a_null_locator(research, add_text):
