@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test tools browser services run test test-fast test-postgres lint format check-python clean mutation
+.PHONY: help install install-test tools browser documents services run test test-fast test-postgres lint format check-python clean mutation
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
@@ -56,6 +56,18 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
+# Real PDFs from Debian's documentation packages for the documents tests (skipped when present).
+DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
+	zlib1g-dev:/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz \
+	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf
+documents:
+	@missing=""; for entry in $(DOCUMENT_PDFS); do \
+		test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian's$$missing for the documents tests…"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall $$missing >/dev/null) \
+		|| { echo "Could not install$$missing (needs root and Debian's package registry)." >&2; exit 1; }; fi
+
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo --url http://$(HOST):$(PORT)
@@ -67,13 +79,13 @@ run: install
 services:
 	@bash tools/services.sh
 
-test: install-test tools browser services
+test: install-test tools browser documents services
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-test-fast: install-test
+test-fast: install-test documents
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
-test-postgres: install-test tools browser
+test-postgres: install-test tools browser documents
 	@# Connections kept open (CONN_MAX_AGE) would outlive the suite and block dropping its database.
 	CONN_MAX_AGE=0 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test $(PY) -m pytest $(PYTEST_ARGS)
 

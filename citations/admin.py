@@ -91,6 +91,7 @@ class CitationAdmin(admin.ModelAdmin):
         "original_line_end",
         "section",
         "page",
+        "locator",
         "relevance",
         "confidence",
         "authority",

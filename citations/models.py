@@ -112,6 +112,10 @@ class Citation(models.Model):
     support_judged_by = models.CharField(max_length=10, choices=JudgedBy.choices, blank=True)
     support_reason = models.CharField(max_length=300, blank=True)
     auto_support = models.CharField(max_length=12, choices=Support.choices, blank=True)
+    # Where a citation of a document's rendition sits in the original: PDF
+    # page and highlight rectangles, docx paragraph, slide, cells, notebook
+    # cell (core/ingest/documents/locate.py gives the shape); null for text.
+    locator = models.JSONField(null=True, blank=True)
 
     objects = CitationQuerySet.as_manager()
 

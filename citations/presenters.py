@@ -10,6 +10,8 @@ from citations.models import Citation
 from core.citations import rendering
 from core.citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
 from core.citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
+from core.ingest.documents import RENDITION_SUFFIX
+from core.ingest.documents.locate import describe
 from progress.selectors import files_read as read_files
 
 
@@ -39,7 +41,10 @@ def citation_view(citation: Citation) -> CitationView:
     label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
     if citation.source_path and citation.title:
         label = f"{citation.title}/{citation.path_in_item}" if citation.path_in_item else citation.title
-    if citation.line_start:
+    if citation.locator and citation.path_in_item.endswith(RENDITION_SUFFIX):
+        # A document is named as itself with its page, slide or cell, not as its rendition's lines.
+        label = describe(citation.locator, citation.path_in_item.removesuffix(RENDITION_SUFFIX))
+    elif citation.line_start:
         label += f":{citation.line_start}" + (
             f"-{citation.line_end}" if citation.line_end and citation.line_end != citation.line_start else ""
         )

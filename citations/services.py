@@ -3,15 +3,61 @@ against the sandbox and saved; re-verified on demand; reviewed."""
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 from django.utils import timezone
 
 from citations.models import Citation, CitationFeedback
 from citations.presenters import store_answer_html
 from core.citations.parsing import ParsedCitation, parse_citations
+from core.citations.states import VerificationState
 from core.citations.support.judge import claim_sentences, judge_citation
 from core.citations.verification import file_digest, verify_citations
 from core.content_kinds import ContentKind
+from core.ingest.documents import map_path
+from core.ingest.documents.locate import locate
+from core.sandbox import SandboxError, resolve_in_sandbox
+
+log = logging.getLogger(__name__)
+
+
+class Locators:
+    """Locators of one session's citations, each rendition read once."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.lines: dict[str, list[str]] = {}
+
+    def find(self, item, source_path: str, status: str, line_start, line_end, excerpt: str) -> dict | None:
+        """The citation's locator when it cites verified lines of a document's
+        rendition (``None`` for plain text, or when nothing was verified)."""
+        if item is None or line_start is None or "/" not in source_path:
+            return None
+        try:
+            if not VerificationState(status).highlights:
+                return None
+        except ValueError:
+            return None
+        rendition = source_path.split("/", 1)[1]
+        if not map_path(item.documents_path, rendition).is_file():
+            return None
+        try:
+            if source_path not in self.lines:
+                real = resolve_in_sandbox(self.session.sandbox_path, source_path)
+                self.lines[source_path] = real.read_text(encoding="utf-8", errors="replace").split("\n")
+            return locate(
+                item.documents_path,
+                rendition,
+                self.lines[source_path],
+                line_start,
+                line_end or line_start,
+                excerpt,
+            )
+        except (OSError, SandboxError, ValueError, KeyError, IndexError):
+            # A damaged map or original: the citation keeps its lines, without a page.
+            log.exception("No locator for %s lines %s-%s", source_path, line_start, line_end)
+            return None
 
 
 def _content_maps(session):
@@ -41,6 +87,7 @@ def citations_record(question) -> int:
     )
     claims = claim_sentences(question.answer or "")
     now = timezone.now()
+    locators = Locators(session)
     rows = []
     for position, (cit, ver) in enumerate(zip(parsed.citations, verifications, strict=True)):
         claim = claims.get(cit.cid, "")
@@ -49,6 +96,9 @@ def citations_record(question) -> int:
         if content_id is None and cit.url and cit.url in url_to_content:
             content_id = url_to_content[cit.url]
         item = by_id.get(content_id or "")
+        line_start = ver.line_start if ver.line_start is not None else cit.line_start
+        line_end = ver.line_end if ver.line_end is not None else cit.line_end
+        source_path = (ver.resolved_path or cit.source_path or "")[:1000]
         rows.append(
             Citation(
                 question=question,
@@ -56,11 +106,11 @@ def citations_record(question) -> int:
                 position=position,
                 source_type=cit.source_type or "file",
                 content_item=item,
-                source_path=(ver.resolved_path or cit.source_path or "")[:1000],
+                source_path=source_path,
                 url=(cit.url or (item.source_url if item else "") or "")[:2000],
                 title=(cit.title or (item.title if item else "") or "")[:300],
-                line_start=ver.line_start if ver.line_start is not None else cit.line_start,
-                line_end=ver.line_end if ver.line_end is not None else cit.line_end,
+                line_start=line_start,
+                line_end=line_end,
                 original_line_start=ver.original_line_start,
                 original_line_end=ver.original_line_end,
                 section=(cit.section or "")[:300],
@@ -83,6 +133,7 @@ def citations_record(question) -> int:
                 support_judged_by=Citation.JudgedBy.LEXICAL,
                 support_reason=support.reason[:300],
                 auto_support=support.label,
+                locator=locators.find(item, source_path, ver.status, line_start, line_end, cit.excerpt or ""),
             )
         )
     with transaction.atomic():
@@ -129,6 +180,7 @@ def citations_reverify(citations) -> int:
             state=session.state_path,  # line indexes: unchanged files are not read again
         )
         now = timezone.now()
+        locators = Locators(session)
         for citation, cited, ver in zip(group, parsed, results, strict=True):
             # The range found, or the one cited when nothing was found; the
             # cited range is kept as the original whenever they differ.
@@ -143,6 +195,15 @@ def citations_reverify(citations) -> int:
             citation.match_score = ver.score
             citation.file_sha256 = ver.file_sha256 or ""
             citation.verified_at = now
+            item = by_id.get(str(citation.content_item_id)) if citation.content_item_id else None
+            citation.locator = locators.find(
+                item,
+                citation.source_path,
+                ver.status,
+                citation.line_start,
+                citation.line_end,
+                citation.excerpt,
+            )
             _judge_again(citation)
             citation.save()
             count += 1

@@ -113,6 +113,12 @@ class ContentItem(models.Model):
     def folder(self) -> Path:
         return self.session.sandbox_path / str(self.id)
 
+    @property
+    def documents_path(self) -> Path:
+        """Its documents' originals and locator maps, in the session's private
+        state (never its sandbox)."""
+        return self.session.state_path / "documents" / str(self.id)
+
 
 class Question(models.Model):
     class Status(models.TextChoices):

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from citations.models import Citation
 from citations.presenters import answer_context
 from core.filetree import file_tree
+from core.ingest.documents import original_path
 from progress import selectors
 from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
@@ -37,10 +38,25 @@ def owned_question(request, session_id, question_id) -> Question:
     )
 
 
+MAX_ORIGINALS_LISTED = 20
+
+
+def document_originals(item) -> list[str]:
+    """The documents' originals kept for the item (their paths in the item), for download links."""
+    root = original_path(item.documents_path, "")
+    if not root.is_dir():
+        return []
+    found = sorted(
+        p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+    )
+    return found[:MAX_ORIGINALS_LISTED]
+
+
 def content_context(session: ResearchSession) -> dict:
     items = list(session.content_items.all())
     for item in items:
         item.tree, item.tree_truncated = file_tree(item.folder) if item.status == "ready" else ([], False)
+        item.originals = document_originals(item) if item.status == "ready" else []
     return {"session": session, "items": items, "any_pending": any(i.status == "pending" for i in items)}
 
 

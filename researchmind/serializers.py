@@ -28,6 +28,7 @@ def citation_payload(citation) -> dict:
         "support": citation.support,
         "support_judged_by": citation.support_judged_by,
         "support_reason": citation.support_reason,
+        "locator": citation.locator,
     }
 
 

@@ -79,7 +79,7 @@ def sandbox_refresh(session: ResearchSession) -> None:
 
 
 def _limits():
-    return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES)
+    return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES, max_pdf_pages=settings.DOCUMENT_MAX_PDF_PAGES)
 
 
 def _progress_saver(item_id) -> Callable[[int, int | None, str], None]:
@@ -149,6 +149,7 @@ def _flag_changed_citations(session: ResearchSession) -> None:
 
 def _content_failed(item: ContentItem, message: str) -> None:
     shutil.rmtree(item.session.sandbox_path / str(item.id), ignore_errors=True)
+    shutil.rmtree(item.documents_path, ignore_errors=True)
     item.status = ContentItem.Status.FAILED
     item.error = message
     item.save(update_fields=["status", "error"])
@@ -183,6 +184,7 @@ def content_delete(item: ContentItem) -> None:
     session = item.session
     citations_mark_source_removed(item)
     shutil.rmtree(session.sandbox_path / str(item.id), ignore_errors=True)
+    shutil.rmtree(item.documents_path, ignore_errors=True)
     forget_content(session.state_path, str(item.id))  # its files' line indexes
     item.delete()
     sandbox_refresh(session)
@@ -234,7 +236,12 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         content_run_async(
             item,
             lambda dest, progress: ingest.ingest_files(
-                dest, spooled_files(spool), limits=limits, progress=progress, staging_root=staging_root
+                dest,
+                spooled_files(spool),
+                limits=limits,
+                progress=progress,
+                staging_root=staging_root,
+                documents_dir=item.documents_path,
             ),
             cleanup=spool,
         )
@@ -247,7 +254,12 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         def zip_work(dest, progress):
             for _name, handle in spooled_files(spool):
                 return ingest.ingest_zip(
-                    dest, handle, limits=limits, progress=progress, staging_root=staging_root
+                    dest,
+                    handle,
+                    limits=limits,
+                    progress=progress,
+                    staging_root=staging_root,
+                    documents_dir=item.documents_path,
                 )
 
         content_run_async(item, zip_work, cleanup=spool)
@@ -259,7 +271,16 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
             title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
             source_url=url,
         )
-        content_run_async(item, partial(_git_work, url=url, limits=limits, staging_root=staging_root))
+        content_run_async(
+            item,
+            partial(
+                _git_work,
+                url=url,
+                limits=limits,
+                staging_root=staging_root,
+                documents_dir=item.documents_path,
+            ),
+        )
     else:
         url = data["url"]
         item = content_start(session=session, kind=content_kind, source_url=url)
@@ -275,7 +296,7 @@ def _text_work(dest, progress, *, title, markdown, staging_root):
     return ingest.ingest_text(dest, title=title, markdown=markdown, staging_root=staging_root)
 
 
-def _git_work(dest, progress, *, url, limits, staging_root):
+def _git_work(dest, progress, *, url, limits, staging_root, documents_dir):
     # A path on the server is only for the command line (or when explicitly
     # allowed): from the web it would let anyone copy any repository here.
     return ingest.ingest_git(
@@ -286,6 +307,7 @@ def _git_work(dest, progress, *, url, limits, staging_root):
         allow_local=settings.INGEST_ALLOW_LOCAL_GIT,
         allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
         staging_root=staging_root,
+        documents_dir=documents_dir,
     )
 
 

@@ -208,6 +208,8 @@ MAX_PASTE_BYTES = int(os.environ.get("MAX_PASTE_BYTES", 5 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * MAX_PASTE_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", 200 * 1024 * 1024))
+# A PDF with more pages is refused (its text would take long to extract and be too long to read).
+DOCUMENT_MAX_PDF_PAGES = int(os.environ.get("DOCUMENT_MAX_PDF_PAGES", 2000))
 
 # Engines
 DEFAULT_ENGINE = os.environ.get("DEFAULT_ENGINE", "builtin")

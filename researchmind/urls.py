@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from researchmind.api import api
-from researchmind.views import content, engines, fanout, files, questions, sessions, tokens
+from researchmind.views import content, documents, engines, fanout, files, questions, sessions, tokens
 
 urlpatterns = [
     path("", sessions.home, name="home"),
@@ -28,6 +28,11 @@ urlpatterns = [
         "sessions/<uuid:session_id>/content/item/<uuid:content_id>/original/",
         content.content_original,
         name="content_original",
+    ),
+    path(
+        "sessions/<uuid:session_id>/content/item/<uuid:content_id>/original/<path:path>",
+        content.content_document_original,
+        name="content_document_original",
     ),
     path("sessions/<uuid:session_id>/ask/", questions.question_ask, name="question_ask"),
     path(
@@ -71,6 +76,16 @@ urlpatterns = [
     ),
     path(
         "sessions/<uuid:session_id>/raw/<uuid:content_id>/<path:file_path>", files.file_raw, name="file_raw"
+    ),
+    path(
+        "sessions/<uuid:session_id>/pages/<uuid:content_id>/<path:file_path>",
+        documents.document_page,
+        name="document_page",
+    ),
+    path(
+        "sessions/<uuid:session_id>/page-image/<uuid:content_id>/<int:page>/<path:file_path>",
+        documents.document_page_image,
+        name="document_page_image",
     ),
     path("citations/<int:citation_id>/feedback/", files.citation_feedback, name="citation_feedback"),
     path("admin/", admin.site.urls),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import lzma
 import os
 import re
-import stat
 import tempfile
 import zipfile
 import zlib
@@ -36,9 +35,11 @@ from .common import (
     target_path,
     write_stream,
 )
+from .documents import documents_dir_for, kept_privately, render_documents
+from .members import check_kind as _check_kind
+from .members import check_sizes as _check_sizes
 from .zipdir import declared_directory
 
-_SUPPORTED = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _DAMAGED = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError)
 
@@ -80,51 +81,6 @@ def _check_name(info: zipfile.ZipInfo, root: os.PathLike[str]) -> str:
     except SandboxError as exc:
         raise IngestError(f"Member {name!r} has a name that is not allowed: {exc}") from exc
     return name
-
-
-def _check_kind(info: zipfile.ZipInfo) -> None:
-    """Only regular files and folders; no links, devices, pipes; no encryption."""
-    mode = info.external_attr >> 16
-    kind = stat.S_IFMT(mode)
-    if kind == stat.S_IFLNK:
-        raise IngestError(f"Member {info.filename!r} is a symbolic link; links in archives are refused.")
-    if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
-        raise IngestError(f"Member {info.filename!r} is a special file (device, pipe or socket); refused.")
-    if info.flag_bits & 0x1:
-        raise IngestError(
-            f"Member {info.filename!r} is encrypted; password-protected archives are not supported."
-        )
-    if info.compress_type not in _SUPPORTED:
-        raise IngestError(f"Member {info.filename!r} uses an unsupported compression method.")
-
-
-def _check_sizes(infos: list[zipfile.ZipInfo], limits: Limits) -> None:
-    """Refuse on the declared sizes alone, before anything is extracted."""
-    total = compressed = 0
-    for info in infos:
-        size, packed = info.file_size, max(info.compress_size, 1)
-        if size > limits.max_file_bytes:
-            raise IngestError(
-                f"Member {info.filename!r} would unpack to {human_size(size)}, more than the limit "
-                f"of {human_size(limits.max_file_bytes)} per file."
-            )
-        if size > limits.ratio_floor_bytes and size / packed > limits.max_ratio:
-            raise IngestError(
-                f"Member {info.filename!r} is compressed {size / packed:,.0f} to 1 (the limit is "
-                f"{limits.max_ratio:,.0f} to 1): refused as a likely zip bomb."
-            )
-        total += size
-        compressed += packed
-        if total > limits.max_total_bytes:
-            raise IngestError(
-                f"The archive would unpack to more than the limit of {human_size(limits.max_total_bytes)} "
-                f"(reached at member {info.filename!r})."
-            )
-    if total > limits.ratio_floor_bytes and total / max(compressed, 1) > limits.max_ratio:
-        raise IngestError(
-            f"The archive as a whole is compressed {total / compressed:,.0f} to 1 (the limit is "
-            f"{limits.max_ratio:,.0f} to 1): refused as a likely zip bomb."
-        )
 
 
 def _validate(zf: zipfile.ZipFile, root: os.PathLike[str], limits: Limits) -> list[zipfile.ZipInfo]:
@@ -184,8 +140,11 @@ def ingest_zip(
     progress: Progress | None = None,
     title: str | None = None,
     staging_root: str | os.PathLike[str] | None = None,
+    documents_dir: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
-    """Check every member of the zip archive ``fileobj``, then extract it into ``dest``."""
+    """Check every member of the zip archive ``fileobj``, then extract it into
+    ``dest``; documents among the members become their renditions (see
+    ``ingest_files``)."""
     report = progress or no_progress
     source = _seekable(fileobj, limits)
     # Read the archive's own count of entries first: zipfile would otherwise
@@ -195,7 +154,11 @@ def ingest_zip(
         zf = zipfile.ZipFile(source)
     except _DAMAGED as exc:
         raise IngestError("This is not a zip archive, or it is damaged.") from exc
-    with zf, staging(dest, staging_root=staging_root) as root:
+    with (
+        zf,
+        kept_privately(documents_dir or documents_dir_for(dest)) as private,
+        staging(dest, staging_root=staging_root) as root,
+    ):
         # A repository's .git/ is version-control state, not content (git ingest drops it too).
         infos = [info for info in _validate(zf, root, limits) if ".git" not in info.filename.split("/")]
         budget = Budget(limits)
@@ -208,9 +171,15 @@ def ingest_zip(
                 report(len(files), member_count, f"Extracted {name}")
         if not files:
             raise IngestError("The archive contains no files.")
+        files, notes = render_documents(root, files, private, limits=limits, progress=report)
         files, skipped, size = drop_binary(root, files)
         if not files:
             raise no_text_error(skipped)
     return IngestResult(
-        title=title or "Archive", file_count=len(files), byte_size=size, files=sorted(files), skipped=skipped
+        title=title or "Archive",
+        file_count=len(files),
+        byte_size=size,
+        files=sorted(files),
+        skipped=skipped,
+        notes=notes,
     )

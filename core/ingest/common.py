@@ -47,6 +47,7 @@ class Limits:
     connect_timeout: float = 10.0
     total_timeout: float = 60.0
     git_timeout: float = 300.0
+    max_pdf_pages: int = 2000
 
 
 DEFAULT_LIMITS = Limits()
@@ -62,15 +63,21 @@ class IngestResult:
     source_url: str | None = None
     files: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # not text: removed, named in the item's note
+    # Documents: pages that failed, documents that could not be converted.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def note(self) -> str:
         """What the person should know about files left out ("" when none were)."""
-        if not self.skipped:
-            return ""
-        count = len(self.skipped)
-        names = ", ".join(self.skipped[:5]) + (f" and {count - 5} more" if count > 5 else "")
-        return f"{count} file{'s are' if count != 1 else ' is'} not text and {'were' if count != 1 else 'was'} skipped: {names}."
+        parts = list(self.notes)
+        if self.skipped:
+            count = len(self.skipped)
+            names = ", ".join(self.skipped[:5]) + (f" and {count - 5} more" if count > 5 else "")
+            parts.append(
+                f"{count} file{'s are' if count != 1 else ' is'} not text and "
+                f"{'were' if count != 1 else 'was'} skipped: {names}."
+            )
+        return " ".join(parts)
 
 
 BINARY_SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB is what git and grep call binary

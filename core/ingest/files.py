@@ -24,6 +24,7 @@ from .common import (
     target_path,
     write_stream,
 )
+from .documents import RENDITION_SUFFIX, documents_dir_for, kept_privately, render_documents
 
 MAX_NAME_BYTES = 200  # below the usual 255-byte limit, leaving room for "-2"
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f<>:\"|?*]")
@@ -84,14 +85,20 @@ def ingest_files(
     limits: Limits = DEFAULT_LIMITS,
     progress: Progress | None = None,
     staging_root: str | os.PathLike[str] | None = None,
+    documents_dir: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Store uploaded ``(name, stream)`` pairs in ``dest``, enforcing the
-    file-count and size limits while the bytes stream in."""
+    file-count and size limits while the bytes stream in. Documents become
+    their renditions; their originals and locator maps go to
+    ``documents_dir`` (default ``documents_dir_for(dest)``)."""
     report = progress or no_progress
     budget = Budget(limits)
     taken: set[str] = set()
     stored: list[str] = []
-    with staging(dest, staging_root=staging_root) as root:
+    with (
+        kept_privately(documents_dir or documents_dir_for(dest)) as private,
+        staging(dest, staging_root=staging_root) as root,
+    ):
         for raw_name, stream in files:
             name = _unique(clean_filename(raw_name), taken)
             budget.add_file(name)
@@ -100,9 +107,14 @@ def ingest_files(
             stored.append(name)
         if not stored:
             raise IngestError("No files were uploaded.")
+        uploaded = {f"{name}{RENDITION_SUFFIX}": name for name in stored}
+        stored, notes = render_documents(root, stored, private, limits=limits, progress=report)
         stored, skipped, size = drop_binary(root, stored)
         if not stored:
             raise no_text_error(skipped)
         report(len(stored), len(stored), "Files saved")
-    title = stored[0] if len(stored) == 1 else f"{stored[0]} and {len(stored) - 1} more"
-    return IngestResult(title=title, file_count=len(stored), byte_size=size, files=stored, skipped=skipped)
+    first = uploaded.get(stored[0], stored[0])  # a document is titled by its own name, not its rendition's
+    title = first if len(stored) == 1 else f"{first} and {len(stored) - 1} more"
+    return IngestResult(
+        title=title, file_count=len(stored), byte_size=size, files=stored, skipped=skipped, notes=notes
+    )

@@ -28,6 +28,7 @@ from .common import (
     no_text_error,
     staging,
 )
+from .documents import documents_dir_for, kept_privately, render_documents
 from .gitsource import GitSource, classify
 
 # The phase starts with a letter, so "remote:" followed by spaces cannot be
@@ -221,8 +222,10 @@ def ingest_git(
     allow_local: bool = True,
     allow_loopback: bool = False,
     staging_root: str | os.PathLike[str] | None = None,
+    documents_dir: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
-    """Shallow-clone ``url_or_path`` into ``dest`` without its history.
+    """Shallow-clone ``url_or_path`` into ``dest`` without its history;
+    documents in the tree become their renditions (see ``ingest_files``).
 
     Remote URLs must be http(s):// or git:// on a public address (loopback
     only with ``allow_loopback``); local folders only with ``allow_local``.
@@ -231,9 +234,13 @@ def ingest_git(
     source = classify(url_or_path, allow_local=allow_local, allow_loopback=allow_loopback)
     report(0, None, f"Cloning {source.title}")
     budget = Budget(limits)
-    with staging(dest, staging_root=staging_root) as root:
+    with (
+        kept_privately(documents_dir or documents_dir_for(dest)) as private,
+        staging(dest, staging_root=staging_root) as root,
+    ):
         _clone(source, root, limits, report)
         files = flatten_tree(root, budget)
+        files, notes = render_documents(root, files, private, limits=limits, progress=report)
         files, skipped, size = drop_binary(root, files)
         if not files:
             raise no_text_error(skipped)
@@ -245,4 +252,5 @@ def ingest_git(
         source_url=None if source.is_local else url_or_path.strip(),
         files=files,
         skipped=skipped,
+        notes=notes,
     )

@@ -139,6 +139,16 @@ class CitationOut(Schema):
     )
     support_judged_by: str = Field(description="lexical (offline judge), llm or human (a reviewer).")
     support_reason: str
+    locator: dict | None = Field(
+        default=None,
+        description=(
+            "null for plain text; for a document, where the cited text is in the original: "
+            '{"kind": "pdf", "page": 7, "page_end": 7, "ocr": false, "regions": [{"page": 7, '
+            '"rects": [[left, bottom, right, top], …]}]} (PDF points), {"kind": "docx", "paragraph": N, '
+            '"heading": "…"}, {"kind": "pptx", "slide": N}, {"kind": "xlsx", "sheet": "…", "cells": '
+            '"A23:F23"}, {"kind": "ipynb", "cell": N}.'
+        ),
+    )
 
 
 class QuestionOut(Schema):

@@ -2,4 +2,5 @@
 otherwise) → validate a form → call a service → render (the whole page, or
 a partial for htmx).
 
-One module per idea: ``sessions``, ``content``, ``questions``, ``fanout``, ``tokens``."""
+One module per idea: ``sessions``, ``content``, ``questions``, ``fanout``, ``tokens``, ``files``
+(the text viewer), ``documents`` (a PDF's Page view)."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from citations.models import Citation
 from core.content_kinds import ContentKind
+from core.ingest.documents import original_path
+from core.sandbox import SandboxError, resolve_in_sandbox
 from researchmind import forms, services
 from researchmind.models import ContentItem
 from researchmind.pages import content_context, owned_session
@@ -106,5 +108,25 @@ def content_original(request, session_id, content_id):
         raise Http404("This content item has no original page.")
     response = HttpResponse(originals[0].read_bytes(), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{originals[0].name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+@require_GET
+def content_document_original(request, session_id, content_id, path):
+    """A document's original file (the PDF, .docx … its rendition was made
+    from), kept outside the sandbox: always a download, never shown inline."""
+    session = owned_session(request, session_id)
+    item = get_object_or_404(ContentItem.objects.owned_by(request.user), pk=content_id, session=session)
+    root = original_path(item.documents_path, "")
+    try:
+        real = resolve_in_sandbox(root, path)
+    except SandboxError as exc:
+        raise Http404("No such original document.") from exc
+    if not real.is_file() or real == root:
+        raise Http404("No such original document.")
+    response = FileResponse(real.open("rb"), as_attachment=True, filename=real.name)
+    response["Content-Type"] = "application/octet-stream"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -14,6 +14,7 @@ from citations.models import Citation, CitationFeedback
 from citations.services import citation_feedback_record
 from core.citations.markers import ID_RE
 from core.citations.rendering import web_href
+from core.ingest.documents.locate import load_map
 from core.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
 from researchmind.pages import owned_session
@@ -74,8 +75,24 @@ def file_viewer(request, session_id, content_id, file_path):
             "hl": request.GET.get("hl", ""),
             "original_href": web_href(item.source_url),
             "back": _cited_from(session, request.GET.get("cite", "")),
+            "page_href": _page_view_href(session, item, file_path, window, request.GET.get("cite", "")),
         },
     )
+
+
+def _page_view_href(session, item, file_path: str, window, cite: str) -> str | None:
+    """The Page view of the PDF this file is the text of (``None`` for other
+    files), at the page of the first line shown or highlighted."""
+    data = load_map(item.documents_path, file_path)
+    if data is None or data.get("kind") != "pdf":
+        return None
+    line = window.highlight_start or window.first or 1
+    origins = data["lines"]
+    page = next((o["page"] for o in reversed(origins[:line]) if o and "page" in o), 1)
+    href = reverse("document_page", args=[session.id, item.id, file_path]) + f"?page={page}"
+    if _CITE.match(cite):
+        href += f"&cite={cite}"
+    return href + "#cited"
 
 
 _CITE = re.compile(rf"^(\d{{1,12}})-({ID_RE.pattern})$")

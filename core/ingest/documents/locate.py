@@ -1,0 +1,170 @@
+"""A citation's locator: where its verified lines came from in the original
+document, in the shape the API gives (issue #30):
+
+- PDF ``{"kind": "pdf", "page": P, "page_end": P2, "ocr": false, "regions":
+  [{"page": P, "rects": [[left, bottom, right, top], …]}]}``: rectangles in
+  PDF points from pdfium's character boxes of the quoted characters, one per
+  visual line;
+- ``{"kind": "docx", "paragraph": N, "heading": "…"}``, ``{"kind": "pptx",
+  "slide": N}``, ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx",
+  "sheet": "…", "cells": "A23:F23"}``; a citation that spans several names
+  the last too (``paragraph_end``, ``slide_end``, ``cell_end``).
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from core.sandbox import resolve_in_sandbox
+
+from .model import MAP_VERSION
+from .pdf import expand, open_pdf, page_text
+from .quote import quote_span
+from .render import original_path
+
+# Two character boxes are on one visual line when their heights overlap by at least this share.
+SAME_LINE_OVERLAP = 0.5
+
+
+def load_map(documents_dir: str | Path, rendition: str) -> dict | None:
+    """The locator map of ``rendition`` (a path inside its content folder), or ``None``."""
+    try:
+        # ``rendition`` may come from a URL: resolved like any sandbox path, so
+        # "../" cannot reach a file outside the maps folder.
+        path = resolve_in_sandbox(Path(documents_dir) / "maps", f"{rendition}.json")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # SandboxError is a ValueError
+        return None
+    return data if isinstance(data, dict) and data.get("version") == MAP_VERSION else None
+
+
+def locate(
+    documents_dir: str | Path,
+    rendition: str,
+    lines: list[str],
+    line_start: int,
+    line_end: int,
+    excerpt: str | None = None,
+) -> dict | None:
+    """The locator of lines ``line_start``–``line_end`` (from 1) of the
+    rendition whose full text is ``lines``, narrowed to ``excerpt`` when it is
+    found in them; ``None`` when the file is not a document's rendition."""
+    data = load_map(documents_dir, rendition)
+    if data is None or line_start < 1 or line_end < line_start:
+        return None
+    origins = data["lines"][line_start - 1 : line_end]
+    known = [origin for origin in origins if origin]
+    if not known:
+        return None
+    kind = data["kind"]
+    if kind == "pdf":
+        cited = lines[line_start - 1 : line_end]
+        return _pdf(Path(documents_dir), data, origins, cited, excerpt)
+    first, last = known[0], known[-1]
+    if kind == "docx":
+        return _with_end(
+            {"kind": "docx", "paragraph": first["paragraph"], "heading": first["heading"]}, "paragraph", last
+        )
+    if kind == "pptx":
+        return _with_end({"kind": "pptx", "slide": first["slide"]}, "slide", last)
+    if kind == "ipynb":
+        return _with_end({"kind": "ipynb", "cell": first["cell"]}, "cell", last)
+    if kind == "xlsx":
+        rows = [origin for origin in known if origin.get("sheet") == first["sheet"] and "row" in origin]
+        cells = f"{rows[0]['first']}{rows[0]['row']}:{rows[-1]['last']}{rows[-1]['row']}" if rows else None
+        return {"kind": "xlsx", "sheet": first["sheet"], "cells": cells}
+    return None
+
+
+def _with_end(locator: dict, key: str, last: dict) -> dict:
+    if last[key] != locator[key]:
+        locator[f"{key}_end"] = last[key]
+    return locator
+
+
+def _pdf(documents_dir: Path, data: dict, origins: list, cited: list[str], excerpt: str | None) -> dict:
+    span = quote_span(cited, excerpt)
+    (first_line, first_column), (last_line, end_column) = span or ((0, 0), (len(cited) - 1, None))
+    chars: dict[int, list[int]] = {}  # page → its quoted characters' indexes, in order
+    pages = []
+    for number, origin in enumerate(origins):
+        if not origin:
+            continue
+        pages.append(origin["page"])
+        if not (first_line <= number <= last_line) or "runs" not in origin:
+            continue
+        indexes = expand(origin["runs"])
+        stop = end_column if number == last_line and end_column is not None else len(indexes)
+        start = first_column if number == first_line else 0
+        chars.setdefault(origin["page"], []).extend(indexes[start:stop])
+    regions = []
+    if chars:
+        document = open_pdf(original_path(documents_dir, data["original"]), data["original"])
+        try:
+            for page_number, indexes in chars.items():
+                page = document[page_number - 1]
+                try:
+                    rects = _line_rects(page.get_textpage(), indexes)
+                finally:
+                    page.close()
+                regions.append({"page": page_number, "rects": rects})
+        finally:
+            document.close()
+    quoted_pages = [region["page"] for region in regions] or pages
+    return {
+        "kind": "pdf",
+        "page": quoted_pages[0],
+        "page_end": quoted_pages[-1],
+        "ocr": False,
+        "regions": regions,
+    }
+
+
+def _line_rects(textpage: pdfium.PdfTextPage, indexes: list[int]) -> list[list[float]]:
+    """The boxes of the characters at ``indexes`` merged into one rectangle
+    per visual line (whitespace and characters without a box left out).
+    pdfium's loose boxes span the font's height, so a comma or an "x" sits
+    in its line's band like a capital and a line gives one even rectangle."""
+    rects: list[list[float]] = []
+    text = page_text(textpage)
+    for index in indexes:
+        if index < len(text) and text[index].isspace():
+            continue
+        left, bottom, right, top = textpage.get_charbox(index, loose=True)
+        if right <= left or top <= bottom:
+            continue
+        if rects:
+            current = rects[-1]
+            overlap = min(top, current[3]) - max(bottom, current[1])
+            if (
+                overlap >= SAME_LINE_OVERLAP * min(top - bottom, current[3] - current[1])
+                and left >= current[0] - 1
+            ):
+                current[0], current[1] = min(current[0], left), min(current[1], bottom)
+                current[2], current[3] = max(current[2], right), max(current[3], top)
+                continue
+        rects.append([left, bottom, right, top])
+    return [[round(value, 2) for value in rect] for rect in rects]
+
+
+def describe(locator: dict | None, original: str) -> str:
+    """How a citation of a document is named: "report.pdf, p. 7",
+    "deck.pptx, slide 3", "data.xlsx, Sheet1 A23:F23" …"""
+    if not locator:
+        return original
+    kind = locator.get("kind")
+    if kind == "pdf":
+        first, last = locator["page"], locator.get("page_end", locator["page"])
+        return f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
+    if kind == "xlsx":
+        return f"{original}, {locator['sheet']}" + (f" {locator['cells']}" if locator.get("cells") else "")
+    for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):
+        if key in locator:
+            end = locator.get(f"{key}_end")
+            return f"{original}, {word} {locator[key]}" + (f"–{end}" if end else "")
+    return original
