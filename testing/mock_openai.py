@@ -84,7 +84,7 @@ ERROR_TYPES = {
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # names in lower case
     body: dict[str, Any] | None
 
 
@@ -145,7 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body: dict[str, Any] | None) -> None:
         with self.mock._lock:
-            self.mock.requests.append(RecordedRequest(self.command, self.path, dict(self.headers), body))
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            self.mock.requests.append(RecordedRequest(self.command, self.path, headers, body))
 
     def _authorised(self) -> bool:
         if self.mock.api_key is None:

@@ -14,11 +14,12 @@ from typing import Any
 
 from core.engines.base import Availability, Engine
 
-ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "replay")
+ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "openai", "replay")
 LABELS = {
     "builtin": "Built-in (offline)",
     "claude-code": "Claude Code",
     "claude-mpm": "Claude MPM",
+    "openai": "OpenAI-compatible model",
     "replay": "Replay (recorded transcript)",
 }
 
@@ -41,6 +42,10 @@ def get_engine(name: str, **settings: Any) -> Engine:
         from core.engines.claude import ClaudeMpmEngine
 
         return ClaudeMpmEngine(**settings)
+    if name == "openai":
+        from core.engines.openai import OpenAIEngine
+
+        return OpenAIEngine(**settings)
     if name == "replay":
         from core.engines.replay import ReplayEngine
 
