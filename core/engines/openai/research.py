@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import ssl
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -52,6 +54,14 @@ class ModelSettings:
     timeout: float = 300.0  # seconds for the whole run
     max_retries: int = 3  # of one request, on 429 / 5xx / unreachable
     retry_delay: float = 1.0  # the first retry's delay in seconds, doubling
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """One TLS context for every run. Building one loads the CA store (about
+    80 ms here), which a new client per run would otherwise pay before its
+    first request (docs/ENGINES.md, time to first token)."""
+    return ssl.create_default_context()
 
 
 class Stopped(Exception):
@@ -107,6 +117,7 @@ class Research:
             api_key=settings.api_key or "no-key",  # local servers take any
             max_retries=0,  # retried here, each retry shown as a step
             timeout=settings.timeout,
+            http_client=openai.DefaultAsyncHttpxClient(verify=tls_context()),
         )
         self.writer: ModelStreamWriter | None = None
         self.partial = ""  # the text of the turn being streamed
@@ -118,6 +129,10 @@ class Research:
         try:
             try:
                 if mode == "tools":
+                    yield writer.notice(
+                        f"Tool mode: {self.settings.model} searches and reads the content itself "
+                        f"(OPENAI_TOOLS={self.settings.tool_mode})"
+                    )
                     async for line in self._with_tools():
                         yield line
                     return
@@ -127,6 +142,10 @@ class Research:
                     "answering in retrieval mode (OPENAI_TOOLS=off skips this try)."
                 )
             writer = self.writer = self._writer("retrieval", writer)
+            yield writer.notice(
+                f"Retrieval mode: the app searches the content and sends {self.settings.model} the passages "
+                f"(OPENAI_TOOLS={self.settings.tool_mode})"
+            )
             async for line in self._retrieval():
                 yield line
         except Stopped as stop:

@@ -225,3 +225,11 @@ def test_a_tool_call_out_of_the_content_is_refused_in_the_stream(sessions):
     assert len(results) == 3 and all(r["is_error"] and r["content"].startswith("Refused: ") for r in results)
     assert not any(SECRET in line for line in done.lines)
     assert not any(SECRET in json.dumps(r.body) for r in mock.chat_requests())
+
+
+@pytest.mark.parametrize(("tool_mode", "shown"), [("on", "Tool mode: "), ("off", "Retrieval mode: ")])
+def test_the_mode_is_shown_on_the_run(sessions, tool_mode, shown):
+    with MockOpenAI(default=ChatResearcher()) as mock:
+        done = run(sessions, mock, tool_mode=tool_mode)
+    notices = [n["content"] for n in done.of_type("system", "informational")]
+    assert notices[0].startswith(shown) and notices[0].endswith(f"(OPENAI_TOOLS={tool_mode})")
