@@ -60,7 +60,7 @@ class ModelSettings:
 def tls_context() -> ssl.SSLContext:
     """One TLS context for every run. Building one loads the CA store (about
     80 ms here), which a new client per run would otherwise pay before its
-    first request (docs/ENGINES.md, time to first token)."""
+    first request (docs/ENGINES.md, Time to first token)."""
     return ssl.create_default_context()
 
 
