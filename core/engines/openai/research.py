@@ -170,7 +170,8 @@ class Research:
         while True:
             if writer.turns >= self.settings.max_turns:
                 raise Stopped(
-                    f"Stopped after {writer.turns} model turns (OPENAI_MAX_TURNS={self.settings.max_turns}) "
+                    f"Stopped after {writer.turns} model turn{'s' * (writer.turns != 1)} "
+                    f"(OPENAI_MAX_TURNS={self.settings.max_turns}) "
                     "before the model wrote its answer.",
                     "error_max_turns",
                 )

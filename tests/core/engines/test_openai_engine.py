@@ -150,7 +150,7 @@ def test_the_turn_limit_ends_the_run_naming_its_setting(sessions):
         done = run(sessions, mock, max_turns=1)
     assert done.result["subtype"] == "error_max_turns" and done.result["is_error"]
     assert done.result["errors"] == [
-        "Stopped after 1 model turns (OPENAI_MAX_TURNS=1) before the model wrote its answer."
+        "Stopped after 1 model turn (OPENAI_MAX_TURNS=1) before the model wrote its answer."
     ]
 
 
@@ -164,9 +164,9 @@ def test_the_token_limit_ends_the_run_naming_its_setting(sessions):
 
 def test_the_time_limit_ends_the_run_naming_its_setting(sessions):
     with MockOpenAI([Stall("Access tokens", seconds=30)]) as mock:
-        done = run(sessions, mock, timeout=0.5)
+        done = run(sessions, mock, timeout=3)
         assert mock.disconnected.wait(10)
-    assert done.result["errors"] == ["The model ran past the time limit of 0.5 s (OPENAI_TIMEOUT)."]
+    assert done.result["errors"] == ["The model ran past the time limit of 3 s (OPENAI_TIMEOUT)."]
     assert done.outcome.killed_by == "timeout"
     assert done.interpreter.answer_text == "Access tokens"
 
@@ -233,3 +233,14 @@ def test_the_mode_is_shown_on_the_run(sessions, tool_mode, shown):
         done = run(sessions, mock, tool_mode=tool_mode)
     notices = [n["content"] for n in done.of_type("system", "informational")]
     assert notices[0].startswith(shown) and notices[0].endswith(f"(OPENAI_TOOLS={tool_mode})")
+
+
+def test_a_server_that_is_not_there_is_retried_then_named(sessions):
+    with MockOpenAI() as mock:
+        url = mock.url  # a port nothing listens on once the double is gone
+    gone = type("Gone", (), {"url": url})()
+    done = run(sessions, gone, retry_delay=0.01, max_retries=1)
+    assert [r["error"] for r in done.of_type("system", "api_retry")] == ["connection_error"]
+    assert done.result["errors"] == [
+        f"The model server at {url} could not be reached: is it running, and is OPENAI_BASE_URL right?"
+    ]
