@@ -7,7 +7,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+from .completion import ModelSettings
 from .engine import OpenAIEngine
-from .research import ModelSettings
 
 __all__ = ["ModelSettings", "OpenAIEngine"]

@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from ..base import Availability, OutputLine, RunOutcome
-from .research import TOOL_MODES, ModelSettings, Research
+from .completion import ModelSettings
+from .research import TOOL_MODES, Research
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
