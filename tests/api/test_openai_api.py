@@ -18,7 +18,8 @@ from progress.models import ProgressEvent
 from researchmind import runs
 from researchmind.models import Question
 from researchmind.runs import run_question
-from testing.mock_openai import ChatResearcher, MockOpenAI, Stall
+from testing.chat_model_double import ChatResearcher
+from testing.mock_openai import MockOpenAI, Stall
 from tests.api.conftest import NOTES
 
 pytestmark = pytest.mark.django_db(transaction=True)

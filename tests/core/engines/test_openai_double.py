@@ -11,7 +11,8 @@ import json
 import openai
 import pytest
 
-from testing.mock_openai import Call, ChatResearcher, Fail, MockOpenAI, Reply
+from testing.chat_model_double import ChatResearcher
+from testing.mock_openai import Call, Fail, MockOpenAI, Reply
 
 SEARCH = {
     "type": "function",

@@ -21,7 +21,8 @@ from core.engines.scope import with_scope
 from core.sandbox import instructions_text, read_manifest
 from core.stream import StreamInterpreter
 from core.threads import Turn, conversation_prompt
-from testing.mock_openai import Call, ChatResearcher, Fail, MockOpenAI, Reply, Stall
+from testing.chat_model_double import ChatResearcher
+from testing.mock_openai import Call, Fail, MockOpenAI, Reply, Stall
 from tests.core.engines.conftest import CONTENT_ID, SECRET
 
 QUESTION = "When do access tokens expire?"
