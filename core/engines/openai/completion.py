@@ -92,6 +92,7 @@ class Streaming:
         )
         self.writer: ModelStreamWriter | None = None
         self.partial = ""
+        self.cap_name = "max_tokens"  # what the server calls a reply's token cap
 
     async def _complete(self, messages: list[dict], reply: Reply, *, tools: bool) -> AsyncIterator[str]:
         """Stream one Chat Completion into ``reply``, yielding its lines as they come."""
@@ -111,26 +112,32 @@ class Streaming:
             "messages": messages,
             "stream": True,
             "stream_options": {"include_usage": True},
-            "max_tokens": min(settings.reply_tokens, left),
+            self.cap_name: min(settings.reply_tokens, left),
         }
         if tools:
             request["tools"] = TOOLS
-        stream = None
-        for attempt in range(settings.max_retries + 1):
+        stream, attempt = None, 0
+        while stream is None:
             try:
                 stream = await self._race(self.client.chat.completions.create(**request))
-                break
             except openai.APIError as error:
                 failure = failure_of(
                     error, base_url=settings.base_url, model=settings.model, api_key=settings.api_key
                 )
                 if failure.no_tools and tools and settings.tool_mode == "auto" and writer.turns == 0:
                     raise NoTools(failure) from None
+                if failure.completion_tokens and self.cap_name == "max_tokens":
+                    # OpenAI's reasoning models take only the newer name; asked
+                    # again at once, and by that name for the rest of the run.
+                    self.cap_name = "max_completion_tokens"
+                    request[self.cap_name] = request.pop("max_tokens")
+                    continue
                 if not failure.retry or attempt == settings.max_retries:
                     raise Stopped(failure.sentence) from None
-                delay = retry_delay(attempt + 1, settings.retry_delay, failure)
+                attempt += 1
+                delay = retry_delay(attempt, settings.retry_delay, failure)
                 yield writer.retry(
-                    attempt=attempt + 1,
+                    attempt=attempt,
                     max_retries=settings.max_retries,
                     delay_s=delay,
                     status=failure.status,

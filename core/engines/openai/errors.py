@@ -29,6 +29,7 @@ class Failure:
     status: int | None = None
     kind: str = "server_error"  # as Claude Code's api_retry names it
     no_tools: bool = False  # the server said the model cannot take tools
+    completion_tokens: bool = False  # it wants max_completion_tokens, not max_tokens
     retry_after_s: float | None = None
 
 
@@ -72,6 +73,7 @@ def failure_of(error: Exception, *, base_url: str, model: str, api_key: str) -> 
             status=error.status_code,
             kind="invalid_request",
             no_tools=error.status_code in (400, 422, 501) and "tool" in message.lower(),
+            completion_tokens=error.status_code == 400 and "max_completion_tokens" in message,
         )
     if isinstance(error, openai.APITimeoutError):
         return Failure(f"{where} did not answer in time.", retry=True, kind="timeout")

@@ -245,3 +245,16 @@ def test_a_server_that_is_not_there_is_retried_then_named(sessions):
     assert done.result["errors"] == [
         f"The model server at {url} could not be reached: is it running, and is OPENAI_BASE_URL right?"
     ]
+
+
+def test_a_model_that_wants_max_completion_tokens_is_asked_again_by_that_name(sessions):
+    refusal = Fail(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+    )
+    with MockOpenAI([refusal], default=ChatResearcher()) as mock:
+        done = run(sessions, mock, max_retries=0)
+    first, *rest = [r.body for r in mock.chat_requests()]
+    assert "max_tokens" in first and "max_completion_tokens" not in first
+    assert rest and all("max_completion_tokens" in body and "max_tokens" not in body for body in rest)
+    assert done.result["subtype"] == "success" and not done.of_type("system", "api_retry")
