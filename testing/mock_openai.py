@@ -45,6 +45,7 @@ class Reply:
     finish_reason: str | None = None  # "tool_calls" when there are calls, else "stop"
     chunk_chars: int = 16  # text is streamed in pieces of this size
     chunk_delay: float = 0.0
+    usage: bool = True  # False: no usage chunk even when asked (as some servers do)
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._data(chunk({"tool_calls": [piece]}))
         finish = turn.finish_reason or ("tool_calls" if turn.calls else "stop")
         self._data(chunk({}, finish))
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if turn.usage and (body.get("stream_options") or {}).get("include_usage"):
             prompt = len(json.dumps(body.get("messages") or [])) // 4
             completion = max(1, (len(turn.text) + len(json.dumps([c.arguments for c in turn.calls]))) // 4)
             usage = {

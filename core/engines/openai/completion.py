@@ -147,7 +147,7 @@ class Streaming:
         for line in writer.start_message():
             yield line
         self.partial = ""
-        text_open = False
+        text_open, reported = False, False
         try:
             chunks = aiter(stream)
             while True:
@@ -156,6 +156,7 @@ class Streaming:
                 except StopAsyncIteration:
                     break
                 if chunk.usage is not None:
+                    reported = True
                     writer.input_tokens += chunk.usage.prompt_tokens or 0
                     writer.completion_tokens += chunk.usage.completion_tokens or 0
                 for choice in chunk.choices:
@@ -186,6 +187,10 @@ class Streaming:
             await stream.close()
         reply.text = self.partial
         self.partial = ""
+        if not reported:  # a server that sends no usage still spends the token budget
+            written = reply.text + "".join(call["arguments"] for call in reply.calls.values())
+            writer.input_tokens += sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+            writer.completion_tokens += tokens_of(written)
         for number, index in enumerate(sorted(reply.calls), start=1):
             reply.calls[index]["id"] = reply.calls[index]["id"] or f"call_{writer.turns}_{number}"
         if text_open:

@@ -258,3 +258,12 @@ def test_a_model_that_wants_max_completion_tokens_is_asked_again_by_that_name(se
     assert "max_tokens" in first and "max_completion_tokens" not in first
     assert rest and all("max_completion_tokens" in body and "max_tokens" not in body for body in rest)
     assert done.result["subtype"] == "success" and not done.of_type("system", "api_retry")
+
+
+def test_a_server_that_reports_no_usage_still_spends_the_token_budget(sessions):
+    long_call = Reply(calls=[Call(SEARCH_TEXT, {"query": "access tokens " * 20})], usage=False)
+    with MockOpenAI([long_call], default=ChatResearcher()) as mock:
+        done = run(sessions, mock, max_tokens=40)
+    assert len(mock.chat_requests()) == 1
+    assert "OPENAI_MAX_TOKENS" in done.result["errors"][0]
+    assert done.result["usage"]["output_tokens"] >= 40
