@@ -7,11 +7,13 @@ to set, cancel keeps the partial answer, and the key never shows."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from progress.models import ProgressEvent
@@ -161,3 +163,18 @@ def test_the_engine_check_on_the_engines_page_answers_through_the_server(client,
         page = client.post(reverse("engine_test", args=["openai"])).content.decode()
     assert "<strong>OK:</strong> 1 of 1 citation(s) verified." in page
     assert KEY not in page
+
+
+def test_check_engine_answers_through_the_server_and_names_the_setting_for_a_wrong_key(openai_settings):
+    with MockOpenAI(default=ChatResearcher(), api_key=KEY) as mock:
+        openai_settings.OPENAI_BASE_URL = mock.url
+        out = io.StringIO()
+        call_command("check_engine", "openai", "--json", stdout=out)
+        report = json.loads(out.getvalue())
+        openai_settings.OPENAI_API_KEY = "sk-wrong-key-0000000000"
+        with pytest.raises(CommandError) as failed:
+            call_command("check_engine", "openai", stdout=io.StringIO())
+    assert report["status"] == "ok" and report["tools"] == ["Grep", "LS", "Read"]
+    assert report["citations"][0]["verification"] == "verified"
+    assert "refused the API key (HTTP 401): set OPENAI_API_KEY" in str(failed.value)
+    assert len(mock.chat_requests()) == 4  # three turns answered, then one refusal, not retried
