@@ -136,3 +136,52 @@ def conversation_prompt(turns: list[Turn], question: str) -> str:
         parts.append("")
     parts.append(f"The follow-up question to answer now: {question.strip()}")
     return "\n".join(parts)
+
+
+_TURN_LINE = re.compile(r"^Turn (\d+) (question|answer|cited): ", re.M)
+_FOLLOW_UP = "The follow-up question to answer now: "
+
+
+def split_conversation(prompt: str) -> tuple[list[Turn], str]:
+    """``conversation_prompt`` read back: ``(earlier turns, follow-up)``, for an
+    engine that sends the thread as chat messages; a prompt that is no
+    conversation is ``([], prompt)``. Each earlier answer runs to the next
+    line of the prompt's own shape, so an answer's own lines stay in it."""
+    if not prompt.startswith(conversation_prompt([Turn("", "")], "").split("\n", 1)[0]):
+        return [], prompt
+    head, found, question = prompt.rpartition("\n" + _FOLLOW_UP)
+    if not found:
+        return [], prompt
+    # A mark counts only where the prompt's own order expects it (turn n's
+    # question, answer, cited; then turn n + 1), so an answer that quotes
+    # "Turn 9 question:" stays one answer (one that quotes the very next mark,
+    # "Turn 2 question:" inside turn 1, is cut there: the prompt cannot tell).
+    marks, expected = [], None
+    for mark in _TURN_LINE.finditer(head):
+        number, part = int(mark[1]), mark[2]
+        if expected is None and part == "question":
+            expected = number
+        if (number, part) in _next_parts(marks, expected):
+            marks.append(mark)
+    fields: dict[int, dict[str, str]] = {}
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        end = after.start() if after is not None else len(head)
+        fields.setdefault(int(mark[1]), {})[mark[2]] = head[mark.end() : end].strip()
+    turns = [
+        Turn(
+            question=parts.get("question", ""),
+            answer=parts.get("answer", ""),
+            sources=tuple(s for s in parts.get("cited", "").split(", ") if s),
+        )
+        for _number, parts in sorted(fields.items())
+    ]
+    return turns, question.strip()
+
+
+def _next_parts(marks: list, first: int | None) -> set[tuple[int, str]]:
+    """The marks that may come next after ``marks`` (turns numbered from ``first``)."""
+    if not marks:
+        return {(first, "question")} if first is not None else set()
+    number, part = int(marks[-1][1]), marks[-1][2]
+    following = {"question": {(number, "answer")}, "answer": {(number, "cited"), (number + 1, "question")}}
+    return following.get(part, {(number + 1, "question")})

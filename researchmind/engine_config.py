@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 
@@ -38,6 +39,7 @@ def engine_settings() -> dict[str, dict]:
         else {},
     }
     return {
+        "openai": openai_settings(),
         "claude-code": claude,
         "claude-mpm": dict(
             claude,
@@ -49,13 +51,29 @@ def engine_settings() -> dict[str, dict]:
     }
 
 
+def openai_settings() -> dict:
+    """The OpenAI-compatible engine's constructor settings (``OPENAI_*``)."""
+    return {
+        "base_url": settings.OPENAI_BASE_URL,
+        "api_key": settings.OPENAI_API_KEY,
+        "model": settings.OPENAI_MODEL,
+        "context_length": settings.OPENAI_CONTEXT_LENGTH,
+        "tool_mode": settings.OPENAI_TOOLS,
+        "max_turns": settings.OPENAI_MAX_TURNS,
+        "max_tokens": settings.OPENAI_MAX_TOKENS,
+        "timeout": settings.OPENAI_TIMEOUT,
+        "max_retries": settings.OPENAI_MAX_RETRIES,
+        "retry_delay": settings.OPENAI_RETRY_DELAY,
+    }
+
+
 def build_engine(name: str, *, model: str = "", state=None):
     """The engine called ``name`` with its settings; ``model`` (a question's
     choice) wins over the default, ``state`` is the session's private folder."""
     config = dict(engine_settings().get(name, {}))
-    if model and name in ("claude-code", "claude-mpm"):
+    if model and name in ("claude-code", "claude-mpm", "openai"):
         config["model"] = model
-    if name == "builtin" and state is not None:
+    if name in ("builtin", "openai") and state is not None:
         config["state_dir"] = state
     return get_engine(name, **config)
 
@@ -68,7 +86,7 @@ AUTH_VARIABLES = (
     "CLAUDE_CODE_USE_VERTEX",
     "ANTHROPIC_BASE_URL",
 )
-SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm")
+SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm", "openai")
 
 
 def engine_overview() -> list[dict]:
@@ -95,7 +113,27 @@ def engine_overview() -> list[dict]:
             entry["has_credentials"] = has_credentials(engine.credentials, engine.config_dir)
             entry["model"] = engine.model or ""
             entry["models"] = list(settings.CLAUDE_MODEL_CHOICES)
+        elif name == "openai":
+            model_settings = engine.settings
+            entry |= {
+                "version": "built in (Chat Completions)",
+                "executable": "",
+                "endpoint": shown_url(model_settings.base_url),
+                "credentials": ["OPENAI_API_KEY"] if model_settings.api_key else [],
+                "has_credentials": bool(model_settings.api_key),
+                "model": model_settings.model,
+                "models": [model_settings.model] if model_settings.model else [],
+                "tool_mode": model_settings.tool_mode,
+                "context_length": model_settings.context_length,
+            }
         else:
             entry |= {"version": "built in", "executable": "", "has_credentials": None}
         overview.append(entry)
     return overview
+
+
+def shown_url(url: str) -> str:
+    """``url`` without a user or password in it, for a page."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=host))

@@ -161,7 +161,7 @@ class AskForm(forms.Form):
         # An alias (sonnet) or a model id (claude-sonnet-4-5, …@20250929, arn:…/…:0): never an option.
         regex=r"^[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*$",
         error_messages={"invalid": "A model is a name such as sonnet or claude-sonnet-4-5."},
-        help_text="For the Claude engines; blank uses the configured default.",
+        help_text="For the Claude and OpenAI-compatible engines; blank uses the configured default.",
     )
 
     def __init__(self, *args, **kwargs):

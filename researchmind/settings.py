@@ -234,6 +234,24 @@ SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")
 CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "")  # the CLI's own default (10) when empty
+# The OpenAI-compatible engine ("openai"): any Chat Completions server with
+# streaming. OPENAI_BASE_URL is the server's /v1 address (blank: OpenAI's own,
+# which needs OPENAI_API_KEY; a local Ollama, vLLM or llama.cpp takes any key).
+# The key is read here only, and never shown, logged or sent anywhere but there.
+OPENAI_BASE_URL = os.environ.get("OPENAI_BASE_URL", "")
+OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
+OPENAI_MODEL = os.environ.get("OPENAI_MODEL", "")
+# The model's context window in tokens: prompts are budgeted to it by the app
+# (Ollama cuts a longer prompt silently, so the server is never relied on).
+OPENAI_CONTEXT_LENGTH = int(os.environ.get("OPENAI_CONTEXT_LENGTH", 8192))
+# Tool calling: "on", "off" (retrieval mode: the app sends the passages) or
+# "auto" (tools, unless the server says the model takes none).
+OPENAI_TOOLS = os.environ.get("OPENAI_TOOLS", "auto").strip().lower()
+OPENAI_MAX_TURNS = int(os.environ.get("OPENAI_MAX_TURNS", 12))  # requests per run
+OPENAI_MAX_TOKENS = int(os.environ.get("OPENAI_MAX_TOKENS", 16000))  # tokens the model writes per run
+OPENAI_TIMEOUT = float(os.environ.get("OPENAI_TIMEOUT", 300))  # seconds per run
+OPENAI_MAX_RETRIES = int(os.environ.get("OPENAI_MAX_RETRIES", 3))  # of a 429/5xx, with backoff
+OPENAI_RETRY_DELAY = float(os.environ.get("OPENAI_RETRY_DELAY", 1.0))  # the first retry's delay, doubling
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))

@@ -18,11 +18,12 @@ from core.engines.builtin import BuiltinEngine
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
 from core.engines.replay import ReplayEngine
 
-ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "replay")
+ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "openai", "replay")
 LABELS = {
     "builtin": "Built-in (offline)",
     "claude-code": "Claude Code",
     "claude-mpm": "Claude MPM",
+    "openai": "OpenAI-compatible model",
     "replay": "Replay (recorded transcript)",
 }
 
@@ -39,6 +40,10 @@ def get_engine(name: str, **settings: Any) -> Engine:
         return ClaudeCodeEngine(**settings)
     if name == "claude-mpm":
         return ClaudeMpmEngine(**settings)
+    if name == "openai":
+        from core.engines.openai import OpenAIEngine
+
+        return OpenAIEngine(**settings)
     if name == "replay":
         return ReplayEngine(**settings)
     raise UnknownEngine(f"There is no engine called {name!r}; the engines are: {', '.join(ENGINE_NAMES)}.")

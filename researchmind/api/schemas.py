@@ -91,8 +91,8 @@ class AskIn(Schema):
     model: str | None = Field(
         None,
         max_length=100,
-        description="The model for the Claude engines (an alias such as sonnet, or a model id); "
-        "the configured default (CLAUDE_MODEL) unless set.",
+        description="The model for the Claude engines (an alias such as sonnet, or a model id; "
+        "CLAUDE_MODEL unless set) or the openai engine (a name its server lists; OPENAI_MODEL unless set).",
     )
     follows: int | None = Field(
         None,

@@ -1,4 +1,4 @@
-"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``builtin``):
+"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``openai``, ``builtin``):
 ask one tiny question over a tiny built-in fixture through the real engine and
 the configured credentials, and say what happened.
 
@@ -26,7 +26,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("engine", choices=[n for n in ENGINE_NAMES if n != "replay"])
         parser.add_argument(
-            "--model", default="", help="A model for the Claude engines (default: CLAUDE_MODEL)."
+            "--model",
+            default="",
+            help="A model for the Claude engines (default: CLAUDE_MODEL) or openai (default: OPENAI_MODEL).",
         )
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="Print one JSON object instead of text."

@@ -195,6 +195,8 @@ def test_asking_an_unusable_engine_is_refused_with_the_reason(
 
 
 def test_a_usable_engine_is_offered_with_its_models(claude_settings, client_for, user, research):
+    claude_settings.OPENAI_MODEL = "a-model"  # every engine set up: none greyed out
+    claude_settings.OPENAI_BASE_URL = "http://127.0.0.1:9/v1"
     page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
     select = page.split('name="engine"', 1)[1].split("</select>", 1)[0]
     assert '<option value="claude-code">Claude Code</option>' in select
