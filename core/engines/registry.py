@@ -16,6 +16,7 @@ from typing import Any
 from core.engines.base import Availability, Engine
 from core.engines.builtin import BuiltinEngine
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.openai import OpenAIEngine
 from core.engines.replay import ReplayEngine
 
 ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "openai", "replay")
@@ -41,8 +42,6 @@ def get_engine(name: str, **settings: Any) -> Engine:
     if name == "claude-mpm":
         return ClaudeMpmEngine(**settings)
     if name == "openai":
-        from core.engines.openai import OpenAIEngine
-
         return OpenAIEngine(**settings)
     if name == "replay":
         return ReplayEngine(**settings)
