@@ -189,19 +189,32 @@ class StreamWriter:
             }
         )
 
-    def result(self, *, duration_ms: int, text: str | None, errors: list[str] | None = None) -> str:
+    def result_usage(self) -> dict:
+        """The ``usage`` of the closing line: an offline run reads no input tokens."""
+        return usage(0, self.output_tokens)
+
+    def result(
+        self,
+        *,
+        duration_ms: int,
+        text: str | None,
+        errors: list[str] | None = None,
+        subtype: str | None = None,
+    ) -> str:
         """The closing line: ``success`` with ``result``, or
-        ``error_during_execution`` with ``errors`` and no ``result`` key."""
+        ``error_during_execution`` (or the ``subtype`` that names why a run
+        stopped early, such as ``error_max_turns``) with ``errors`` and no
+        ``result`` key."""
         obj = {
             "type": "result",
-            "subtype": "success" if errors is None else "error_during_execution",
+            "subtype": subtype or ("success" if errors is None else "error_during_execution"),
             "is_error": errors is not None,
             "duration_ms": duration_ms,
             "duration_api_ms": 0,
             "num_turns": self.turns,
             "stop_reason": "end_turn" if errors is None else None,
             "total_cost_usd": 0,
-            "usage": usage(0, self.output_tokens),
+            "usage": self.result_usage(),
             "modelUsage": {},
             "permission_denials": [],
             "terminal_reason": "completed" if errors is None else "aborted_streaming",

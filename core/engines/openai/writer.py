@@ -78,32 +78,6 @@ class ModelStreamWriter(StreamWriter):
             }
         )
 
-    def result(
-        self,
-        *,
-        duration_ms: int,
-        text: str | None,
-        errors: list[str] | None = None,
-        subtype: str | None = None,
-    ) -> str:
-        """The closing line, with the usage the server reported; ``subtype``
-        names why a run stopped early (``error_max_turns``, …)."""
-        obj = {
-            "type": "result",
-            "subtype": subtype or ("success" if errors is None else "error_during_execution"),
-            "is_error": errors is not None,
-            "duration_ms": duration_ms,
-            "duration_api_ms": 0,
-            "num_turns": self.turns,
-            "stop_reason": "end_turn" if errors is None else None,
-            "total_cost_usd": 0,
-            "usage": usage(self.input_tokens, self.completion_tokens or self.output_tokens),
-            "modelUsage": {},
-            "permission_denials": [],
-            "terminal_reason": "completed" if errors is None else "aborted_streaming",
-        }
-        if errors is None:
-            obj["result"] = text or ""
-        else:
-            obj["errors"] = errors
-        return self._line(obj)
+    def result_usage(self) -> dict:
+        """The usage the server reported (estimated where it reported none)."""
+        return usage(self.input_tokens, self.completion_tokens or self.output_tokens)
