@@ -172,7 +172,7 @@ ENTRIES = [
     for n in range(1, 5)
 ]
 SEED_000 = json.loads(
-    (ROOT / "tests" / "citations" / "test_parse.py")
+    (ROOT / "tests" / "core" / "citations" / "parsing" / "test_parse.py")
     .read_text()
     .split('SEED_000_BLOCK = """<!-- CITATIONS:', 1)[1]
     .split("-->", 1)[0]

@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MD = MarkdownIt("commonmark").enable("table").disable("inline")
 _NEWLINE = re.compile(r"\r\n?|\n")  # what markdown-it normalises to "\n"
 SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("*.txt")) + sorted(
-    (ROOT / "tests" / "protocols" / "seed_examples").iterdir()
+    (ROOT / "tests" / "core" / "protocols" / "seed_examples").iterdir()
 )
 
 

@@ -49,7 +49,7 @@ from researchmind import runs, services  # noqa: E402 (after django.setup())
 from researchmind.asgi import application  # noqa: E402 (after django.setup())
 from researchmind.models import Question  # noqa: E402 (after django.setup())
 
-FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
+FIXTURES = ROOT / "tests" / "core" / "stream" / "fixtures" / "transcripts"
 
 
 def pipe_batches(lines) -> list[list]:

@@ -20,7 +20,7 @@ from core.stream import StreamInterpreter
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
+FIXTURES = ROOT / "tests" / "core" / "stream" / "fixtures" / "transcripts"
 RUNS = ("simple_answer.jsonl", "subagent.jsonl", "mpm_banner.jsonl", "retry_fallback.jsonl")
 
 
