@@ -238,9 +238,23 @@
   });
 
   window.addEventListener("hashchange", function () { showRange(true); });
+
+  // ---- Page view: the outlined quote in view once the page image has its size --
+  // The browser's own jump to #cited happens before the image is laid out, and
+  // the outline is drawn in an SVG over it: scroll again when the image is ready.
+  function showOutline() {
+    var cited = document.querySelector(".page-image #cited");
+    if (!cited) return;
+    var image = document.querySelector(".page-image img");
+    var go = function () { cited.scrollIntoView({ block: "center", behavior: "auto" }); };
+    if (!image || image.complete) go();
+    else image.addEventListener("load", go, { once: true });
+  }
+
+  function ready() { showRange(false); showOutline(); }
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { showRange(false); });
+    document.addEventListener("DOMContentLoaded", ready);
   } else {
-    showRange(false);
+    ready();
   }
 })();

@@ -170,7 +170,7 @@ def test_every_form_control_has_a_label(page, login, answered, where):
 def test_focus_order_on_session_page_is_sensible_and_visible(page, login, answered):
     login()
     page.goto(answered["session"])
-    walk = _tab_walk(page, 18)
+    walk = _tab_walk(page, 20)
     _record("session", walk)
     assert walk[0]["text"] == "Skip to content"
     names = [w["name"] or w["id"] or w["text"] for w in walk]

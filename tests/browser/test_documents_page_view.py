@@ -55,6 +55,12 @@ def test_a_pdf_citation_opens_its_page_with_the_quote_outlined(page, login, live
     image = page.locator(".page-image img")
     expect(image).to_be_visible()
     assert page.evaluate("document.querySelector('.page-image img').naturalWidth") == 1275
+    # The page scrolls to the outline once the image is laid out (it may load after the page).
+    page.wait_for_function(
+        "() => { const r = document.getElementById('cited').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= window.innerHeight; }",
+        timeout=5_000,
+    )
     box, view = cited.bounding_box(), page.viewport_size
     assert 0 <= box["y"] <= view["height"], "the outlined quote is scrolled into view"
     DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
