@@ -7,6 +7,8 @@ from django.urls import path
 from researchmind.api import api
 from researchmind.views import content, documents, engines, fanout, files, questions, sessions, tokens
 
+handler404 = "researchmind.views.errors.page_not_found"  # Django's "No X matches" in plain words
+
 urlpatterns = [
     path("", sessions.home, name="home"),
     path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),

@@ -134,3 +134,20 @@ def test_server_error_page_renders_without_a_request_context(rf):
     assert response.status_code == 500
     assert "Something went wrong on our side" in body
     assert "/static/css/app.css" in body
+
+
+@pytest.mark.parametrize("debug", [False])
+def test_missing_object_404_speaks_plain_words(client_for, user, debug, settings):
+    """Django's "No ResearchSession matches the given query." is a class name, not a sentence:
+    the page names what is missing the way the interface calls it."""
+    settings.DEBUG = debug
+    missing = "00000000-0000-0000-0000-000000000000"
+    body = client_for(user).get(reverse("session_detail", args=[missing])).content.decode()
+    assert "matches the given query" not in body and "ResearchSession" not in body
+    assert "This research session was not found" in body
+
+
+def test_missing_content_item_404_speaks_plain_words(client_for, user, research):
+    missing = "00000000-0000-0000-0000-000000000000"
+    body = client_for(user).get(reverse("file_viewer", args=[research.id, missing, "a.md"])).content.decode()
+    assert "ContentItem" not in body and "This content item was not found" in body
