@@ -38,6 +38,8 @@ class Command(BaseCommand):
         try:
             report = check_engine(lambda state: build_engine(engine, model=model, state=state), engine)
         except EngineUnavailable as error:
+            if as_json:  # a script reading --json gets JSON whatever happened
+                self.stdout.write(_dumps({"engine": engine, "status": "unavailable", "why": str(error)}))
             raise CommandError(str(error)) from None
         report.pop("result", None)
         if as_json:

@@ -45,3 +45,14 @@ def test_check_engine_without_credentials_says_what_to_set(claude_settings):
     claude_settings.ANTHROPIC_API_KEY = ""
     with pytest.raises(CommandError, match=r"has no credentials\. Set ANTHROPIC_API_KEY"):
         call_command("check_engine", "claude-code")
+
+
+def test_check_engine_json_when_the_engine_is_unavailable(claude_settings):
+    """``--json`` prints JSON whatever happened: a script never gets plain text to parse."""
+    claude_settings.ANTHROPIC_API_KEY = ""
+    out = StringIO()
+    with pytest.raises(CommandError, match=r"has no credentials"):
+        call_command("check_engine", "claude-code", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["engine"] == "claude-code" and report["status"] == "unavailable"
+    assert "ANTHROPIC_API_KEY" in report["why"]
