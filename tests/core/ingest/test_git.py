@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from core.ingest import AddressRefused, IngestError, Limits, ingest_git
+from core.ingest.gitsource import classify
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
@@ -183,6 +184,14 @@ def test_local_folder_refused_when_not_allowed(repo, dest):
     """With allow_local=False a folder on the server cannot be cloned."""
     with pytest.raises(IngestError, match="not allowed"):
         ingest_git(dest, str(repo), allow_local=False)
+
+
+@pytest.mark.parametrize("text", ["not a url", "owner/project", "example.org"])
+def test_text_that_is_no_url_is_named_so(text):
+    """Words where a URL belongs are "not a repository URL", not a refused folder on the server."""
+    with pytest.raises(IngestError, match="is not a repository URL") as caught:
+        classify(text, allow_local=False)
+    assert "folder" not in str(caught.value)
 
 
 def test_hanging_server_is_stopped_by_timeout(dest, leftovers):
