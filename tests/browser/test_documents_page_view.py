@@ -37,7 +37,7 @@ def test_a_pdf_citation_opens_its_page_with_the_quote_outlined(page, login, live
     form.locator("button[type=submit]").click()
     item = page.locator("#content-list li.content-item", has_text="crc.pdf")
     expect(item).to_have_class(re.compile(r"content-ready"), timeout=60_000)
-    expect(item.locator("a", has_text="original crc.pdf")).to_be_visible()
+    expect(item.locator("a", has_text="Download the original crc.pdf")).to_be_visible()
 
     live.ask_builtin(
         page, session_url, "How many CPU cycles per byte does the interleaved CRC computation take?"

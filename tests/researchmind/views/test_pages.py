@@ -212,6 +212,10 @@ def test_web_page_from_a_local_server(client_for, user, research, settings, loca
     assert original["Content-Disposition"] == 'attachment; filename="original.html"'
     assert b"<html" in original.content.lower()
     assert (research.state_path / "originals" / str(item.id) / "source.json").is_file()
+    # The page says the link downloads a file (it never opens the page in our origin).
+    page_html = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    link = page_html.split(reverse("content_original", args=[research.id, item.id]), 1)[1].split("</a>", 1)[0]
+    assert " download>" in link and "Download the original page" in link
 
 
 def test_web_page_on_loopback_is_refused_by_default(client_for, user, research, local_site):
