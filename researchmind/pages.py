@@ -182,3 +182,16 @@ def fanout_citations(question) -> list[dict]:
         )
         group["citations"].append(citation)
     return list(groups.values())
+
+
+def ask_context(items, *, scope_checked=None, offered=None, **ask) -> dict:
+    """The ask form's "Search in": every ready item, checked as the person
+    left it; an item the form did not offer yet (added since the page was
+    loaded: ``offered`` lists those it showed) is checked and marked new."""
+    ready = [item for item in items if item.status == "ready"]
+    checked = {str(item.pk) for item in ready} if scope_checked is None else set(scope_checked)
+    new = set()
+    if scope_checked is not None and offered is not None:
+        new = {str(item.pk) for item in ready} - set(offered)
+        checked |= new
+    return {"ready_items": ready, "scope_checked": checked, "scope_new": new, **ask}

@@ -15,7 +15,7 @@ from core.ingest.documents import original_path
 from core.sandbox import SandboxError, resolve_in_sandbox
 from researchmind import forms, services
 from researchmind.models import ContentItem
-from researchmind.pages import content_context, owned_session
+from researchmind.pages import ask_context, content_context, owned_session
 
 CONTENT_FORMS = {
     ContentKind.TEXT.added_as: forms.TextContentForm,
@@ -36,7 +36,16 @@ def content_form(kind: str, *args):
 @require_GET
 def content_list(request, session_id):
     session = owned_session(request, session_id)
-    return render(request, "researchmind/session_detail.html#content-list", content_context(session))
+    context = content_context(session)
+    if request.htmx:  # the session page's poll: its "Search in" follows the content (out of band)
+        scoped = bool(request.GET.get("scoped"))
+        context |= ask_context(
+            context["items"],
+            scope_checked=request.GET.getlist("scope") if scoped else None,
+            offered=request.GET.getlist("offered") if scoped else None,
+            scope_refresh=True,
+        )
+    return render(request, "researchmind/session_detail.html#content-list", context)
 
 
 @login_required

@@ -36,7 +36,13 @@ def question_ask(request, session_id):
     scope = None
     if request.POST.get("scoped"):  # the page offered the choice
         ready = [item for item in items if item.status == ContentItem.Status.READY]
-        picked = [item for item in ready if str(item.pk) in chosen]
+        # An item the form did not offer (added since the page was loaded) is searched too.
+        offered = set(request.POST.getlist("offered")) if "offered" in request.POST else None
+        picked = [
+            item
+            for item in ready
+            if str(item.pk) in chosen or (offered is not None and str(item.pk) not in offered)
+        ]
         if not picked and ready:
             form.add_error(None, "Choose at least one content item to search.")
         elif len(picked) < len(ready):

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from researchmind import forms, services
 from researchmind.models import ResearchSession
-from researchmind.pages import content_context, owned_session
+from researchmind.pages import ask_context, content_context, owned_session
 from researchmind.views.content import CONTENT_TABS, content_form
 
 
@@ -68,9 +68,3 @@ def session_page_context(session, **ask) -> dict:
         "content_forms": [(kind, label, content_form(kind)) for kind, label in CONTENT_TABS],
     }
     return context | ask_context(context["items"], **ask)
-
-
-def ask_context(items, *, scope_checked=None, **ask) -> dict:
-    ready = [item for item in items if item.status == "ready"]
-    checked = {str(item.pk) for item in ready} if scope_checked is None else set(scope_checked)
-    return {"ready_items": ready, "scope_checked": checked, **ask}

@@ -101,6 +101,40 @@ def test_choosing_items_on_the_page(two_items, user, client_for):
     assert not Question.objects.filter(text="Nothing?").exists()
 
 
+def test_content_added_after_the_page_loaded_is_searched(two_items, user, client_for, add_text):
+    """The page offered two items; a third became ready since. Asking with the
+    old form searches it too (it was never unticked), and the page's poll of the
+    content list brings it into "Search in", ticked and marked new."""
+    session, auth, oncall = two_items
+    client = client_for(user)
+    page = client.get(reverse("session_detail", args=[session.id])).content.decode()
+    assert f'name="offered" value="{auth.pk}"' in page and f'name="offered" value="{oncall.pk}"' in page
+    late = add_text(session, "Late notes", "# Late\n\nThe signing key rotates every 90 days.\n")
+    offered = [str(auth.pk), str(oncall.pk)]
+    poll = client.get(
+        reverse("content_list", args=[session.id]),
+        {"scoped": "1", "offered": offered, "scope": [str(oncall.pk)]},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    oob = poll.split('id="ask-scope"', 1)[1]
+    assert poll.split('id="ask-scope"', 1)[0].endswith("<div ") and 'hx-swap-oob="true"' in oob[:40]
+    assert f'value="{late.pk}" checked' in oob and "scope-new" in oob  # new: ticked and marked
+    assert f'value="{oncall.pk}" checked' in oob and f'value="{auth.pk}" checked' not in oob  # choices kept
+    url = reverse("question_ask", args=[session.id])
+    client.post(
+        url,
+        {
+            "text": "When does the key rotate?",
+            "engine": "builtin",
+            "scoped": "1",
+            "offered": offered,
+            "scope": [str(oncall.pk)],
+        },
+    )
+    asked = Question.objects.get(text="When does the key rotate?")
+    assert sorted(asked.scope) == sorted([str(oncall.pk), str(late.pk)])
+
+
 def test_asking_while_content_is_pending_warns_first(two_items, user, client_for):
     """A question asked while an item is still being added gets a warning
     naming it, with the question kept; "Ask anyway" asks."""
