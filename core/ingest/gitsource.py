@@ -96,7 +96,7 @@ def classify(url_or_path: str, *, allow_local: bool = True, allow_loopback: bool
         return _remote(text, allow_loopback)
     if _SCP_LIKE.match(text):
         raise IngestError("SSH addresses (user@host:repo) are not supported; give an https:// URL.")
-    if not allow_local and not text.startswith(("/", "~")):
+    if "/" not in text or (not allow_local and not text.startswith(("/", "~"))):
         # Neither a URL nor a folder: say so, rather than talk about folders on the server.
         raise IngestError(
             f"{text!r} is not a repository URL; give one such as https://example.org/owner/project.git."

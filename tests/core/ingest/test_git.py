@@ -192,6 +192,9 @@ def test_text_that_is_no_url_is_named_so(text):
     with pytest.raises(IngestError, match="is not a repository URL") as caught:
         classify(text, allow_local=False)
     assert "folder" not in str(caught.value)
+    if "/" not in text:  # words are no folder either, even where folders may be cloned
+        with pytest.raises(IngestError, match="is not a repository URL"):
+            classify(text, allow_local=True)
 
 
 def test_hanging_server_is_stopped_by_timeout(dest, leftovers):

@@ -1,0 +1,92 @@
+"""The research journey's snags, walked in Chromium as a new user meets them
+(issue "The research journey without snags"): each test asserts what the page
+shows after the action, at 1440 and 390 px, light and dark."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SIZES = [(1440, 900, "light"), (390, 844, "dark")]
+
+
+def _new_session(page, title: str) -> str:
+    page.goto("/sessions/")
+    page.fill("#id_title", title)
+    page.click("button:has-text('Create')")
+    page.wait_for_url(re.compile(r"/sessions/[0-9a-f-]{36}/$"))
+    return page.url
+
+
+def _add_text(page, title: str, markdown: str, ready: int) -> None:
+    page.click("#tab-text")
+    form = page.locator("#content-form-text")
+    form.locator("[name=title]").fill(title)
+    form.locator("[name=markdown]").fill(markdown)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#content-list li.content-ready")).to_have_count(ready, timeout=30_000)
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_content_added_without_reloading_is_searched(page, login, live, width, height, scheme):
+    """Two items, the page stays open, a third is added: "Search in" shows it
+    ticked and new, and the answer cites it (before: "no indexed file mentions")."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    login()
+    _new_session(page, f"Late content {width}")
+    _add_text(page, "Harbour", "# Harbour\n\nThe harbour lamp shows a green light.\n", 1)
+    _add_text(page, "Tides", "# Tides\n\nHigh tide comes twice a day.\n", 2)
+    page.reload()
+    expect(page.locator("#ask-scope input[name=scope]")).to_have_count(2)
+    _add_text(page, "Ferry", "# Ferry\n\nThe ferry to the island leaves at 07:40.\n", 3)
+    scope = page.locator("#ask-scope")
+    expect(scope.locator("input[name=scope]")).to_have_count(3)
+    expect(scope.locator("label", has_text="Ferry").locator("input")).to_be_checked()
+    expect(scope.locator("label", has_text="Ferry")).to_contain_text("new")
+    page.fill("#ask-form [name=text]", "When does the ferry to the island leave?")
+    page.select_option("#ask-form [name=engine]", "builtin")
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/questions/\d+/$"))
+    question_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    live.wait_finished(page, question_id, "Complete|Partial")
+    expect(page.locator("#answer")).to_contain_text("07:40")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_ask_buttons_stand_apart(page, login, live, width, height, scheme):
+    """The Ask button and "Ask across content items" do not touch; a follow-up's
+    Ask is a button, not a full-width bar that reads as an input."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    login()
+    _new_session(page, f"Buttons {width}")
+    ask = page.locator("#ask-form button[type=submit]").bounding_box()
+    across = page.locator("#fanout-link").bounding_box()
+    assert across["y"] - (ask["y"] + ask["height"]) >= 16, (ask, across)
+    _add_text(page, "Harbour", "# Harbour\n\nThe harbour lamp shows a green light.\n", 1)
+    live.ask_builtin(page, page.url, "What light does the harbour lamp show?")
+    button = page.locator("#follow-up-form button[type=submit]").bounding_box()
+    field = page.locator("#follow-up-text").bounding_box()
+    assert button["width"] < field["width"] / 2, (button, field)
+
+
+def test_plain_words_where_the_app_used_its_own(page, login):
+    """A missing session's page, and a git address that is not a URL."""
+    login()
+    page.goto("/sessions/00000000-0000-0000-0000-000000000000/")
+    body = page.locator("main").inner_text()
+    assert "This research session was not found" in body and "ResearchSession" not in body
+    _new_session(page, "Plain words")
+    page.click("#tab-git")
+    form = page.locator("#content-form-git")
+    form.locator("[name=repository]").fill("not a url")
+    form.locator("button[type=submit]").click()
+    item = page.locator("#content-list li").first
+    expect(item).to_contain_text("is not a repository URL", timeout=30_000)
+    expect(item).not_to_contain_text("folder on the server")
