@@ -18,6 +18,8 @@ from progress.selectors import files_read as read_files
 def viewer_url(citation: Citation) -> str | None:
     if not citation.content_item_id or not citation.path_in_item:
         return None
+    if citation.verification == Citation.Verification.SOURCE_REMOVED:
+        return None  # its item is being (or was) removed: a link would open a 404
     url = reverse(
         "file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item]
     )

@@ -216,7 +216,7 @@ def test_replay_json_reports_the_spec_fields(tmp_path):
     assert any(c["verification"] == "verified" for c in report["citations"])
 
 
-def test_removing_cited_content_marks_citations_source_removed(answered):
+def test_removing_cited_content_marks_citations_source_removed(answered, client_for, user):
     """Deleting the content a citation points into marks it 'source_removed'
     (not 'File changed: re-verify'); the answer stays."""
     from researchmind import services
@@ -230,6 +230,12 @@ def test_removing_cited_content_marks_citations_source_removed(answered):
     # The stored answer was rendered again at once: no link claims verified lines of a removed file.
     assert question.answer and question.html_cache and "?hl=" not in question.html_cache
     assert "[c1]" in question.html_cache or "c1" in question.html_cache
+    # No link at all into the removed item (it would open a 404): [c1] reads "Source removed".
+    assert "/files/" not in question.html_cache and "<a" not in question.html_cache.split("c1", 1)[0][-200:]
+    page = client_for(user).get(reverse("question_detail", args=[question.session_id, question.pk]))
+    html = page.content.decode()
+    assert "/files/" not in html  # neither the answer nor the sources panel links into it
+    assert "Source removed" in html and question.citations.first().excerpt.split()[0] in html
 
 
 def test_session_and_question_audit_exports(client, answered, django_user_model):
