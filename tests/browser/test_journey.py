@@ -55,6 +55,8 @@ def test_content_added_without_reloading_is_searched(page, login, live, width, h
     question_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
     live.wait_finished(page, question_id, "Complete|Partial")
     expect(page.locator("#answer")).to_contain_text("07:40")
+    # The run folded into its one line as it ended, without a reload.
+    expect(page.locator("#run-summary")).to_have_text(re.compile(r"^\d+ steps? · "))
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
 
 

@@ -11,7 +11,9 @@ import pytest
 from django.urls import reverse
 
 from core.threads import Turn, conversation_prompt, resolve_follow_up, subject_of
-from researchmind import runs, services
+from progress.broadcast import event_dict
+from progress.models import ProgressEvent
+from researchmind import fragments, runs, services
 from researchmind.models import Question
 from researchmind.runs.run import engine_prompt
 
@@ -206,6 +208,16 @@ def test_empty_follow_up_is_refused_in_the_form(notes_session, user, client_for)
     assert response.status_code == 422
     assert 'id="follow-up-form"' in response.content.decode() and "required" in response.content.decode()
     assert not Question.objects.filter(follows=first).exists()
+
+
+def test_the_live_page_gets_the_run_summary_when_the_run_ends(notes_session):
+    """The fragments sent with the run's end carry the folded run's "N steps · …" line:
+    a page that watched the run live shows it without a reload."""
+    question = services.question_ask(session=notes_session, text=DEMO_THREAD[0], engine="builtin")
+    runs.run_question(question.pk)
+    end = ProgressEvent.objects.filter(question_id=question.pk, kind="end").get()
+    html = fragments.render_events_html(question.pk, [event_dict(end)])
+    assert re.search(r'<span id="run-summary" class="meta run-summary" hx-swap-oob="true">\d+ steps? ·', html)
 
 
 def test_finished_page_leads_with_the_answer_and_folds_the_run(notes_session, user, client_for):
