@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.citations.markers import MARKER_RE
+from core.text import clip
+
 # An elliptical opening: "And a refresh token?", "What about keys?", "How about the worker?"
 _OPENING = re.compile(
     r"^\s*(?:and\s+(?:what|how)\s+about|what\s+about|how\s+about|and|or|also)\b[\s,]*", re.I
@@ -185,3 +188,25 @@ def _next_parts(marks: list, first: int | None) -> set[tuple[int, str]]:
     number, part = int(marks[-1][1]), marks[-1][2]
     following = {"question": {(number, "answer")}, "answer": {(number, "cited"), (number + 1, "question")}}
     return following.get(part, {(number + 1, "question")})
+
+
+_LEAD_SKIP = re.compile(r"^\s*(#|```|~~~|\||-{3,}|={3,}|<[^>]*>\s*$|>?\s*$)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"(\*\*|__|`)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
+
+
+def lead_sentence(answer: str, limit: int = 220) -> str:
+    """An earlier turn folded to one line: the first sentence of its answer's
+    first paragraph (headings, fences and tables skipped; citation markers and
+    emphasis dropped), at most ``limit`` characters."""
+    for line in answer.splitlines():
+        if _LEAD_SKIP.match(line):
+            continue
+        text = " ".join(_EMPHASIS.sub("", MARKER_RE.sub("", _LIST_MARK.sub("", line))).split())
+        text = _SPACE_BEFORE_STOP.sub(r"\1", text)  # "issued [c1]." was "issued ."
+        if not text:
+            continue
+        return clip(_SENTENCE_END.split(text, maxsplit=1)[0], limit)
+    return ""

@@ -11,6 +11,7 @@ from citations.models import Citation
 from citations.presenters import answer_context
 from core.filetree import file_tree
 from core.ingest.documents import original_path
+from core.threads import lead_sentence
 from progress import selectors
 from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
@@ -139,7 +140,14 @@ def thread_context(question: Question) -> dict:
     turns = []
     for turn in earlier:
         summary = (turn.summary or selectors.run_summary(turn.pk)) if turn.is_finished else {}
-        turns.append({"question": turn, "summary_line": summary_line(summary), "svg": summary.get("svg", "")})
+        turns.append(
+            {
+                "question": turn,
+                "lead": lead_sentence(turn.answer or ""),  # the folded turn's line, beside its question
+                "summary_line": summary_line(summary),
+                "svg": summary.get("svg", ""),
+            }
+        )
     later = question.thread_questions().filter(created_at__gt=question.created_at, parent__isnull=True)
     later_turns = list(later.only("pk", "text", "status"))
     return {

@@ -100,7 +100,8 @@ def question_follow_up(request, session_id, question_id):
         model=question.model,
         follows=question,
     )
-    url = reverse("question_detail", args=[session_id, turn.pk])
+    # Land on the new turn (the earlier ones are folded above it).
+    url = reverse("question_detail", args=[session_id, turn.pk]) + "#current-turn"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

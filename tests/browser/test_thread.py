@@ -38,9 +38,12 @@ def test_three_turn_thread_on_the_demo(page, login, live, shot):
     for number, (text, fact) in enumerate(THREAD[1:], start=2):
         page.fill("#follow-up-text", text)
         page.click("#follow-up-form button[type=submit]")
-        page.wait_for_url(re.compile(rf"/questions/(?!{turn_ids[-1]}/)\d+/$"))
-        turn_ids.append(int(page.url.rstrip("/").rsplit("/", 1)[1]))
+        page.wait_for_url(re.compile(rf"/questions/(?!{turn_ids[-1]}/)\d+/#current-turn$"))
+        turn_ids.append(int(page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]))
         live.wait_finished(page, turn_ids[-1], "Complete|Partial")
+        # The page lands on the new turn, the earlier ones folded above it.
+        assert 0 <= page.locator("#current-turn").bounding_box()["y"] < 300
+        expect(page.locator(".thread details.turn[open]")).to_have_count(0)
         assert fact in _lead(page), (number, _lead(page))
         # The lead sentence carries its citation, verified.
         assert page.locator("#answer .answer p").first.locator(".cite").count() >= 1

@@ -174,8 +174,9 @@ def test_follow_up_from_the_page_starts_the_next_turn(notes_session, user, clien
         reverse("question_follow_up", args=[notes_session.id, first.pk]), {"text": "And a refresh token?"}
     )
     turn = Question.objects.get(follows=first)
-    assert response.status_code == 302 and response["Location"] == reverse(
-        "question_detail", args=[notes_session.id, turn.pk]
+    # It lands on the new turn, below the folded earlier ones.
+    assert response.status_code == 302 and response["Location"] == (
+        reverse("question_detail", args=[notes_session.id, turn.pk]) + "#current-turn"
     )
     assert (turn.engine, turn.model, turn.thread_id) == (first.engine, first.model, first.pk)
     runs.run_question(turn.pk)
@@ -183,6 +184,11 @@ def test_follow_up_from_the_page_starts_the_next_turn(notes_session, user, clien
     earlier = page.index(f'id="turn-{first.pk}"')
     assert earlier < page.index('class="question-text"')  # the earlier turn comes first
     assert "expires 15 minutes" in page[earlier : page.index('class="question-text"')]
+    # Folded: a <details> whose summary is the question and the answer's first sentence.
+    folded = page[earlier : page.index("</summary>", earlier)]
+    assert page[:earlier].endswith('<details class="turn" ') and DEMO_THREAD[0] in folded
+    assert re.search(r'class="turn-lead">[^<]*expires 15 minutes[^<]*\.</span>', folded)
+    assert 'id="current-turn"' in page
     assert "Searched as: How long does a refresh token live?" in page
     assert re.search(r"\d+ steps? · \d+ files? read · [\d.]+ m?s", page)  # the earlier run in one line
     assert "thread, turn 2 of 2" in page
