@@ -122,9 +122,26 @@
     return target && target.closest ? target.closest(".cite[data-cid]") : null;
   }
 
+  // Beside the answer (wide screens), the sources rail follows the reader: the
+  // source of the [cN] under the pointer or focus is marked and scrolled into
+  // the rail's view, never the page's.
+  function markSource(cite) {
+    var marked = document.querySelectorAll(".answer-rail .source.is-current");
+    for (var i = 0; i < marked.length; i++) marked[i].classList.remove("is-current");
+    var rail = cite && cite.closest(".answer-body") && cite.closest(".answer-body").querySelector(".answer-rail");
+    var source = rail && document.getElementById("source-" + cite.dataset.cid);
+    if (!source || !rail.contains(source)) return;
+    source.classList.add("is-current");
+    if (getComputedStyle(rail).position !== "sticky") return; // below the answer: leave the page alone
+    var top = source.offsetTop - rail.offsetTop;
+    if (top < rail.scrollTop || top + source.offsetHeight > rail.scrollTop + rail.clientHeight) {
+      rail.scrollTop = Math.max(0, top - 8);
+    }
+  }
+
   document.addEventListener("mouseover", function (e) {
     var cite = citeFrom(e.target);
-    if (cite) show(cite);
+    if (cite) { show(cite); markSource(cite); }
   });
   document.addEventListener("mouseout", function (e) {
     var cite = citeFrom(e.target);
@@ -132,7 +149,7 @@
   });
   document.addEventListener("focusin", function (e) {
     var cite = citeFrom(e.target);
-    if (cite) show(cite);
+    if (cite) { show(cite); markSource(cite); }
   });
   document.addEventListener("focusout", function (e) {
     if (citeFrom(e.target)) scheduleHide();

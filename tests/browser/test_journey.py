@@ -92,3 +92,33 @@ def test_plain_words_where_the_app_used_its_own(page, login):
     item = page.locator("#content-list li").first
     expect(item).to_contain_text("is not a repository URL", timeout=30_000)
     expect(item).not_to_contain_text("folder on the server")
+
+
+RAIL_NOTES = "# Keys\n\n" + "".join(
+    f"Fact {n}: the signing key of region {n} rotates every {n + 10} days.\n\n" for n in range(1, 13)
+)
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_sources_sit_beside_the_answer_on_wide_screens(page, login, live, shot, width, height, scheme):
+    """At 1440 px the sources are a rail beside the answer (not ~1,000 px below it),
+    and pointing at [cN] marks its source there; at 390 px they follow the answer."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    login()
+    _new_session(page, f"Rail {width}")
+    _add_text(page, "Key notes", RAIL_NOTES, 1)
+    live.ask_builtin(page, page.url, "How often does the signing key of region 7 rotate?")
+    answer = page.locator(".answer-main").bounding_box()
+    rail = page.locator(".answer-rail").bounding_box()
+    if width >= 1440:
+        assert rail["x"] >= answer["x"] + answer["width"], (answer, rail)  # beside, not below
+        assert abs(rail["y"] - answer["y"]) < 40, (answer, rail)
+        cite = page.locator("#answer a.cite").first
+        cite.hover()
+        cid = cite.get_attribute("data-cid")
+        expect(page.locator(f"#source-{cid}")).to_have_class(re.compile(r"\bis-current\b"))
+    else:
+        assert rail["y"] >= answer["y"] + answer["height"] - 1, (answer, rail)  # below on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    shot(page, f"answer-rail-{width}-{scheme}")
