@@ -17,6 +17,7 @@ from core.citations.rendering.badges import CitationView
 from core.citations.rendering.convert import markdown_to_html
 from core.citations.rendering.links import cite_html, link_citations
 from core.citations.rendering.markers import MAX_MARKDOWN_CHARS
+from core.citations.rendering.reader import for_reader
 from core.citations.rendering.sanitize import (
     ALLOWED_ATTRIBUTES,
     ALLOWED_CLASSES,
@@ -71,4 +72,5 @@ def render_answer(
     sources) of a citation; unsafe or missing URLs give an unlinked marker.
     ``id_prefix`` keeps `aria-describedby` ids unique when several answers
     share a page; the sources panel uses the same ids."""
-    return link_citations(markdown_to_html(markdown_text), citations, link_for=link_for, id_prefix=id_prefix)
+    html = for_reader(markdown_to_html(markdown_text))
+    return link_citations(html, citations, link_for=link_for, id_prefix=id_prefix)

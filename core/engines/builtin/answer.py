@@ -124,8 +124,13 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
     answers (its key terms, the kind of answer, where it is) and how clearly it
     beats the next passage — and the reason in words."""
     top = claims[0]
-    share = f"the lead holds {round(top.coverage * 100)}% of the question's weighted key terms"
-    missing = f"; not in it: {', '.join(top.missing)}" if top.missing else ""
+    # In a reader's words: what the quoted passage has of the question, not the ranking's terms.
+    share = (
+        "the quoted passage has every key word of the question"
+        if round(top.coverage * 100) >= 100
+        else f"the quoted passage has {round(top.coverage * 100)}% of the question's key words"
+    )
+    missing = f"; it does not mention {', '.join(top.missing)}" if top.missing else ""
     wanted = {"amount": "a number or default", "why": "a reason", "howto": "code or steps"}.get(kind)
     fits = f"; it {'states' if top.answers_kind else 'does not state'} {wanted}" if wanted else ""
     margin = top.score - claims[1].score if len(claims) > 1 else top.score
@@ -135,7 +140,7 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
         and top.answers_kind
         and top.coverage >= HIGH_COVERAGE
     ):
-        level, standing = "HIGH", "; no other passage comes close"
+        level, standing = "HIGH", "; no other passage is a close match"
     elif top.score >= MEDIUM_SCORE:
         level = "MEDIUM"
         standing = "; another passage ranks almost as high" if margin < HIGH_MARGIN else ""
