@@ -104,6 +104,20 @@
   });
   document.addEventListener("htmx:beforeRequest", function (e) { clearFormError(e.detail.elt); });
 
+  // Cancel says "Stopping…" the moment it is pressed; the run's own note
+  // (what was asked, when it is forced) replaces it when the server sends it.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var button = e.detail.elt && e.detail.elt.querySelector && e.detail.elt.querySelector("#cancel-button");
+    if (!button) return;
+    var note = document.createElement("span");
+    note.className = "cancelling-note";
+    note.id = "cancelling-note";
+    note.setAttribute("role", "status");
+    note.textContent = "Stopping…";
+    button.style.display = "none"; // the form stays until its request is sent
+    e.detail.elt.after(note);
+  });
+
   // When the live run ends (its final answer arrives out of band), the page
   // takes the finished layout: answer first, the run folded into one line.
   document.addEventListener("htmx:wsAfterMessage", function () {

@@ -122,3 +122,32 @@ def test_sources_sit_beside_the_answer_on_wide_screens(page, login, live, shot, 
         assert rail["y"] >= answer["y"] + answer["height"] - 1, (answer, rail)  # below on a phone
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     shot(page, f"answer-rail-{width}-{scheme}")
+
+
+def test_tab_order_follows_what_the_page_shows(page, login, live):
+    """On a finished answer the answer's links come before the folded run below it
+    (the run's summary took focus first while the page showed it last)."""
+    login()
+    _new_session(page, "Tab order")
+    _add_text(page, "Harbour", "# Harbour\n\nThe harbour lamp shows a green light.\n", 1)
+    live.ask_builtin(page, page.url, "What light does the harbour lamp show?")
+    page.reload()
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    order = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        order.append(
+            page.evaluate(
+                "(() => { const e = document.activeElement;"
+                " return e.matches('a.cite') ? 'cite' : e.matches('.progress-fold > summary') ? 'run' : ''; })()"
+            )
+        )
+        if "run" in order:
+            break
+    assert "cite" in order and "run" in order, order
+    assert order.index("cite") < order.index("run"), order
+    cite, run = (
+        page.locator("#answer a.cite").first.bounding_box(),
+        page.locator(".progress-fold").bounding_box(),
+    )
+    assert cite["y"] < run["y"]  # and that is the order on screen

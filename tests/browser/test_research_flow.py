@@ -236,7 +236,13 @@ def test_cancel_a_running_question(page, login, live):
     login()
     qid = _ask_slow(page, "Cancel me while I am running")
     expect(page.locator("#live-answer")).to_contain_text("Sentence 2.", timeout=20_000)
+    held = []  # the cancel request, held until the page has shown it was pressed
+    page.route("**/cancel/", lambda route: held.append(route))
     page.click("#cancel-button")
+    expect(page.locator("#cancelling-note")).to_have_text("Stopping…")  # at once, not after the server
+    expect(page.locator("#cancel-button")).to_be_hidden()
+    assert len(held) == 1
+    held[0].continue_()
     expect(page.locator("#question-status .status")).to_have_text("Cancelled", timeout=20_000)
     expect(page.locator("#retry-button")).to_be_visible()
     assert live.question(qid)["status"] == "cancelled"
