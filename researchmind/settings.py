@@ -233,7 +233,9 @@ SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")
-CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "")  # the CLI's own default (10) when empty
+# API retries per request for the Claude CLIs (429, overloaded, 5xx; their own default is
+# 10, growing to minutes); a refused key is never retried: the run stops at the first 401.
+CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "5")
 # The OpenAI-compatible engine ("openai"): any Chat Completions server with
 # streaming. OPENAI_BASE_URL is the server's /v1 address (blank: OpenAI's own,
 # which needs OPENAI_API_KEY; a local Ollama, vLLM or llama.cpp takes any key).
