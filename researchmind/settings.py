@@ -225,9 +225,10 @@ CLAUDE_MODEL = os.environ.get("CLAUDE_MODEL") or os.environ.get("ANTHROPIC_MODEL
 CLAUDE_MPM_MODEL = os.environ.get("CLAUDE_MPM_MODEL", "")
 CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
 # Who judges whether a citation supports its sentence: "lexical" (offline, the
-# default) or "llm" (Claude Code, one extra request per answer, with
-# SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL; the lexical label stays wherever the
-# model gives none).
+# default), "llm" (Claude Code, one extra request per answer, with
+# SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL) or "openai" (the OpenAI-compatible
+# model of OPENAI_*, with SUPPORT_JUDGE_MODEL or else OPENAI_MODEL); the lexical
+# label stays wherever the model gives none or cannot be asked.
 SUPPORT_JUDGE = os.environ.get("SUPPORT_JUDGE", "lexical").strip().lower()
 SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its

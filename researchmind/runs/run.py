@@ -148,7 +148,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             detail=f"{n_citations} citation{'' if n_citations == 1 else 's'} checked",
             payload={"count": n_citations},
         )
-    if n_citations and settings.SUPPORT_JUDGE == "llm":
+    if n_citations and judge.enabled():
         await judge_support(question_id, recorder)
     end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
     recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
@@ -177,7 +177,7 @@ async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
     for line in judgement.raw_lines:
         recorder.raw("stdout", line)
     changed = await sync_to_async(judge.apply_judgement)(question, judgement)
-    detail = f"Support judged by the model: {len(judgement.labels)} of {n}"
+    detail = f"Support judged by {judgement.model or 'the model'}: {len(judgement.labels)} of {n}"
     if judgement.error:
         detail = judgement.error if not judgement.labels else f"{detail} ({judgement.error})"
     recorder.add(
@@ -190,6 +190,7 @@ async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
             "judged": len(judgement.labels),
             "changed": changed,
             "error": judgement.error,
+            "model": judgement.model,
         },
     )
 
