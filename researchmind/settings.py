@@ -231,6 +231,12 @@ CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
 # label stays wherever the model gives none or cannot be asked.
 SUPPORT_JUDGE = os.environ.get("SUPPORT_JUDGE", "lexical").strip().lower()
 SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
+# How the built-in engine's follow-ups are rewritten to stand alone: "lexical"
+# (offline rules, the default) or "openai" (the OpenAI-compatible model of
+# OPENAI_*, sent the thread, with FOLLOWUP_REWRITE_MODEL or else OPENAI_MODEL;
+# the lexical rewrite stays when it fails).
+FOLLOWUP_REWRITE = os.environ.get("FOLLOWUP_REWRITE", "lexical").strip().lower()
+FOLLOWUP_REWRITE_MODEL = os.environ.get("FOLLOWUP_REWRITE_MODEL", "")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")

@@ -20,7 +20,7 @@ from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
 from researchmind.engine_config import build_engine
 from researchmind.models import Question
-from researchmind.runs import judge
+from researchmind.runs import judge, rewrite
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import claim_question, finish_interrupted, watch_run
 
@@ -108,6 +108,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
+        if rewrite.enabled(question):  # the model's stand-alone form of a follow-up
+            await rewrite.rewrite_follow_up(question, recorder)
         prompt = await sync_to_async(engine_prompt)(question)
         batches = batches_of(engine, prompt, sandbox, cancel=cancel, outcome=outcome)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
