@@ -81,6 +81,12 @@ SITE_PACKAGES = next((ROOT / ".venv" / "lib").glob("python3*/site-packages"), RO
 DEBIAN_DOC = Path("/usr/share/doc")
 TEXT_SUFFIXES = {".py", ".md", ".rst", ".txt", ".pyi", ".cfg", ".toml"}
 CONTENT_ID = "3d5f0a2e-31aa-4c1e-9c0b-5e0d3c1f7a01"
+SEARCH_SQL = """
+SELECT f.path, c.line_start, c.line_end, c.heading, substr(m.text, c.prefix + 1), m.score, f.line_count
+FROM (SELECT rowid, text, bm25(chunks_fts) AS score FROM chunks_fts
+      WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) AS m
+JOIN chunks c ON c.id = m.rowid JOIN files f ON f.id = c.file_id
+"""  # core/engines/builtin/search.py's query, run bare
 ANSWER = "Access tokens expire after 15 minutes, as the notes say."
 
 
@@ -262,6 +268,21 @@ def tool_calls(sandbox: Path, n: int) -> list[tuple[str, dict]]:
     return calls[:n]
 
 
+def bare_operation(sandbox: Path, db: sqlite3.Connection, name: str, arguments: dict) -> float:
+    """Seconds for what a call does, done bare: listing the folder with
+    ``os.walk``, reading the file and slicing its lines, or the very query
+    ``core/engines/builtin/search.py`` runs on the index."""
+    t0 = time.perf_counter()
+    if name == "list_files":
+        sum(len(files) for _, _, files in os.walk(sandbox / (arguments["folder"] or CONTENT_ID)))
+    elif name == "read_lines":
+        lines = (sandbox / arguments["path"]).read_bytes().decode("utf-8", "replace").split("\n")
+        lines[arguments["start_line"] - 1 : arguments["end_line"]]
+    elif match := fts_query(question_terms(arguments["query"])):
+        db.execute(SEARCH_SQL, (match, 24)).fetchall()
+    return time.perf_counter() - t0
+
+
 async def per_tool_call(root: Path, mb: int, n: int) -> dict:
     sandbox, size, files = build_sandbox(root, mb)
     state = default_state_dir(sandbox)
@@ -297,11 +318,15 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
     await recorder.flush()
 
     calls = tool_calls(sandbox, n)
+    db = sqlite3.connect(index_path(sandbox, state=state))
+    bare: list[float] = []
     by_tool: dict[str, list[float]] = {}
     execute: list[float] = []
     record: list[float] = []
     total: list[float] = []
-    for name, arguments in calls:
+    for number, (name, arguments) in enumerate(calls):
+        if number % 2 == 0:  # the bare operation first on even calls, after on odd ones: caches even out
+            bare.append(bare_operation(sandbox, db, name, arguments))
         raw = json.dumps(arguments)
         t0 = time.perf_counter()
         tool_id, lines = writer.tool_use(*shown_call(name, raw))
@@ -319,6 +344,9 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
         record.append(t2 - t1)
         total.append(t2 - t0)
         by_tool.setdefault(name, []).append(t2 - t0)
+        if number % 2 == 1:
+            bare.append(bare_operation(sandbox, db, name, arguments))
+    db.close()
     await recorder.close()
     for _ in range(100):
         if received >= recorder.events_added:
@@ -326,28 +354,6 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
         await asyncio.sleep(0.02)
     listener.cancel()
 
-    # The same operation done bare, call by call: listing the folder with
-    # os.walk, reading the file and slicing its lines, the FTS5 query the
-    # search runs (as core/engines/builtin/search.py runs it).
-    bare: list[float] = []
-    db = sqlite3.connect(index_path(sandbox, state=state))
-    for name, arguments in calls:
-        t0 = time.perf_counter()
-        if name == "list_files":
-            sum(len(files) for _, _, files in os.walk(sandbox / (arguments["folder"] or CONTENT_ID)))
-        elif name == "read_lines":
-            lines = (sandbox / arguments["path"]).read_bytes().decode("utf-8", "replace").split("\n")
-            lines[arguments["start_line"] - 1 : arguments["end_line"]]
-        else:
-            match = fts_query(question_terms(arguments["query"]))
-            if match:
-                db.execute(
-                    "SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? "
-                    "ORDER BY score LIMIT 24",
-                    (match,),
-                ).fetchall()
-        bare.append(time.perf_counter() - t0)
-    db.close()
     beyond = [t - b for t, b in zip(total, bare, strict=True)]
     bare_by_tool: dict[str, list[float]] = {}
     for (name, _), b in zip(calls, bare, strict=True):
@@ -355,7 +361,7 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
     return {
         "sandbox_mb": round(size / 1e6, 1),
         "files": files,
-        "index_build_s": round(index_s, 1),
+        "index_ready_s": round(index_s, 1),  # built on the first run, checked on later ones
         "calls": len(calls),
         "events_recorded": recorder.events_added,
         "events_broadcast_received": received,
@@ -372,6 +378,10 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
         "bare_by_tool_p95_ms": {
             tool: round(1000 * pct(values, 0.95), 1) for tool, values in sorted(bare_by_tool.items())
         },
+        "list_and_read_p95_ms": round(
+            1000 * pct([t for (name, _), t in zip(calls, total, strict=True) if name != "search_text"], 0.95),
+            1,
+        ),
         "target": "per call p95 <= 20 ms",
         "met": pct(total, 0.95) <= 0.020,
     }
