@@ -102,6 +102,10 @@ class ProgressRecorder:
         self._lock = asyncio.Lock()
         self._flusher: asyncio.Task | None = None
         self._stop = asyncio.Event()
+        # Set to flush before the tick: the run's first text delta (the first
+        # token a watching page shows) goes out at once, not up to a tick later.
+        self._wake = asyncio.Event()
+        self._text_started = False
         self.last_event_at = time.monotonic()
         self.events_added = 0  # events queued, before text deltas were coalesced
         self._cleaned: dict = {}  # detail -> as stored
@@ -160,6 +164,9 @@ class ProgressRecorder:
 
     def _queue(self, kind, stage, detail, phase, step, total, payload) -> None:
         self.last_event_at = time.monotonic()
+        if kind == "text_delta" and not self._text_started:
+            self._text_started = True
+            self._wake.set()
         self.events_added += 1
         pending = self._pending
         if kind == "text_delta" and pending:
@@ -196,9 +203,10 @@ class ProgressRecorder:
         # insert and the broadcast would leave committed events unannounced.
         while not self._stop.is_set():
             try:
-                await asyncio.wait_for(self._stop.wait(), timeout=self.flush_interval)
+                await asyncio.wait_for(self._wake.wait(), timeout=self.flush_interval)
             except TimeoutError:
                 pass
+            self._wake.clear()
             try:
                 await self.flush()
             except Exception:  # the database blinked: keep the events and retry next tick
@@ -273,6 +281,7 @@ class ProgressRecorder:
     async def close(self) -> None:
         if self._flusher is not None:
             self._stop.set()
+            self._wake.set()
             await self._flusher
             self._flusher = None
         await self.flush()

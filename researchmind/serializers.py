@@ -28,6 +28,10 @@ def citation_payload(citation) -> dict:
         "support": citation.support,
         "support_judged_by": citation.support_judged_by,
         "support_reason": citation.support_reason,
+        # Which model judged, when one did (the question records it once).
+        "support_judge_model": (citation.question.protocol or {}).get("support_judge_model", "")
+        if citation.support_judged_by == "llm"
+        else "",
         "locator": citation.locator,
     }
 

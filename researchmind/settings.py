@@ -225,15 +225,24 @@ CLAUDE_MODEL = os.environ.get("CLAUDE_MODEL") or os.environ.get("ANTHROPIC_MODEL
 CLAUDE_MPM_MODEL = os.environ.get("CLAUDE_MPM_MODEL", "")
 CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
 # Who judges whether a citation supports its sentence: "lexical" (offline, the
-# default) or "llm" (Claude Code, one extra request per answer, with
-# SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL; the lexical label stays wherever the
-# model gives none).
+# default), "llm" (Claude Code, one extra request per answer, with
+# SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL) or "openai" (the OpenAI-compatible
+# model of OPENAI_*, with SUPPORT_JUDGE_MODEL or else OPENAI_MODEL); the lexical
+# label stays wherever the model gives none or cannot be asked.
 SUPPORT_JUDGE = os.environ.get("SUPPORT_JUDGE", "lexical").strip().lower()
 SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
+# How the built-in engine's follow-ups are rewritten to stand alone: "lexical"
+# (offline rules, the default) or "openai" (the OpenAI-compatible model of
+# OPENAI_*, sent the thread, with FOLLOWUP_REWRITE_MODEL or else OPENAI_MODEL;
+# the lexical rewrite stays when it fails).
+FOLLOWUP_REWRITE = os.environ.get("FOLLOWUP_REWRITE", "lexical").strip().lower()
+FOLLOWUP_REWRITE_MODEL = os.environ.get("FOLLOWUP_REWRITE_MODEL", "")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")
-CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "")  # the CLI's own default (10) when empty
+# API retries per request for the Claude CLIs (429, overloaded, 5xx; their own default is
+# 10, growing to minutes); a refused key is never retried: the run stops at the first 401.
+CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "5")
 # The OpenAI-compatible engine ("openai"): any Chat Completions server with
 # streaming. OPENAI_BASE_URL is the server's /v1 address (blank: OpenAI's own,
 # which needs OPENAI_API_KEY; a local Ollama, vLLM or llama.cpp takes any key).

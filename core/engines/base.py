@@ -35,7 +35,7 @@ class RunOutcome:
     """How the engine's run ended, filled in by the engine when its stream ends.
 
     ``returncode`` is the process exit code (0 for in-process engines that
-    finished), ``killed_by`` names why we stopped it (``cancel``, ``idle``,
+    finished), ``killed_by`` names why we stopped it (``cancel``, ``idle``, ``auth``,
     ``timeout``, ``line_too_long``) or is ``None``; ``stderr_tail`` keeps the
     last lines of stderr for error display; ``signals`` names the signals sent
     to stop it, in order (``["SIGINT"]`` when asking was enough)."""

@@ -18,7 +18,7 @@ from core.citations.parsing import parse_citations
 from core.citations.verification import verify_citations
 from core.content_kinds import ContentKind
 from core.engines.base import RunOutcome
-from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version
+from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version, credentials_advice
 from core.engines.subprocess import resolve_executable
 from core.sandbox import write_instructions, write_manifest
 from core.stream import StreamInterpreter
@@ -96,7 +96,12 @@ async def _check(engine, sandbox: Path) -> dict:
     followed = "[c1]" in raw and "CITATIONS:" in raw
     verified = [c for c in citations if c["verification"] in ("verified", "relocated")]
     errors = interpreter.errors or ([f"exit code {outcome.returncode}"] if outcome.returncode else [])
-    if interpreter.is_error or not interpreter.saw_result:
+    advice = None
+    if isinstance(engine, ClaudeCodeEngine):  # a refused or missing login: what to set, and where
+        advice = credentials_advice(interpreter.result or {}, name=engine.name, label=engine.label)
+    if advice:
+        status, why = "failed", advice
+    elif interpreter.is_error or not interpreter.saw_result:
         status, why = "failed", "The run ended in an error: " + ("; ".join(errors) or " | ".join(stderr[-3:]))
     elif not verified:
         status, why = "failed", "The answer has no verified citation."

@@ -23,15 +23,17 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import json
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
-from core.engines.base import Availability
+from core.engines.base import Availability, OutputLine, RunOutcome
 from core.engines.subprocess import Limits, SubprocessEngine, child_env, resolve_executable
 from core.sandbox import instructions_text, read_manifest
 
@@ -83,8 +85,13 @@ CREDENTIALS_HELP = (
 )
 REJECTED_HELP = (
     "{label} was refused by the API: the credentials it was given are not valid "
-    "(check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN, then: python manage.py check_engine {name})"
+    "(check ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN in the server's environment, restart it, "
+    "then: python manage.py check_engine {name})"
 )
+# The CLI retries even a 401, ten times over minutes (docs/CLAUDE_CODE.md,
+# System lines: api_retry). These say the API refused the credentials.
+AUTH_ERRORS = ("authentication_failed",)
+AUTH_STATUSES = (401, 403)
 # The files a logged-in CLI keeps its login in, inside CLAUDE_CONFIG_DIR.
 LOGIN_FILES = (".credentials.json",)
 
@@ -122,6 +129,41 @@ def credentials_advice(result: Mapping[str, object], *, name: str, label: str) -
     if status in (401, 403) or "Invalid API key" in text or "authentication_error" in text:
         return REJECTED_HELP.format(label=label, name=name)
     return None
+
+
+def auth_refusal(text: str) -> int | None:
+    """The HTTP status (401 when unknown) of a stream line saying the CLI is about
+    to retry a request the API refused for its credentials, else ``None``."""
+    if '"api_retry"' not in text:  # cheap test first: this runs on every line
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "system" or data.get("subtype") != "api_retry":
+        return None
+    status = data.get("error_status")
+    if data.get("error") in AUTH_ERRORS or status in AUTH_STATUSES:
+        return status if status in AUTH_STATUSES else 401
+    return None
+
+
+def refusal_result(status: int, session_id: object = None) -> str:
+    """The result line the CLI itself prints once it gives up on a refused key
+    (``success`` with ``is_error``, the status in ``api_error_status``), written
+    by us when we stop it at the first refusal instead."""
+    return json.dumps(
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": True,
+            "result": f"API Error: {status} · the API refused the credentials; stopped instead of retrying",
+            "api_error_status": status,
+            "terminal_reason": "authentication_failed",
+            "num_turns": 0,
+            "session_id": session_id if isinstance(session_id, str) else "",
+        }
+    )
 
 
 def _run_cli(executable: str, argument: str) -> str:
@@ -290,6 +332,33 @@ class ClaudeCodeEngine(SubprocessEngine):
     def environment(self, sandbox: Path, scratch: Path) -> dict[str, str]:
         extra = {**QUIET_ENV, **self.config_home(scratch), **self.credentials}
         return child_env({**extra, **self.env}, self.inherit_env)
+
+    async def stream_batches(
+        self, question: str, sandbox: Path, *, cancel: asyncio.Event, outcome: RunOutcome
+    ) -> AsyncIterator[list[OutputLine]]:
+        """The CLI's lines, cut at the first API refusal of its credentials: the
+        CLI would retry it for minutes, so the group is killed there and the run
+        ends with the result line the CLI would have printed at last."""
+        batches = super().stream_batches(question, sandbox, cancel=cancel, outcome=outcome)
+        async with contextlib.aclosing(batches):
+            async for batch in batches:
+                refused = next(
+                    (
+                        (i, status)
+                        for i, line in enumerate(batch)
+                        if line.source == "stdout" and (status := auth_refusal(line.text)) is not None
+                    ),
+                    None,
+                )
+                if refused is None:
+                    yield batch
+                    continue
+                index, status = refused
+                yield batch[: index + 1]  # the retry line shows as the run's last step
+                outcome.killed_by = "auth"  # closing the batches below kills the group
+                session = json.loads(batch[index].text).get("session_id")
+                yield [OutputLine("stdout", refusal_result(status, session))]
+                return
 
     async def prepare(self) -> None:
         executable = self.executable()

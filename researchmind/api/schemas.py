@@ -139,6 +139,10 @@ class CitationOut(Schema):
     )
     support_judged_by: str = Field(description="lexical (offline judge), llm or human (a reviewer).")
     support_reason: str
+    support_judge_model: str = Field(
+        default="",
+        description='Which model judged support when support_judged_by is llm, e.g. "gpt-4o-mini (OpenAI-compatible)".',
+    )
     locator: dict | None = Field(
         default=None,
         description=(

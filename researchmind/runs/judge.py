@@ -1,14 +1,18 @@
 """Support judged by a model (``judged_by="llm"``), when the server is set up for it.
 
 With ``SUPPORT_JUDGE=llm`` and Claude Code configured (credentials, and
-``SUPPORT_JUDGE_MODEL`` or ``CLAUDE_MODEL``), a finished run's found citations
+``SUPPORT_JUDGE_MODEL`` or ``CLAUDE_MODEL``), or ``SUPPORT_JUDGE=openai`` and
+the OpenAI-compatible model configured (``OPENAI_*``; ``SUPPORT_JUDGE_MODEL``
+or ``OPENAI_MODEL``), a finished run's found citations
 (verified, relocated, URL matched) that carry a sentence are sent to the model
 in one request: each sentence of the answer with the text it cites. The model
 is offered no tool and works in an empty folder; it answers with a JSON array
 of labels. Labels it gives replace the lexical judge's (a reviewer's never);
 anything it does not judge, or an answer that cannot be read, keeps the
-lexical label, and the reason is recorded. The CLI's output is kept in the
-run's raw log like the run's own.
+lexical label, and the reason is recorded; so does a model that fails or
+cannot be reached. The CLI's output (or the model's answer) is kept in the
+run's raw log like the run's own, and which model judged is recorded on the
+question (``protocol["support_judge_model"]``) and shown with its labels.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ from citations.presenters import store_answer_html
 from core.citations.states import JUDGED_LABELS
 from core.citations.support.judge import FOUND
 from core.engines.base import RunOutcome, batches_of
+from core.engines.chat import ChatFailed, ChatModel, ask
 from core.engines.claude import ClaudeCodeEngine
 from core.stream import StreamInterpreter
-from researchmind.engine_config import engine_settings
+from researchmind.engine_config import engine_settings, openai_settings
 
 JUDGED = JUDGED_LABELS
 MAX_PAIRS = 60  # one request; a longer answer's later citations keep the lexical label
@@ -63,6 +68,7 @@ class Judgement:
     error: str = ""
     asked: int = 0
     raw_lines: list[str] = field(default_factory=list)
+    model: str = ""  # who judged, as shown: "gpt-4o-mini (OpenAI-compatible)"
 
 
 class JudgeEngine(ClaudeCodeEngine):
@@ -74,14 +80,28 @@ class JudgeEngine(ClaudeCodeEngine):
         return path
 
 
+MODEL_JUDGES = ("llm", "claude-code", "openai")  # SUPPORT_JUDGE values that ask a model
+
+
 def enabled() -> bool:
-    return settings.SUPPORT_JUDGE == "llm"
+    return settings.SUPPORT_JUDGE in MODEL_JUDGES
 
 
 def judge_engine() -> JudgeEngine:
     config = dict(engine_settings()["claude-code"])
     config["model"] = settings.SUPPORT_JUDGE_MODEL or config.get("model")
     return JudgeEngine(**config, tools=())
+
+
+def chat_model() -> ChatModel:
+    """The OpenAI-compatible model the judge asks (``SUPPORT_JUDGE=openai``)."""
+    config = openai_settings()
+    return ChatModel(
+        base_url=config["base_url"],
+        model=settings.SUPPORT_JUDGE_MODEL or config["model"],
+        api_key=config["api_key"],
+        timeout=min(float(config["timeout"]), 120.0),
+    )
 
 
 def pairs_of(citations) -> list[dict]:
@@ -149,7 +169,10 @@ async def judge(pairs: list[dict], engine: JudgeEngine | None = None) -> Judgeme
     result = Judgement(asked=len(pairs))
     if not pairs:
         return result
+    if engine is None and settings.SUPPORT_JUDGE == "openai":
+        return await judge_with_chat(pairs, chat_model(), result)
     engine = engine or judge_engine()
+    result.model = f"{engine.model or 'the CLI default'} ({engine.label})"
     availability = engine.availability()
     if not availability.available:
         result.error = f"The model could not judge support: {availability.reason}"
@@ -179,6 +202,19 @@ async def judge(pairs: list[dict], engine: JudgeEngine | None = None) -> Judgeme
     return result
 
 
+async def judge_with_chat(pairs: list[dict], model: ChatModel, result: Judgement) -> Judgement:
+    """``judge`` through one request to an OpenAI-compatible model."""
+    result.model = model.label
+    try:
+        text = await ask(model, INSTRUCTIONS, prompt_for(pairs))
+    except ChatFailed as failed:
+        result.error = f"The model could not judge support: {failed.sentence} The lexical labels stand."[:500]
+        return result
+    result.raw_lines.append(json.dumps({"type": "support_judge", "model": model.model, "answer": text}))
+    result.labels, result.error = read_labels(text, {p["id"] for p in pairs})
+    return result
+
+
 def apply_judgement(question, judgement: Judgement) -> int:
     """Store the model's labels (never over a reviewer's); returns how many changed hands."""
     changed = 0
@@ -194,8 +230,13 @@ def apply_judgement(question, judgement: Judgement) -> int:
                 fields += ["support", "support_judged_by", "support_reason"]
                 changed += 1
             citation.save(update_fields=fields)
+        protocol = dict(question.protocol or {})
         if judgement.error:
-            question.protocol = dict(question.protocol or {}, support_judge_problem=judgement.error)
+            protocol["support_judge_problem"] = judgement.error
+        if judgement.labels and judgement.model:
+            protocol["support_judge_model"] = judgement.model
+        if protocol != (question.protocol or {}):
+            question.protocol = protocol
             question.save(update_fields=["protocol"])
         store_answer_html(question)
     return changed

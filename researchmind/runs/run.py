@@ -20,7 +20,7 @@ from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
 from researchmind.engine_config import build_engine
 from researchmind.models import Question
-from researchmind.runs import judge
+from researchmind.runs import judge, rewrite
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
 from researchmind.runs.lease import claim_question, finish_interrupted, watch_run
 
@@ -108,6 +108,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
+        if rewrite.enabled(question):  # the model's stand-alone form of a follow-up
+            await rewrite.rewrite_follow_up(question, recorder)
         prompt = await sync_to_async(engine_prompt)(question)
         batches = batches_of(engine, prompt, sandbox, cancel=cancel, outcome=outcome)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
@@ -148,7 +150,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             detail=f"{n_citations} citation{'' if n_citations == 1 else 's'} checked",
             payload={"count": n_citations},
         )
-    if n_citations and settings.SUPPORT_JUDGE == "llm":
+    if n_citations and judge.enabled():
         await judge_support(question_id, recorder)
     end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
     recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
@@ -177,7 +179,7 @@ async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
     for line in judgement.raw_lines:
         recorder.raw("stdout", line)
     changed = await sync_to_async(judge.apply_judgement)(question, judgement)
-    detail = f"Support judged by the model: {len(judgement.labels)} of {n}"
+    detail = f"Support judged by {judgement.model or 'the model'}: {len(judgement.labels)} of {n}"
     if judgement.error:
         detail = judgement.error if not judgement.labels else f"{detail} ({judgement.error})"
     recorder.add(
@@ -190,6 +192,7 @@ async def judge_support(question_id: int, recorder: ProgressRecorder) -> None:
             "judged": len(judgement.labels),
             "changed": changed,
             "error": judgement.error,
+            "model": judgement.model,
         },
     )
 

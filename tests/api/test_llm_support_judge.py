@@ -104,7 +104,7 @@ def test_the_model_judges_support_and_its_label_is_shown(api, notes_session, cla
     question = Question.objects.get(pk=question_id)
     details = list(question.events.filter(kind="citations").values_list("detail", flat=True))
     assert "Asking the model whether 1 citation supports its sentence" in details
-    assert "Support judged by the model: 1 of 1" in details
+    assert "Support judged by claude-judge-model (Claude Code): 1 of 1" in details
     raw_log = (notes_session.state_path / "runs" / f"{question_id}.log").read_text()
     assert "double: 0 words missing" in raw_log
     assert "support_judge_problem" not in (question.protocol or {})

@@ -4,9 +4,11 @@ come out exactly as queued, in order, with the frames that were broadcast."""
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from progress import recorder as recorder_module
-from progress.broadcast import event_dict, event_frame
+from progress.broadcast import event_dict, event_frame, question_group
 from progress.models import ProgressEvent
 from progress.recorder import ProgressRecorder
 from researchmind.models import Question
@@ -54,3 +56,28 @@ def test_batches_are_stored_as_queued_in_order(user, make_session, sizes):
         for row in rows
     ] == queued  # the row ids follow the seqs: inserted in order
     assert frames == [event_frame(event_dict(row)) for row in rows]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_first_text_delta_is_broadcast_without_waiting_for_the_tick(user, make_session):
+    """The first token a watching page shows goes out as soon as it is queued;
+    the events after it wait for the tick (an hour here) as before."""
+    session = await sync_to_async(make_session)(user)
+    question = await Question.objects.acreate(session=session, text="q")
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(question_group(question.pk), channel)
+    recorder = ProgressRecorder(question.pk, flush_interval=3600)
+    await recorder.start()
+    recorder.add("run_start", stage="primary", detail="Asking openai")
+    recorder.add("text_delta", stage="primary", detail="Writing", payload={"text": "The"})
+    message = await layer.receive(channel)  # no flush was asked for
+    assert [f.split('"kind":', 1)[1].split(",", 1)[0] for f in message["frames"]] == [
+        '"run_start"',
+        '"text_delta"',
+    ]
+    recorder.add("text_delta", stage="primary", detail="Writing", payload={"text": " answer"})
+    assert recorder._pending and not recorder._wake.is_set()  # the next ones wait for the tick
+    await recorder.close()
+    later = await layer.receive(channel)
+    assert (later["first"], later["last"]) == (3, 3)

@@ -46,6 +46,16 @@ def iter_sandbox_files(root: Path) -> Iterator[tuple[str, str, os.stat_result]]:
             yield from _walk(entry.path, entry.name)
 
 
+def iter_folder_files(root: Path, folder: str) -> Iterator[tuple[str, str, os.stat_result]]:
+    """``iter_sandbox_files`` for one folder inside a content folder
+    (``<content_id>/…``, already resolved inside the sandbox): only its subtree
+    is walked, so listing a small folder of a large sandbox stays cheap."""
+    folder = folder.strip("/")
+    if not folder or folder.startswith(".") or folder.split("/", 1)[0] in (PRIVATE_DIR,):
+        return
+    yield from _walk(os.path.join(root, folder), folder)
+
+
 def _walk(folder: str, rel: str) -> Iterator[tuple[str, str, os.stat_result]]:
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)

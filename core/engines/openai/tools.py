@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.engines.builtin.chunking import decode_text, looks_binary
-from core.engines.builtin.files import iter_sandbox_files
+from core.engines.builtin.files import iter_folder_files, iter_sandbox_files
 from core.engines.builtin.scoped import ensure_index, scoped_hits
 from core.engines.builtin.search import Hit, search
 from core.sandbox import SandboxError, resolve_in_sandbox
@@ -158,8 +158,16 @@ class ContentTools:
 
     def list_files(self, folder: str) -> str:
         prefix = self.folder_prefix(folder)
-        paths = [rel for rel, _abs, _st in iter_sandbox_files(self.sandbox) if self._in_scope(rel)]
-        paths = [rel for rel in paths if rel.startswith(prefix)]
+        # Only the named folder is walked, and each content folder's scope is checked once.
+        files = iter_folder_files(self.sandbox, prefix) if prefix else iter_sandbox_files(self.sandbox)
+        scope: dict[str, bool] = {}
+        paths = []
+        for rel, _abs, _st in files:
+            top = rel.split("/", 1)[0]
+            if top not in scope:
+                scope[top] = self._in_scope(top)
+            if scope[top]:
+                paths.append(rel)
         shown = paths[:MAX_LISTED]
         more = (
             f"\n… and {len(paths) - len(shown)} more (list a folder to see them)"

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from core.engines.base import Availability, OutputLine, RunOutcome
-from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
+from core.engines.check import check_engine
+from core.engines.claude import REJECTED_HELP, ClaudeCodeEngine, ClaudeMpmEngine, credentials_advice
 from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
 from core.engines.subprocess import Limits
+from core.stream import StreamInterpreter
 from testing.mock_anthropic import Fail, Hang, MidStreamError, MockAnthropic, Reply, Text, ToolUse
 
 FAST = Limits(idle_timeout=60, timeout=120, interrupt_grace=2, terminate_grace=2)
@@ -162,6 +164,84 @@ async def test_claude_api_error_is_an_error_result_with_success_subtype(
     assert result["subtype"] == "success" and result["is_error"] is True
     assert result["api_error_status"] == status
     assert outcome.returncode == 1 and outcome.killed_by is None
+
+
+@pytest.mark.parametrize("status", [401, 403])
+async def test_a_refused_key_stops_the_cli_at_the_first_refusal(
+    claude_bin: Path, sandbox: Path, status: int
+) -> None:
+    """With the CLI's own retry count (10, minutes of backoff on a 401), the run
+    still ends after the first refusal, with the result the CLI prints when it
+    gives up, and no process of the run left behind."""
+    with MockAnthropic(default=Fail(status, "invalid x-api-key")) as api:
+        engine = ClaudeCodeEngine(executable=claude_bin, base_url=api.url, api_key="wrong", limits=FAST)
+        _, events, outcome = await run(engine, sandbox)
+        requests = len(api.messages_requests())
+    assert 1 <= requests <= 2, requests  # the CLI would send 11
+    assert running_in(sandbox) == []
+    result = events[-1]
+    assert result["type"] == "result" and result["is_error"] is True
+    assert result["api_error_status"] == status
+    advice = credentials_advice(result, name="claude-code", label="Claude Code")
+    assert advice == REJECTED_HELP.format(label="Claude Code", name="claude-code")
+    assert "in the server's environment" in advice
+    # A 401 is retried by the CLI (we stop it there); a 403 it gives up on at once.
+    retries = of_type(events, "system", "api_retry")
+    assert [r["error_status"] for r in retries] == ([401] if status == 401 else [])
+    assert outcome.killed_by == ("auth" if status == 401 else None)
+
+
+async def test_a_refused_key_stops_claude_mpm_and_its_claude(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path
+) -> None:
+    with MockAnthropic(default=Fail(401)) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin, claude_executable=claude_bin, base_url=api.url, api_key="wrong", limits=FAST
+        )
+        _, events, outcome = await run(engine, sandbox)
+        requests = len(api.messages_requests())
+    assert 1 <= requests <= 2 and outcome.killed_by == "auth"
+    assert running_in(sandbox) == []  # mpm's claude ran in the sandbox: it is gone too
+    assert credentials_advice(events[-1], name="claude-mpm", label="Claude MPM").startswith(
+        "Claude MPM was refused by the API"
+    )
+
+
+async def test_a_rate_limit_is_retried_and_each_retry_is_a_step(claude_bin: Path, sandbox: Path) -> None:
+    with MockAnthropic([Fail(429), Fail(529), Reply([Text(CITED)])]) as api:
+        engine = ClaudeCodeEngine(
+            executable=claude_bin,
+            base_url=api.url,
+            api_key="k",
+            limits=FAST,
+            env={"CLAUDE_CODE_MAX_RETRIES": "3"},
+        )
+        lines, _, outcome = await run(engine, sandbox)
+        requests = len(api.messages_requests())
+    assert requests == 3 and outcome.killed_by is None and outcome.returncode == 0
+    interpreter = StreamInterpreter(sandbox=str(sandbox))
+    shown = [e for line in lines if line.source == "stdout" for e in interpreter.feed(line.text)]
+    interpreter.finish()
+    steps = [e.detail for e in shown if e.kind == "system" and e.payload.get("subtype") == "api_retry"]
+    assert [s.split(" in ")[0] for s in steps] == [
+        "API error (rate_limit), retry 1/3",
+        "API error (overloaded), retry 2/3",
+    ]
+    assert interpreter.result["result"] == CITED and not interpreter.is_error
+
+
+def test_check_engine_reports_a_refused_key_after_one_request(claude_bin: Path) -> None:
+    with MockAnthropic(default=Fail(401)) as api:
+        report = check_engine(
+            lambda state: ClaudeCodeEngine(
+                executable=claude_bin, base_url=api.url, api_key="wrong", limits=FAST
+            ),
+            "claude-code",
+        )
+        requests = len(api.messages_requests())
+    assert requests <= 2
+    assert report["status"] == "failed"
+    assert report["why"] == REJECTED_HELP.format(label="Claude Code", name="claude-code")
 
 
 async def test_claude_recovers_from_a_mid_stream_error(claude_bin: Path, sandbox: Path) -> None:

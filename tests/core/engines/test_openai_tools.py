@@ -61,6 +61,22 @@ def test_list_files_names_content_files_only(sessions):
     assert done.result.splitlines() == ["1 file", f"{CONTENT_ID}/notes.md"]
 
 
+def test_listing_a_folder_names_its_files_only_and_no_symlink(sessions, tmp_path):
+    folder = sessions.sandbox / CONTENT_ID
+    (folder / "guide" / "deep").mkdir(parents=True)
+    (folder / "guide" / "a.md").write_text("a\n", encoding="utf-8")
+    (folder / "guide" / "deep" / "b.md").write_text("b\n", encoding="utf-8")
+    (tmp_path / "outside.md").write_text(SECRET, encoding="utf-8")
+    (folder / "guide" / "link.md").symlink_to(tmp_path / "outside.md")
+    tools = ContentTools(sessions.sandbox, state=sessions.state)
+    listed = call(tools, LIST_FILES, folder=f"{CONTENT_ID}/guide").result.splitlines()
+    assert listed == ["2 files", f"{CONTENT_ID}/guide/a.md", f"{CONTENT_ID}/guide/deep/b.md"]
+    everything = call(tools, LIST_FILES, folder="").result.splitlines()
+    assert everything[0] == "3 files" and f"{CONTENT_ID}/notes.md" in everything
+    refused = call(tools, LIST_FILES, folder=f"{CONTENT_ID}/../../state")
+    assert refused.is_error and SECRET not in refused.result
+
+
 def test_results_are_bounded(sessions):
     folder = sessions.sandbox / CONTENT_ID
     (folder / "long.txt").write_text("".join(f"line {n}\n" for n in range(1, 1001)), encoding="utf-8")

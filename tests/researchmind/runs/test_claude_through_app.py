@@ -104,3 +104,32 @@ def test_real_cli_auth_failure_is_an_error_with_the_message(tools, research_with
     assert question.error.startswith("Claude Code was refused by the API: the credentials"), question.error
     assert "Invalid API key" in question.answer_raw and "Invalid API key" in question.raw_output
     assert question.answer == ""
+
+
+@pytest.mark.parametrize("engine", ["claude-code", "claude-mpm"])
+def test_a_wrong_key_ends_the_question_at_the_first_refusal(tools, research_with_notes, settings, engine):
+    """Even with the CLI allowed its ten retries, a 401 ends the question after one
+    request: an error saying which setting to check and where, no answer, and the
+    retry the CLI announced kept as the run's last step."""
+    session, _ = research_with_notes
+    with MockAnthropic(default=Fail(401, "invalid x-api-key")) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.CLAUDE_MPM_BIN = str(tools / "claude-mpm")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "wrong"
+        settings.CLAUDE_MAX_RETRIES = "10"
+        question = Question.objects.create(session=session, text="q", engine=engine)
+        status = run_question(question.pk)
+        requests = len(api.messages_requests())
+    question.refresh_from_db()
+    assert status == "error" and question.answer == "" and requests <= 2
+    label = "Claude Code" if engine == "claude-code" else "Claude MPM"
+    assert question.error == (
+        f"{label} was refused by the API: the credentials it was given are not valid (check "
+        "ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN in the server's environment, restart it, then: "
+        f"python manage.py check_engine {engine})"
+    )
+    details = list(
+        ProgressEvent.objects.filter(question=question, kind="system").values_list("detail", flat=True)
+    )
+    assert any(d.startswith("API error (authentication_failed), retry 1/10") for d in details), details
