@@ -18,7 +18,7 @@ import time
 
 import openai
 from django.conf import settings
-from django.db import IntegrityError, connections, transaction
+from django.db import IntegrityError, connections, models, transaction
 from django.utils import timezone
 
 from core.engines.check import EngineUnavailable, check_engine
@@ -40,9 +40,13 @@ log = logging.getLogger(__name__)
 PROBE_TIMEOUT_S = 10.0
 
 
+STALE_GRACE_S = 30  # after being abandoned, a test's thread has this long to record its end
+
+
 def check_start(engine: str, user) -> EngineCheck:
     """The running test of ``engine``, or a new one started in the background."""
     now = timezone.now()
+    _sweep_orphans()
     try:
         with transaction.atomic():
             running = EngineCheck.objects.filter(engine=engine, status=EngineCheck.Status.RUNNING).first()
@@ -57,8 +61,25 @@ def check_start(engine: str, user) -> EngineCheck:
 
 def check_poll(pk: int) -> EngineCheck:
     """The test ``pk``, marked as still watched while it runs."""
+    _sweep_orphans()
     EngineCheck.objects.filter(pk=pk, status=EngineCheck.Status.RUNNING).update(polled_at=timezone.now())
     return EngineCheck.objects.get(pk=pk)
+
+
+def _sweep_orphans() -> None:
+    """End the tests whose thread is gone (its server process stopped): a
+    "running" row nobody polled well past the abandon time, or older than any
+    engine run may last. Left alone, one would block its engine's tests."""
+    now = timezone.now()
+    abandoned = now - timezone.timedelta(seconds=settings.ENGINE_TEST_ABANDON_SECONDS + STALE_GRACE_S)
+    too_old = now - timezone.timedelta(seconds=max(settings.ENGINE_TIMEOUT, settings.OPENAI_TIMEOUT) + 60)
+    EngineCheck.objects.filter(status=EngineCheck.Status.RUNNING).filter(
+        models.Q(polled_at__lt=abandoned) | models.Q(started_at__lt=too_old)
+    ).update(
+        status=EngineCheck.Status.CANCELLED,
+        report={"status": "cancelled", "why": "The test stopped with the server process that ran it."},
+        finished_at=now,
+    )
 
 
 def _launch(pk: int, engine: str) -> None:

@@ -241,3 +241,15 @@ def test_one_test_runs_at_a_time_per_engine(client_for, manager, fast_retries):
     assert EngineCheck.objects.get(pk=first).status == "cancelled"
     page = client.get(reverse("engine_settings") + f"?check={first}").content.decode()
     assert "<strong>Cancelled:</strong>" in page
+
+
+def test_a_test_left_running_by_a_stopped_process_does_not_block_the_next(client_for, manager, polled):
+    """A "running" test whose thread died with its server process (nobody has
+    polled it since long before) is ended, and a new test starts."""
+    orphan = EngineCheck.objects.create(engine="builtin", polled_at="2000-01-01T00:00:00Z")
+    client = client_for(manager)
+    check_id = start_test(client, "builtin")
+    assert check_id != orphan.pk
+    orphan.refresh_from_db()
+    assert orphan.status == "cancelled" and "server process" in orphan.report["why"]
+    assert 'class="engine-check ok"' in polled(client, check_id)
