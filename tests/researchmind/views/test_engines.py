@@ -224,3 +224,23 @@ def test_a_usable_engine_is_offered_with_its_models(claude_settings, client_for,
     select = page.split('name="engine"', 1)[1].split("</select>", 1)[0]
     assert '<option value="claude-code">Claude Code</option>' in select
     assert "Greyed out engines" not in page
+
+
+def test_the_environment_s_engines_are_shown_read_only_with_their_settings(
+    claude_settings, client_for, staff
+):
+    """The Claude engines' model and credentials (by name) and the ``OPENAI_*``
+    provider are shown as set in the environment, with no form to change them."""
+    claude_settings.ANTHROPIC_AUTH_TOKEN = SECRET
+    claude_settings.CLAUDE_MPM_MODEL = "opus"
+    claude_settings.OPENAI_BASE_URL = "http://127.0.0.1:9/v1"
+    claude_settings.OPENAI_MODEL = "env-model"
+    claude_settings.OPENAI_API_KEY = SECRET + "-openai"
+    page = client_for(staff).get(reverse("engine_settings")).content.decode()
+    assert SECRET not in page
+    mpm = page.split('id="engine-claude-mpm"', 1)[1].split("</section>", 1)[0]
+    assert "<code>ANTHROPIC_AUTH_TOKEN</code> set" in mpm and "<code>opus</code>" in mpm
+    assert "the server's environment (CLAUDE_MPM_MODEL, CLAUDE_MODEL, ANTHROPIC_*): read-only here" in mpm
+    openai = page.split('id="engine-openai"', 1)[1].split("</section>", 1)[0]
+    assert "<code>env-model</code>" in openai and "<code>OPENAI_API_KEY</code> set" in openai
+    assert "read-only here" in openai and "provider_edit" not in openai and "Edit" not in openai
