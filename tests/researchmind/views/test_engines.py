@@ -4,6 +4,10 @@ engines in the ask form."""
 
 from __future__ import annotations
 
+import sys
+import time
+from pathlib import Path
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -12,6 +16,7 @@ from researchmind.models import EngineCheck
 from testing.mock_anthropic import Fail, MockAnthropic
 from testing.model_double import Researcher
 
+SLOW_CLAUDE = Path(__file__).resolve().parents[3] / "testing" / "slow_claude.py"
 SECRET = "sk-ant-do-not-show-7f3a9c"
 
 
@@ -244,3 +249,42 @@ def test_the_environment_s_engines_are_shown_read_only_with_their_settings(
     openai = page.split('id="engine-openai"', 1)[1].split("</section>", 1)[0]
     assert "<code>env-model</code>" in openai and "<code>OPENAI_API_KEY</code> set" in openai
     assert "read-only here" in openai and "provider_edit" not in openai and "Edit" not in openai
+
+
+def _slow_clis() -> list[int]:
+    """Pids of the slow stand-in CLI answering the engine check's question."""
+    marker = str(SLOW_CLAUDE).encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            running = entry.name.isdigit() and marker in (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if running:
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_abandoned_claude_test_stops_its_cli(settings, client_for, staff, tmp_path):
+    """A Claude test nobody polls any more is cancelled and its CLI process
+    killed, instead of running (and paying) to its end."""
+    wrapper = tmp_path / "claude"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SLOW_CLAUDE}" "$@"\n')
+    wrapper.chmod(0o755)
+    settings.CLAUDE_BIN = str(wrapper)
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ENGINE_TEST_ABANDON_SECONDS = 1
+    before = set(_slow_clis())
+    check_id = started(client_for(staff), "claude-code", HTTP_HX_REQUEST="true")
+    deadline = time.monotonic() + 60  # a hang guard, not a timing assertion
+    while not set(_slow_clis()) - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cli = set(_slow_clis()) - before
+    assert cli, "the CLI started"
+    while EngineCheck.objects.get(pk=check_id).running and time.monotonic() < deadline:
+        time.sleep(0.1)  # nobody polls: the page was left
+    while set(_slow_clis()) & cli and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert EngineCheck.objects.get(pk=check_id).status == "cancelled"
+    assert not set(_slow_clis()) & cli
