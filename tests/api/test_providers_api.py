@@ -16,6 +16,7 @@ from django.urls import reverse
 from citations.models import Citation
 from progress.models import ProgressEvent
 from researchmind.models import EngineCheck, EngineProvider, Question
+from researchmind.providers import provider_save
 from researchmind.runs import run_question
 from testing.chat_model_double import ChatResearcher
 from testing.mock_openai import MockOpenAI
@@ -147,3 +148,18 @@ def test_a_question_whose_provider_was_removed_ends_with_a_sentence(notes_sessio
     assert run_question(question.pk) == "error"
     question.refresh_from_db()
     assert "There is no provider called 'gone'" in question.error
+
+
+def test_a_key_the_server_refuses_ends_the_run_saying_where_to_enter_it(api, notes_session, fast_retries):
+    with MockOpenAI(default=ChatResearcher(), api_key="the-key-the-server-wants") as mock:
+        provider = EngineProvider(slug="team", name="Team model", base_url=mock.url, model="mock-model")
+        provider_save(provider, api_key=KEY)
+        asked = api.post(
+            f"/api/sessions/{notes_session.id}/questions", {"text": "Anything?", "engine": "openai:team"}
+        )
+        assert run_question(asked.json()["question_id"]) == "error"
+    body = api.get(f"/api/questions/{asked.json()['question_id']}").json()
+    assert "refused the API key (HTTP 401)" in body["error"]
+    assert "enter a key this server accepts for the provider “team” on the Engines page" in body["error"]
+    assert "OPENAI_API_KEY" not in body["error"] and KEY[-12:] not in str(body)
+    assert len(mock.chat_requests()) == 1  # refused once, not retried
