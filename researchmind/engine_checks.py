@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from core.engines.check import EngineUnavailable, check_engine
 from core.engines.claude import credentials_advice
+from core.engines.openai import OpenAIEngine
 from core.engines.openai.errors import failure_of
 from core.engines.registry import LABELS
 from core.secretbox import Unreadable
@@ -131,6 +132,13 @@ def run_check(engine: str, *, cancelled=lambda: False) -> dict:
             config = openai_settings() if engine == "openai" else provider_settings(provider_of(engine))
         except (NoSuchProvider, Unreadable) as error:
             return {"status": "failed", "why": str(error), "unavailable": True}
+        availability = OpenAIEngine(**config).availability()
+        if not availability.available:  # nothing is asked of a server before it is set up
+            return {
+                "status": "failed",
+                "why": f"The {engine} engine is unavailable: {availability.reason}",
+                "unavailable": True,
+            }
         probe = _probe(engine, config)
     try:
         report = check_engine(lambda state: build_engine(engine, state=state), engine, cancelled=cancelled)

@@ -253,3 +253,14 @@ def test_a_test_left_running_by_a_stopped_process_does_not_block_the_next(client
     orphan.refresh_from_db()
     assert orphan.status == "cancelled" and "server process" in orphan.report["why"]
     assert 'class="engine-check ok"' in polled(client, check_id)
+
+
+def test_testing_the_environment_s_engine_unset_asks_no_server(client_for, manager, polled, settings):
+    """With no OPENAI_MODEL the test says what to set and sends nothing anywhere."""
+    settings.OPENAI_MODEL = ""
+    settings.OPENAI_BASE_URL = ""
+    client = client_for(manager)
+    check_id = start_test(client, "openai")
+    fragment = polled(client, check_id)
+    assert "The openai engine is unavailable: No model is named: set OPENAI_MODEL" in fragment
+    assert "reachable" not in EngineCheck.objects.get(pk=check_id).report  # no server was probed
