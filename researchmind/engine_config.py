@@ -16,6 +16,14 @@ from core.engines.check import engine_version
 from core.engines.claude import LOGIN_FILES, ClaudeCodeEngine, credentials_from, has_credentials
 from core.engines.registry import LABELS, get_engine
 from core.engines.subprocess import Limits
+from researchmind.models import EngineProvider
+from researchmind.providers import (
+    is_provider_engine,
+    provider_availability,
+    provider_key_problem,
+    provider_of,
+    provider_settings,
+)
 
 
 def engine_settings() -> dict[str, dict]:
@@ -69,7 +77,12 @@ def openai_settings() -> dict:
 
 def build_engine(name: str, *, model: str = "", state=None):
     """The engine called ``name`` with its settings; ``model`` (a question's
-    choice) wins over the default, ``state`` is the session's private folder."""
+    choice) wins over the default, ``state`` is the session's private folder.
+    ``openai:<slug>`` is the provider set up in the app under that slug (it
+    reads the database: call it from synchronous code)."""
+    if is_provider_engine(name):
+        config = provider_settings(provider_of(name)) | ({"model": model} if model else {})
+        return get_engine("openai", **config, **({"state_dir": state} if state is not None else {}))
     config = dict(engine_settings().get(name, {}))
     if model and name in ("claude-code", "claude-mpm", "openai"):
         config["model"] = model
@@ -137,3 +150,21 @@ def shown_url(url: str) -> str:
     parts = urlsplit(url)
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=host))
+
+
+def provider_overview() -> list[dict]:
+    """What the Engines page shows of each provider set up in the app: its
+    settings, whether a key is stored (never the key) and whether it can answer."""
+    overview = []
+    for provider in EngineProvider.objects.all():
+        availability = provider_availability(provider)
+        overview.append(
+            {
+                "provider": provider,
+                "endpoint": shown_url(provider.base_url),
+                "key_problem": provider_key_problem(provider),
+                "available": availability.available,
+                "reason": availability.reason,
+            }
+        )
+    return overview

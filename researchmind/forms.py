@@ -6,24 +6,28 @@ from django.conf import settings
 from core.engines.registry import list_engines
 from core.protocols import FANOUT_RESULT_TYPES
 from researchmind.engine_config import engine_settings
-from researchmind.models import ContentItem, ResearchSession
+from researchmind.models import ContentItem, EngineProvider, ResearchSession
+from researchmind.providers import provider_availability, provider_engines
 from researchmind.runs.fanout import MAX_CONCURRENCY
+
+
+def offered_engines():
+    """``(name, label, availability)``: the engines, then the providers set up in the app."""
+    return [e for e in list_engines(engine_settings()) if e[0] != "replay"] + provider_engines()
 
 
 def unavailable_engines() -> dict[str, str]:
     """Each engine that cannot run here, with the reason."""
     return {
         name: availability.reason
-        for name, _label, availability in list_engines(engine_settings())
-        if not availability.available and name != "replay"
+        for name, _label, availability in offered_engines()
+        if not availability.available
     }
 
 
 def engine_choices() -> list[tuple[str, str]]:
     choices = []
-    for name, label, availability in list_engines(engine_settings()):
-        if name == "replay":
-            continue
+    for name, label, availability in offered_engines():
         if not availability.available:
             # The first sentence names what is missing; the option's tooltip has the rest.
             why = availability.reason.split(". ")[0].removeprefix(label).strip()
@@ -56,7 +60,7 @@ class EngineField(forms.ChoiceField):
 
     def validate(self, value):
         super().validate(value)
-        for name, _label, availability in list_engines(engine_settings()):
+        for name, _label, availability in offered_engines():
             if name == value and not availability.available:
                 raise forms.ValidationError(f"That engine is unavailable: {availability.reason}")
 
@@ -67,6 +71,62 @@ class SessionForm(forms.ModelForm):
     class Meta:
         model = ResearchSession
         fields = ["title", "engine"]
+
+
+# An alias (sonnet) or a model id (claude-sonnet-4-5, …@20250929, arn:…/…:0, llama3.1:8b): never an option.
+MODEL_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*\Z"
+
+
+class ProviderForm(forms.ModelForm):
+    """An OpenAI-compatible provider on the Engines page. The key is write-only:
+    the form never shows it, only whether one is stored."""
+
+    api_key = forms.CharField(
+        label="API key",
+        required=False,
+        max_length=500,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
+        help_text="Stored encrypted; never shown again. Blank keeps the stored key. "
+        "A local server (Ollama, llama.cpp) needs none.",
+    )
+    clear_key = forms.BooleanField(label="Remove the stored key", required=False)
+    model = forms.RegexField(
+        label="Default model",
+        max_length=100,
+        regex=MODEL_PATTERN,
+        error_messages={"invalid": "A model is a name such as gpt-4o-mini or llama3.1:8b."},
+    )
+    context_length = forms.IntegerField(
+        label="Context length (tokens)", min_value=512, max_value=10_000_000, initial=8192
+    )
+
+    class Meta:
+        model = EngineProvider
+        fields = ["name", "slug", "base_url", "model", "context_length", "tool_mode"]
+        labels = {"slug": "Short name", "base_url": "Base URL", "tool_mode": "Tool calling"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:  # questions name the provider by it
+            self.fields["slug"].disabled = True
+            self.fields["slug"].help_text = "Questions name the provider by it: it cannot change."
+
+    def clean_slug(self):
+        return self.cleaned_data["slug"].lower()
+
+    def clean_base_url(self):
+        url = self.cleaned_data["base_url"].strip().rstrip("/")
+        if not url.startswith(("http://", "https://")):
+            raise forms.ValidationError("The base URL starts with http:// or https://.")
+        if "@" in url.split("//", 1)[1].split("/", 1)[0]:
+            raise forms.ValidationError("Put the key in the API key field, not in the URL.")
+        return url
+
+    def clean_api_key(self):
+        key = self.cleaned_data["api_key"]
+        if any(c.isspace() or not c.isprintable() for c in key):
+            raise forms.ValidationError("An API key has no spaces or control characters.")
+        return key
 
 
 def megabytes(size: int) -> str:
@@ -158,8 +218,7 @@ class AskForm(forms.Form):
         label="Model",
         required=False,
         max_length=100,
-        # An alias (sonnet) or a model id (claude-sonnet-4-5, …@20250929, arn:…/…:0): never an option.
-        regex=r"^[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*$",
+        regex=MODEL_PATTERN,
         error_messages={"invalid": "A model is a name such as sonnet or claude-sonnet-4-5."},
         help_text="For the Claude and OpenAI-compatible engines; blank uses the configured default.",
     )
@@ -179,6 +238,19 @@ class AskForm(forms.Form):
     @property
     def model_choices(self) -> list[str]:
         return list(settings.CLAUDE_MODEL_CHOICES)
+
+    @property
+    def provider_models(self) -> list[dict]:
+        """Each usable provider's models: its default, then those its server listed when tested."""
+        return [
+            {"label": provider.name, "models": provider.offered_models}
+            for provider in EngineProvider.objects.all()
+            if provider_availability(provider).available
+        ]
+
+    @property
+    def offered_models(self) -> list[str]:
+        return self.model_choices + [m for group in self.provider_models for m in group["models"]]
 
     @property
     def unavailable(self) -> dict[str, str]:

@@ -295,3 +295,86 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+# A provider's engine name: "openai:<slug>" (fits Question.engine's 40 characters).
+PROVIDER_ENGINE_PREFIX = "openai:"
+
+
+class EngineProvider(models.Model):
+    """An OpenAI-compatible server set up in the app (the Engines page). Its
+    API key is stored sealed (``core.secretbox``), never in clear."""
+
+    class ToolMode(models.TextChoices):
+        AUTO = "auto", "Auto: tools unless the server refuses them"
+        ON = "on", "On: the model researches with tools"
+        OFF = "off", "Off: the app retrieves passages for the model"
+
+    slug = models.SlugField(
+        max_length=32, unique=True, help_text='Its engine name is "openai:" and this (e.g. openai:ollama).'
+    )
+    name = models.CharField(max_length=100)
+    base_url = models.URLField(max_length=500, help_text="The server's /v1 address.")
+    api_key_sealed = models.TextField(blank=True, editable=False)
+    model = models.CharField(max_length=100, help_text="The model asked unless a question names another.")
+    models_listed = models.JSONField(
+        default=list, blank=True, editable=False, help_text="What /v1/models listed at the last test."
+    )
+    context_length = models.PositiveIntegerField(default=8192)
+    tool_mode = models.CharField(max_length=4, choices=ToolMode.choices, default=ToolMode.AUTO)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        permissions = [("manage_engines", "Can set up engine providers and run engine tests")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def engine_name(self) -> str:
+        return PROVIDER_ENGINE_PREFIX + self.slug
+
+    @property
+    def has_key(self) -> bool:
+        return bool(self.api_key_sealed)
+
+    @property
+    def offered_models(self) -> list[str]:
+        """The default model, then the others the server listed."""
+        return [self.model] + [m for m in self.models_listed if m != self.model]
+
+
+class EngineCheck(models.Model):
+    """One engine test run in the background from the Engines page: at most
+    one runs per engine at a time; it stops when nobody polls it any more."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        OK = "ok", "OK"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    engine = models.CharField(max_length=40)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    report = models.JSONField(default=dict, blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    started_at = models.DateTimeField(auto_now_add=True)
+    polled_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["engine"], condition=models.Q(status="running"), name="one_running_check_per_engine"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engine} check ({self.status})"
+
+    @property
+    def running(self) -> bool:
+        return self.status == self.Status.RUNNING

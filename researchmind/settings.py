@@ -264,6 +264,8 @@ OPENAI_RETRY_DELAY = float(os.environ.get("OPENAI_RETRY_DELAY", 1.0))  # the fir
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
+# An engine test from the Engines page stops when its page has not polled it for this long.
+ENGINE_TEST_ABANDON_SECONDS = float(os.environ.get("ENGINE_TEST_ABANDON_SECONDS", 15))
 
 # Ingestion: tests set this to scrape a local HTTP server on 127.0.0.1.
 INGEST_ALLOW_LOOPBACK = env_bool("INGEST_ALLOW_LOOPBACK", False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,35 @@ def local_site():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/page"
     server.shutdown()
+
+
+CHECK_GUARD = 120  # seconds: a hang guard for a background engine test, not a timing assertion
+
+
+@pytest.fixture
+def manager(make_user):
+    from django.contrib.auth.models import Permission  # needs the app registry, ready only under Django
+
+    person = make_user("engineer", is_staff=True)
+    person.user_permissions.add(Permission.objects.get(codename="manage_engines"))
+    return person
+
+
+@pytest.fixture
+def polled():
+    """``polled(client, check_id)``: poll the test as its page does until it
+    ends, and return the last fragment."""
+
+    from django.urls import reverse  # as above: a pure test run has no Django settings
+
+    def poll(client, check_id: int) -> str:
+        deadline = time.monotonic() + CHECK_GUARD
+        while time.monotonic() < deadline:
+            url = reverse("engine_check", args=[check_id])
+            fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+            if "hx-get" not in fragment:
+                return fragment
+            time.sleep(0.1)
+        raise AssertionError("the engine test did not finish")
+
+    return poll

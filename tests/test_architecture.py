@@ -35,6 +35,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "researchmind.serializers",
             "researchmind.selectors",
             "researchmind.engine_config",
+            "researchmind.engine_checks",
+            "researchmind.providers",
             "researchmind.runs",
             "researchmind.services",
         ),

@@ -23,6 +23,7 @@ from core.citations.support import judge
 from core.content_kinds import ADDED_AS, ContentKind
 from core.engines.builtin import protocol as builtin_protocol
 from core.engines.builtin.answer import _show
+from core.engines.openai.research import TOOL_MODES
 from core.protocols import FANOUT_RESULT_TYPES, RESULT_TYPES, Finding, severity_rank
 from core.protocols.findings import SEVERITY_RANK, UNKNOWN_SEVERITY_RANK
 from core.stream import events
@@ -32,7 +33,14 @@ from researchmind import services
 from researchmind.api.endpoints.content import router as content_api
 from researchmind.api.endpoints.questions import websocket_path
 from researchmind.forms import RESULT_TYPE_CHOICES
-from researchmind.models import ContentItem, Question
+from researchmind.models import (
+    PROVIDER_ENGINE_PREFIX,
+    ContentItem,
+    EngineCheck,
+    EngineProvider,
+    Question,
+    ResearchSession,
+)
 from researchmind.pages import fanout_lanes, socket_path
 from researchmind.routing import websocket_urlpatterns
 from researchmind.runs import fanout, fanout_report, lease, run
@@ -217,3 +225,17 @@ async def test_the_watch_loop_sees_a_cancel_once_and_renews_the_lease(user, make
     await question.arefresh_from_db()
     assert cancel.is_set() and cancels == [question.pk]
     assert question.lease_expires_at is not None
+
+
+def test_a_provider_s_tool_modes_are_the_openai_engine_s():
+    """The provider form offers exactly the tool modes the openai engine accepts
+    (core/engines/openai/research.py owns them)."""
+    assert tuple(EngineProvider.ToolMode.values) == TOOL_MODES
+
+
+def test_a_provider_s_engine_name_fits_a_question_s_engine_field():
+    """``openai:<slug>`` at the slug's longest still fits ``Question.engine``."""
+    longest = len(PROVIDER_ENGINE_PREFIX) + EngineProvider._meta.get_field("slug").max_length
+    assert longest <= Question._meta.get_field("engine").max_length
+    assert longest <= ResearchSession._meta.get_field("engine").max_length
+    assert longest <= EngineCheck._meta.get_field("engine").max_length

@@ -39,10 +39,11 @@ class EngineUnavailable(RuntimeError):
     pass
 
 
-def check_engine(build, name: str) -> dict:
+def check_engine(build, name: str, *, cancelled=None) -> dict:
     """Run the check through ``build(state_dir)`` (an engine factory) and
     return the report; raises ``EngineUnavailable`` (with the engine's reason)
-    when it cannot run here."""
+    when it cannot run here. ``cancelled()`` (asked every 0.2 s) stops the run
+    early when it turns true."""
     with tempfile.TemporaryDirectory(prefix="researchmind-check-") as tmp:
         sandbox = Path(tmp) / "sandbox"
         (sandbox / FIXTURE_ID).mkdir(parents=True)
@@ -56,25 +57,40 @@ def check_engine(build, name: str) -> dict:
         availability = runner.availability()
         if not availability.available:
             raise EngineUnavailable(f"The {name} engine is unavailable: {availability.reason}")
-        report = asyncio.run(_check(runner, sandbox))
+        report = asyncio.run(_check(runner, sandbox, cancelled))
     return {"engine": name, "version": engine_version(runner), **report}
 
 
-async def _check(engine, sandbox: Path) -> dict:
+async def _watch(cancelled, cancel: asyncio.Event) -> None:
+    # In a thread: ``cancelled`` may block (it may ask a database).
+    while not await asyncio.to_thread(cancelled):
+        await asyncio.sleep(0.2)
+    cancel.set()
+
+
+async def _check(engine, sandbox: Path, cancelled=None) -> dict:
     interpreter = StreamInterpreter(titles={FIXTURE_ID: "Harbour notes"}, sandbox=str(sandbox))
     outcome = RunOutcome()
+    cancel = asyncio.Event()
+    watcher = asyncio.create_task(_watch(cancelled, cancel)) if cancelled else None
     started = time.monotonic()
-    first_event = first_tool = None
+    first_event = first_tool = first_text = None
     stderr: list[str] = []
-    async for line in engine.stream(QUESTION, sandbox, cancel=asyncio.Event(), outcome=outcome):
-        if line.source == "stderr":
-            stderr.append(line.text)
-            continue
-        if first_event is None:
-            first_event = time.monotonic() - started
-        for event in interpreter.feed(line.text):
-            if first_tool is None and event.kind == "tool_start":
-                first_tool = time.monotonic() - started
+    try:
+        async for line in engine.stream(QUESTION, sandbox, cancel=cancel, outcome=outcome):
+            if line.source == "stderr":
+                stderr.append(line.text)
+                continue
+            if first_event is None:
+                first_event = time.monotonic() - started
+            for event in interpreter.feed(line.text):
+                if first_tool is None and event.kind == "tool_start":
+                    first_tool = time.monotonic() - started
+                if first_text is None and event.kind == "text_delta":
+                    first_text = time.monotonic() - started
+    finally:
+        if watcher:
+            watcher.cancel()
     interpreter.finish()
     total = time.monotonic() - started
     init = interpreter.init or {}
@@ -99,7 +115,9 @@ async def _check(engine, sandbox: Path) -> dict:
     advice = None
     if isinstance(engine, ClaudeCodeEngine):  # a refused or missing login: what to set, and where
         advice = credentials_advice(interpreter.result or {}, name=engine.name, label=engine.label)
-    if advice:
+    if cancel.is_set():
+        status, why = "cancelled", "The check was cancelled before it finished."
+    elif advice:
         status, why = "failed", advice
     elif interpreter.is_error or not interpreter.saw_result:
         status, why = "failed", "The run ended in an error: " + ("; ".join(errors) or " | ".join(stderr[-3:]))
@@ -119,6 +137,7 @@ async def _check(engine, sandbox: Path) -> dict:
         "citations": citations,
         "first_event_s": first_event,
         "first_tool_s": first_tool,
+        "first_token_s": first_text,
         "total_s": total,
         "cost_usd": interpreter.cost_usd,
         "error": "; ".join(errors),

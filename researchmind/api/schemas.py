@@ -33,7 +33,11 @@ class ErrorOut(Schema):
 
 class SessionIn(Schema):
     title: str = Field(max_length=200, description="A title for the research session.")
-    engine: str | None = Field(None, description="Default engine for its questions (builtin unless set).")
+    engine: str | None = Field(
+        None,
+        description="Default engine for its questions (builtin unless set): builtin, claude-code, claude-mpm, "
+        "openai, or openai:<slug> for a provider set up on the Engines page.",
+    )
 
 
 class SessionOut(Schema):
@@ -86,13 +90,16 @@ class ContentOut(Schema):
 class AskIn(Schema):
     text: str = Field(max_length=10_000, description="The question.")
     engine: str | None = Field(
-        None, description="The engine to answer with (the session's default unless set)."
+        None,
+        description="The engine to answer with (the session's default unless set); openai:<slug> names a "
+        "provider set up on the Engines page.",
     )
     model: str | None = Field(
         None,
         max_length=100,
         description="The model for the Claude engines (an alias such as sonnet, or a model id; "
-        "CLAUDE_MODEL unless set) or the openai engine (a name its server lists; OPENAI_MODEL unless set).",
+        "CLAUDE_MODEL unless set) or the openai engine (a name its server lists; OPENAI_MODEL unless set, "
+        "or a provider's default model).",
     )
     follows: int | None = Field(
         None,

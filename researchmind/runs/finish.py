@@ -17,6 +17,7 @@ from core.stream.events import clean_text
 from progress.broadcast import clean_json_value
 from progress.selectors import run_summary
 from researchmind.models import Question
+from researchmind.providers import provider_advice
 from researchmind.runs.protocols import apply_protocols
 
 
@@ -88,7 +89,7 @@ def finish_question(
         advice = _engine_advice(question.engine, interpreter.result or {})
         if advice:
             question.error = advice
-    question.error = clean_text(question.error)
+    question.error = clean_text(provider_advice(question.error, question.engine))
     apply_protocols(question)
     # The finished status and the citations become visible together: a page
     # rendered in between would show (and cache) an answer without its links.

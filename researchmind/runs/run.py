@@ -104,7 +104,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     failure = ""
     try:
         if engine is None:
-            engine = build_engine(question.engine, model=question.model, state=state)
+            # A provider's settings are read from the database.
+            engine = await sync_to_async(build_engine)(question.engine, model=question.model, state=state)
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")

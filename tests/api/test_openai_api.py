@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from progress.models import ProgressEvent
 from researchmind import runs
-from researchmind.models import Question
+from researchmind.models import EngineCheck, Question
 from researchmind.runs import run_question
 from testing.chat_model_double import ChatResearcher
 from testing.mock_openai import MockOpenAI, Stall
@@ -156,11 +156,15 @@ def test_the_ask_form_offers_the_engine_and_a_question_may_name_its_model(
     assert api.get(f"/api/questions/{question_id}").json()["model"] == "other-model"
 
 
-def test_the_engine_check_on_the_engines_page_answers_through_the_server(client, admin_user, openai_settings):
+def test_the_engine_check_on_the_engines_page_answers_through_the_server(
+    client, admin_user, openai_settings, polled
+):
     client.force_login(admin_user)
     with MockOpenAI(default=ChatResearcher()) as mock:
         openai_settings.OPENAI_BASE_URL = mock.url
-        page = client.post(reverse("engine_test", args=["openai"])).content.decode()
+        client.post(reverse("engine_test", args=["openai"]))
+        page = polled(client, EngineCheck.objects.get(engine="openai").pk)
+    assert "<dt>Reachable</dt><dd>yes</dd>" in page and "<dt>Models listed</dt><dd>mock-model</dd>" in page
     assert "<strong>OK:</strong> 1 of 1 citation(s) verified." in page
     assert KEY not in page
 

@@ -1,4 +1,5 @@
-"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``openai``, ``builtin``):
+"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``openai``, ``builtin``, or
+``openai:<slug>`` for a provider set up on the Engines page):
 ask one tiny question over a tiny built-in fixture through the real engine and
 the configured credentials, and say what happened.
 
@@ -17,14 +18,18 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.engines.check import QUESTION, EngineUnavailable, check_engine
 from core.engines.registry import ENGINE_NAMES
+from core.secretbox import Unreadable
 from researchmind.engine_config import build_engine
+from researchmind.providers import NoSuchProvider, is_provider_engine
 
 
 class Command(BaseCommand):
     help = "Ask one tiny question through an engine and report what happened (run after setting a key)."
 
     def add_arguments(self, parser):
-        parser.add_argument("engine", choices=[n for n in ENGINE_NAMES if n != "replay"])
+        parser.add_argument(
+            "engine", help=f"One of {', '.join(n for n in ENGINE_NAMES if n != 'replay')}, or openai:<slug>."
+        )
         parser.add_argument(
             "--model",
             default="",
@@ -35,9 +40,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, engine: str, model: str, as_json: bool, **options):
+        if (engine not in ENGINE_NAMES and not is_provider_engine(engine)) or engine == "replay":
+            raise CommandError(f"There is no engine called {engine!r}.")
         try:
             report = check_engine(lambda state: build_engine(engine, model=model, state=state), engine)
-        except EngineUnavailable as error:
+        except (EngineUnavailable, NoSuchProvider, Unreadable) as error:
             if as_json:  # a script reading --json gets JSON whatever happened
                 self.stdout.write(_dumps({"engine": engine, "status": "unavailable", "why": str(error)}))
             raise CommandError(str(error)) from None

@@ -1,5 +1,6 @@
 """``manage.py check_engine``: one tiny question through the real CLI and the
-configured credentials, reported in words a person setting up can act on."""
+configured credentials (or a provider set up in the app), reported in words a
+person setting up can act on."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from researchmind.models import EngineProvider
+from researchmind.providers import provider_save
+from testing.chat_model_double import ChatResearcher
 from testing.mock_anthropic import Fail, MockAnthropic
+from testing.mock_openai import MockOpenAI
 from testing.model_double import Researcher
 
 
@@ -56,3 +61,26 @@ def test_check_engine_json_when_the_engine_is_unavailable(claude_settings):
     report = json.loads(out.getvalue())
     assert report["engine"] == "claude-code" and report["status"] == "unavailable"
     assert "ANTHROPIC_API_KEY" in report["why"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_check_engine_tests_a_provider_set_up_in_the_app(settings):
+    """``check_engine openai:<slug>`` answers through the provider's server with its stored key."""
+    settings.OPENAI_RETRY_DELAY = 0.01
+    key = "sk-provider-check-51c2e0"
+    with MockOpenAI(default=ChatResearcher(), api_key=key) as mock:
+        provider = EngineProvider(slug="lab", name="Lab", base_url=mock.url, model="mock-model")
+        provider_save(provider, api_key=key)
+        out = StringIO()
+        call_command("check_engine", "openai:lab", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["status"] == "ok" and report["engine"] == "openai:lab"
+    assert {r.headers["authorization"] for r in mock.chat_requests()} == {f"Bearer {key}"}
+    assert key not in out.getvalue()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["openai:nobody", "replay", "nothing"])
+def test_check_engine_refuses_an_engine_that_does_not_exist(name):
+    with pytest.raises(CommandError, match=r"no (engine|provider) called"):
+        call_command("check_engine", name, stdout=StringIO())

@@ -1,21 +1,35 @@
 """The staff engine settings page: each engine's state without its secrets,
-the engine check run from a button, and only usable engines in the ask form."""
+the engine check run in the background from a button, and only usable
+engines in the ask form."""
 
 from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from researchmind.models import EngineCheck
 from testing.mock_anthropic import Fail, MockAnthropic
 from testing.model_double import Researcher
 
+SLOW_CLAUDE = Path(__file__).resolve().parents[3] / "testing" / "slow_claude.py"
 SECRET = "sk-ant-do-not-show-7f3a9c"
 
 
 @pytest.fixture
-def staff(make_user):
-    return make_user("ops", is_staff=True)
+def staff(manager):
+    return manager
+
+
+def started(client, name: str, **headers) -> int:
+    """Start the test of ``name``; its id."""
+    response = client.post(reverse("engine_test", args=[name]), **headers)
+    assert response.status_code in (200, 302)
+    return EngineCheck.objects.get(engine=name).pk
 
 
 @pytest.fixture
@@ -63,41 +77,55 @@ def test_unavailable_engine_says_what_to_set(no_claude_credentials, client_for, 
     assert "<strong>What to set:</strong> Claude Code has no credentials. Set ANTHROPIC_API_KEY" in section
 
 
-def test_testing_an_engine_reports_its_verified_citation(claude_settings, client_for, staff):
-    """The real CLI answers through a scripted model: the button's report
-    (an htmx fragment) says OK with the citation checked against the file."""
+@pytest.mark.django_db(transaction=True)
+def test_testing_an_engine_reports_its_verified_citation(claude_settings, client_for, staff, polled):
+    """The real CLI answers through a scripted model in the background: the
+    button answers at once with a fragment that polls, and the report (an
+    htmx fragment) says OK with the citation checked against the file."""
     with MockAnthropic(default=Researcher()) as api:  # type: ignore[arg-type]
         claude_settings.ANTHROPIC_BASE_URL = api.url
-        response = client_for(staff).post(
-            reverse("engine_test", args=["claude-code"]), HTTP_HX_REQUEST="true"
-        )
-    text = response.content.decode()
-    assert response.status_code == 200 and "<html" not in text  # the result fragment only
+        client = client_for(staff)
+        response = client.post(reverse("engine_test", args=["claude-code"]), HTTP_HX_REQUEST="true")
+        text = response.content.decode()
+        assert response.status_code == 200 and "<html" not in text  # the fragment only
+        assert "Testing Claude Code…" in text and 'hx-trigger="load delay:1s"' in text
+        text = polled(client, EngineCheck.objects.get(engine="claude-code").pk)
     assert "<strong>OK:</strong> 1 of 1 citation(s) verified." in text
     assert "harbour-notes.md</code> → verified" in text
 
 
-def test_testing_without_htmx_renders_the_whole_page_with_the_result(client_for, staff):
-    """The button works without JavaScript: the page comes back with the
-    built-in engine's report under its section."""
-    page = client_for(staff).post(reverse("engine_test", args=["builtin"])).content.decode()
+@pytest.mark.django_db(transaction=True)
+def test_testing_without_htmx_shows_the_result_on_the_page(client_for, staff, polled):
+    """The button works without JavaScript: it leads back to the page, which
+    shows the test under its engine's section (reloading it polls)."""
+    client = client_for(staff)
+    response = client.post(reverse("engine_test", args=["builtin"]))
+    check = EngineCheck.objects.get(engine="builtin")
+    assert response.status_code == 302 and response["Location"].endswith(f"?check={check.pk}#engine-builtin")
+    polled(client, check.pk)
+    page = client.get(response["Location"]).content.decode()
     result = page.split('id="engine-builtin-result"', 1)[1].split("</section>", 1)[0]
     assert 'class="engine-check ok"' in result  # the default engine passes its own check
     assert "<dt>Answer</dt>" in result and "<dt>Version</dt><dd>built in</dd>" in result
     assert "18 nautical miles" in result
 
 
-def test_testing_an_engine_without_credentials_says_what_to_set(no_claude_credentials, client_for, staff):
-    text = client_for(staff).post(reverse("engine_test", args=["claude-code"])).content.decode()
+@pytest.mark.django_db(transaction=True)
+def test_testing_an_engine_without_credentials_says_what_to_set(
+    no_claude_credentials, client_for, staff, polled
+):
+    client = client_for(staff)
+    text = polled(client, started(client, "claude-code"))
     assert "The claude-code engine is unavailable: Claude Code has no credentials." in text
 
 
-def test_a_rejected_key_becomes_one_sentence_to_act_on(claude_settings, client_for, staff):
+@pytest.mark.django_db(transaction=True)
+def test_a_rejected_key_becomes_one_sentence_to_act_on(claude_settings, client_for, staff, polled):
     """The real CLI against an API answering 401: one actionable sentence, not the CLI's raw error."""
     with MockAnthropic(default=Fail(401)) as api:
         claude_settings.ANTHROPIC_BASE_URL = api.url
-        text = client_for(staff).post(reverse("engine_test", args=["claude-code"])).content.decode()
-    result = text.split('id="engine-claude-code-result"', 1)[1].split("</section>", 1)[0]
+        client = client_for(staff)
+        result = polled(client, started(client, "claude-code"))
     assert "<strong>Failed:</strong> Claude Code was refused by the API" in result
     assert "Invalid API key" not in result
 
@@ -201,3 +229,62 @@ def test_a_usable_engine_is_offered_with_its_models(claude_settings, client_for,
     select = page.split('name="engine"', 1)[1].split("</select>", 1)[0]
     assert '<option value="claude-code">Claude Code</option>' in select
     assert "Greyed out engines" not in page
+
+
+def test_the_environment_s_engines_are_shown_read_only_with_their_settings(
+    claude_settings, client_for, staff
+):
+    """The Claude engines' model and credentials (by name) and the ``OPENAI_*``
+    provider are shown as set in the environment, with no form to change them."""
+    claude_settings.ANTHROPIC_AUTH_TOKEN = SECRET
+    claude_settings.CLAUDE_MPM_MODEL = "opus"
+    claude_settings.OPENAI_BASE_URL = "http://127.0.0.1:9/v1"
+    claude_settings.OPENAI_MODEL = "env-model"
+    claude_settings.OPENAI_API_KEY = SECRET + "-openai"
+    page = client_for(staff).get(reverse("engine_settings")).content.decode()
+    assert SECRET not in page
+    mpm = page.split('id="engine-claude-mpm"', 1)[1].split("</section>", 1)[0]
+    assert "<code>ANTHROPIC_AUTH_TOKEN</code> set" in mpm and "<code>opus</code>" in mpm
+    assert "the server's environment (CLAUDE_MPM_MODEL, CLAUDE_MODEL, ANTHROPIC_*): read-only here" in mpm
+    openai = page.split('id="engine-openai"', 1)[1].split("</section>", 1)[0]
+    assert "<code>env-model</code>" in openai and "<code>OPENAI_API_KEY</code> set" in openai
+    assert "read-only here" in openai and "provider_edit" not in openai and "Edit" not in openai
+
+
+def _slow_clis() -> list[int]:
+    """Pids of the slow stand-in CLI answering the engine check's question."""
+    marker = str(SLOW_CLAUDE).encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            running = entry.name.isdigit() and marker in (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if running:
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_abandoned_claude_test_stops_its_cli(settings, client_for, staff, tmp_path):
+    """A Claude test nobody polls any more is cancelled and its CLI process
+    killed, instead of running (and paying) to its end."""
+    wrapper = tmp_path / "claude"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SLOW_CLAUDE}" "$@"\n')
+    wrapper.chmod(0o755)
+    settings.CLAUDE_BIN = str(wrapper)
+    settings.ANTHROPIC_API_KEY = "test-key"
+    settings.ENGINE_TEST_ABANDON_SECONDS = 1
+    before = set(_slow_clis())
+    check_id = started(client_for(staff), "claude-code", HTTP_HX_REQUEST="true")
+    deadline = time.monotonic() + 60  # a hang guard, not a timing assertion
+    while not set(_slow_clis()) - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    cli = set(_slow_clis()) - before
+    assert cli, "the CLI started"
+    while EngineCheck.objects.get(pk=check_id).running and time.monotonic() < deadline:
+        time.sleep(0.1)  # nobody polls: the page was left
+    while set(_slow_clis()) & cli and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert EngineCheck.objects.get(pk=check_id).status == "cancelled"
+    assert not set(_slow_clis()) & cli
