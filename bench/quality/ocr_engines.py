@@ -16,6 +16,7 @@ docs/DOCUMENTS.md records the figures and the choice they led to.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -80,14 +81,18 @@ def rasterise(path: str, number: int, folder: Path) -> Path:
 
 def tesseract(image: Path) -> str:
     run = subprocess.run(
-        ["tesseract", str(image), "-", "-l", "eng", "--psm", "3"], capture_output=True, text=True, check=True
+        ["tesseract", str(image), "-", "-l", "eng", "--psm", "3"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "OMP_THREAD_LIMIT": "1"},  # as the app runs it (core/ingest/documents/ocr.py)
     )
     return run.stdout
 
 
 def rapidocr_engine():
     try:
-        from rapidocr import RapidOCR  # noqa: PLC0415 — optional contender
+        from rapidocr import RapidOCR  # an optional contender, not a dependency
     except ImportError:
         return None
     engine = RapidOCR()

@@ -168,7 +168,11 @@ def convert_pdf(
                 continue
             if not any(line.strip() for line, _ in lines):
                 empty.append(number)
-                said = "its OCR did not run, the item's note says why" if number in scans.unread else "it is blank"
+                said = (
+                    "its OCR did not run, the item's note says why"
+                    if number in scans.unread
+                    else "it is blank"
+                )
                 rendition.add(f"(No text on this page: {said}.)", {"page": number})
                 continue
             for line, line_runs in lines:
