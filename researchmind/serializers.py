@@ -29,6 +29,7 @@ def citation_payload(citation) -> dict:
         "support_judged_by": citation.support_judged_by,
         "support_reason": citation.support_reason,
         "locator": citation.locator,
+        "label": citation.location_label,
     }
 
 
