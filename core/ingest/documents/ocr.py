@@ -24,6 +24,7 @@ import os
 import subprocess
 import tempfile
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +42,10 @@ MIN_TEXT_CHARS = 20
 # (letters, digits, punctuation, symbols; not U+FFFD, private-use or control
 # codes, which is what glyphs without a Unicode mapping come out as).
 MIN_READABLE_SHARE = 0.5
+# … and so is one where a single letter makes up more than this share of them:
+# a layer whose glyphs all came out as one code ("ÿÿÿÿ"; in English prose the
+# commonest letter, "e", is about an eighth).
+MAX_ONE_LETTER_SHARE = 0.3
 _READABLE = frozenset("LNPS")
 OCR_MARK = "_(OCR text: this page is a scanned image and its words were read by OCR; check the page image.)_"
 
@@ -83,7 +88,10 @@ def needs_ocr(text: str) -> bool:
     if len(visible) < MIN_TEXT_CHARS:
         return True
     readable = sum(1 for char in visible if _readable(char))
-    return readable < MIN_READABLE_SHARE * len(visible)
+    if readable < MIN_READABLE_SHARE * len(visible):
+        return True
+    letters = Counter(char.casefold() for char in visible if char.isalpha())
+    return bool(letters) and letters.most_common(1)[0][1] > MAX_ONE_LETTER_SHARE * len(visible)
 
 
 def has_image(page: pdfium.PdfPage) -> bool:
