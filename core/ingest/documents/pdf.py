@@ -252,7 +252,8 @@ class _Scans:
             pages = self.read_pages
             found.append(
                 f"{name}: page{'s' if len(pages) > 1 else ''} {_numbers(pages)} "
-                f"{'were' if len(pages) > 1 else 'was'} read by OCR (check the page image when citing them)."
+                f"{'were' if len(pages) > 1 else 'was'} read by OCR "
+                f"(check the page image when citing {'them' if len(pages) > 1 else 'it'})."
             )
         if self.blank:
             pages = self.blank
