@@ -97,3 +97,17 @@ def test_a_scan_uploaded_on_the_page_is_cited_as_ocr_text_everywhere(
     auditor = django_user_model.objects.create_superuser("ocr-auditor", "o@example.com", "pw-for-tests-2")
     admin = client_for(auditor).get(reverse("admin:citations_citation_changelist")).content.decode()
     assert f"scan.pdf, p. 1 ({WARNING})" in admin
+
+
+def test_the_ocr_settings_bound_an_upload_and_a_scan_with_nothing_read_fails_with_why(
+    client_for, user, research, scan_bytes, settings
+):
+    settings.DOCUMENT_OCR_MAX_PAGES = 0
+    client_for(user).post(
+        reverse("content_add", args=[research.id, "files"]),
+        {"files": SimpleUploadedFile("scan.pdf", scan_bytes, content_type="application/pdf")},
+    )
+    item = research.content_items.get()
+    assert item.status == "failed"
+    assert "scan.pdf has no readable text on any page" in item.error
+    assert "page 1 was not OCR'd: the limit is 0 OCR pages per document" in item.error
