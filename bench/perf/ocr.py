@@ -43,16 +43,20 @@ def scan(pdf: str, pages: int, folder: Path) -> tuple[Path, list[Path]]:
     return out, images
 
 
-def bare_tesseract(pdf: str, pages: int, folder: Path) -> float:
-    """tesseract alone on each page rendered at the app's OCR resolution."""
-    subprocess.run(
-        ["pdftoppm", "-r", str(OCR_DPI), "-gray", "-png", "-f", "1", "-l", str(pages), pdf, folder / "b"],
-        check=True,
-    )
+def bare_tesseract(scanned: Path, pages: int, folder: Path) -> float:
+    """tesseract alone on the very images the app gives it (each page of the
+    scan rendered by pdfium at the app's OCR resolution, before timing)."""
+    document = pdfium.PdfDocument(str(scanned))
+    images = []
+    for index in range(pages):
+        image = folder / f"b-{index + 1:03}.png"
+        document[index].render(scale=OCR_DPI / 72, grayscale=True).to_pil().save(image)
+        images.append(image)
+    document.close()
     started = time.perf_counter()
-    for image in sorted(folder.glob("b-*.png")):
+    for image in images:
         subprocess.run(
-            ["tesseract", str(image), "stdout", "-l", "eng", "tsv"],
+            ["tesseract", str(image), "stdout", "-l", "eng", "--dpi", str(OCR_DPI), "--psm", "3", "tsv"],
             capture_output=True,
             check=True,
             env={**os.environ, "OMP_THREAD_LIMIT": "1"},
@@ -82,14 +86,18 @@ def main() -> None:
         started = time.perf_counter()
         rendition = convert_document(scanned, "scan.pdf", "pdf", limits=limits, progress=progress)
         app = time.perf_counter() - started
-        bare = bare_tesseract(args.pdf, pages, Path(folder))
+        bare = bare_tesseract(scanned, pages, Path(folder))
     read = rendition.lines.count(OCR_MARK)
     sections = re.split(r"^## Page \d+$", rendition.text, flags=re.MULTILINE)[1:]
     errors = chars = 0
-    for text, section in zip(truth, sections, strict=True):
+    worst = []
+    for number, (text, section) in enumerate(zip(truth, sections, strict=True), start=1):
         got = squash(section.replace(OCR_MARK, ""))
-        errors += distance(text, got)
+        wrong = distance(text, got)
+        errors += wrong
         chars += len(text)
+        worst.append((wrong / max(len(text), 1), number))
+    print("worst pages (CER, page):", ", ".join(f"p. {n} {rate:.1%}" for rate, n in sorted(worst)[-3:]))
     print(f"pages OCR'd: {read} of {pages}; notes: {rendition.notes}")
     print(f"app (render + tesseract + rendition): {app:.1f} s, {app / pages:.2f} s/page")
     print(f"tesseract alone on the same pages:    {bare:.1f} s, {bare / pages:.2f} s/page")
