@@ -34,6 +34,10 @@ import pypdfium2.raw as pdfium_c
 from .model import plain
 
 OCR_DPI = 300
+# A page bigger than this at OCR_DPI (a poster, a plan) is read at a lower
+# resolution that fits, down to MIN_OCR_DPI; a bigger page is not OCR'd.
+MAX_OCR_PIXELS = 40_000_000
+MIN_OCR_DPI = 100
 TESSERACT = "tesseract"
 OCR_LANGUAGE = "eng"
 # A page with fewer visible characters than this in its text layer is taken as scanned.
@@ -133,11 +137,32 @@ def parse_tsv(tsv: str, to_points) -> list[OcrLine]:
     return list(lines.values())
 
 
+def ocr_dpi(page: pdfium.PdfPage, dpi: int = OCR_DPI) -> int:
+    """The resolution ``page`` is read at: ``dpi``, or less for a page that
+    would pass ``MAX_OCR_PIXELS``; ``OcrError`` below ``MIN_OCR_DPI``."""
+    width, height = page.get_size()
+    area = width * height / 72 / 72  # square inches
+    if area * dpi * dpi <= MAX_OCR_PIXELS:
+        return dpi
+    fitted = int((MAX_OCR_PIXELS / area) ** 0.5)
+    if fitted < MIN_OCR_DPI:
+        raise OcrError(f"the page is too large to OCR ({width / 72:.0f} × {height / 72:.0f} inches)")
+    return fitted
+
+
 def ocr_page(
     page: pdfium.PdfPage, *, timeout: float, dpi: int = OCR_DPI, command: str = TESSERACT
 ) -> list[OcrLine]:
     """The words of ``page`` read by tesseract within ``timeout`` seconds
     (the process is killed when it takes longer)."""
+    width_pt, height_pt = page.get_size()
+    area = width_pt * height_pt / 72 / 72  # square inches
+    if area * dpi * dpi > MAX_OCR_PIXELS:
+        dpi = int((MAX_OCR_PIXELS / area) ** 0.5)
+        if dpi < MIN_OCR_DPI:
+            raise OcrError(
+                f"the page is too large to OCR ({width_pt / 72:.0f} × {height_pt / 72:.0f} inches)"
+            )
     bitmap = page.render(scale=dpi / 72, grayscale=True)
     try:
         image = bitmap.to_pil()

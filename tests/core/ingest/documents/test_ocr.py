@@ -17,7 +17,7 @@ import pytest
 from core.ingest import Limits, ingest_files
 from core.ingest.documents import DocumentError, convert_document, documents_dir_for
 from core.ingest.documents.locate import describe, load_map, locate
-from core.ingest.documents.ocr import OCR_MARK, needs_ocr
+from core.ingest.documents.ocr import OCR_MARK, OcrError, needs_ocr, ocr_dpi, ocr_page
 from core.ingest.documents.pdf import page_text
 from core.sandbox import ensure_layout
 from tests.core.ingest.documents.builders import joined, make_scan, with_garbage_layer
@@ -220,3 +220,15 @@ def test_pdfs_with_a_text_layer_are_not_ocrd(tmp_path):
     crc = debian_pdf("zlib1g-dev", tmp_path)
     rendition = convert_document(crc, "crc.pdf", "pdf", limits=Limits(ocr_command=str(tmp_path / "none")))
     assert OCR_MARK not in rendition.lines and rendition.notes == []
+
+
+def test_a_page_too_large_to_ocr_is_refused_before_it_is_rendered(tmp_path):
+    """A 200 × 200 inch page would be 3.6 gigapixels at 300 dpi: not rendered."""
+    document = pdfium.PdfDocument.new()
+    page = document.new_page(200 * 72, 200 * 72)
+    with pytest.raises(OcrError, match=r"the page is too large to OCR \(200 × 200 inches\)"):
+        ocr_page(page, timeout=60)
+    poster = document.new_page(40 * 72, 30 * 72)  # 1,200 square inches: 108 megapixels at 300 dpi
+    assert ocr_dpi(poster) == 182  # 39.7 megapixels
+    assert ocr_dpi(document.new_page(612, 792)) == 300
+    assert ocr_page(poster, timeout=60) == []  # read, blank: no words
