@@ -56,17 +56,27 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
-# Real PDFs from Debian's documentation packages for the documents tests (skipped when present).
+# Real PDFs from Debian's documentation packages for the documents tests, and
+# the OCR of scanned pages: tesseract (the app reads scans with it) and
+# poppler's pdftoppm + img2pdf (the tests make scans of real pages). Skipped
+# when present; the PDFs are reinstalled when a docs-excluding image dropped them.
 DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
 	zlib1g-dev:/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz \
 	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf
+DOCUMENT_TOOLS := tesseract-ocr:/usr/bin/tesseract \
+	tesseract-ocr-eng:/usr/share/tesseract-ocr/*/tessdata/eng.traineddata \
+	poppler-utils:/usr/bin/pdftoppm img2pdf:/usr/bin/img2pdf
 documents:
 	@missing=""; for entry in $(DOCUMENT_PDFS); do \
 		test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "Installing Debian's$$missing for the documents tests…"; \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall $$missing >/dev/null) \
-		|| { echo "Could not install$$missing (needs root and Debian's package registry)." >&2; exit 1; }; fi
+	tools=""; for entry in $(DOCUMENT_TOOLS); do \
+		compgen -G "$${entry#*:}" >/dev/null || tools="$$tools $${entry%%:*}"; done; \
+	if [ -n "$$missing$$tools" ]; then \
+		echo "Installing Debian's$$missing$$tools for the documents tests…"; \
+		(apt-get update -qq \
+			&& { [ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall $$missing >/dev/null; } \
+			&& { [ -z "$$tools" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$tools >/dev/null; }) \
+		|| { echo "Could not install$$missing$$tools (needs root and Debian's package registry)." >&2; exit 1; }; fi
 
 run: install
 	$(PY) manage.py migrate --noinput

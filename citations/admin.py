@@ -13,6 +13,8 @@ from citations.models import Citation, CitationFeedback
 from citations.presenters import viewer_url
 from citations.services import citation_review, citations_reverify
 from core.citations.rendering import web_href
+from core.ingest.documents.locate import describe
+from core.ingest.documents.render import RENDITION_SUFFIX
 from core.text import shorten
 from core.viewer import ViewerError, open_window
 
@@ -141,6 +143,14 @@ class CitationAdmin(admin.ModelAdmin):
         item = obj.content_item
         if item is None or not obj.path_in_item:
             return obj.location_label
+        if obj.locator and obj.path_in_item.endswith(RENDITION_SUFFIX):
+            # A document by its own name and page ("OCR text: check the page image" when it is).
+            return format_html(
+                '<span class="audit-location" title="{}"><strong>{}</strong> / {}</span>',
+                obj.location_label,
+                item.title or str(item.id)[:8],
+                describe(obj.locator, obj.path_in_item.removesuffix(RENDITION_SUFFIX)),
+            )
         lines = ""
         if obj.line_start:
             end = obj.line_end if obj.line_end and obj.line_end != obj.line_start else None

@@ -7,6 +7,8 @@ from django.db import models
 
 from core.citations.parsing import model as parsed
 from core.citations.states import SupportLabel, VerificationState
+from core.ingest.documents.locate import describe
+from core.ingest.documents.render import RENDITION_SUFFIX
 
 
 class CitationQuerySet(models.QuerySet):
@@ -135,6 +137,9 @@ class Citation(models.Model):
     def location_label(self) -> str:
         if self.source_type == self.SourceType.URL and self.url:
             return self.url
+        if self.locator and self.source_path.endswith(RENDITION_SUFFIX):
+            # A document is named as itself with its page, slide or cell (and "OCR text" when it is).
+            return describe(self.locator, self.source_path.removesuffix(RENDITION_SUFFIX))
         label = self.source_path or self.source_type
         if self.line_start:
             label += f":{self.line_start}" + (

@@ -213,7 +213,9 @@ directory). Each content item lives in its own folder named by its id;
   such as `## Page 7`, `## Slide 3` or `## Sheet: Budget` mark where each page,
   slide or sheet begins. Cite a document's lines like any file's (the app
   shows the reader the page), and name the page in the answer when it helps
-  ("report.pdf, p. 7").
+  ("report.pdf, p. 7"). A page that starts with "_(OCR text: …)_" was a
+  scanned image read by OCR: its words may be misread, so say so when an
+  answer rests on them.
 - If the content does not answer the question, say so plainly
   ("⚠️ No Definitive Answer Found", Confidence: NONE) and suggest next steps.
 """

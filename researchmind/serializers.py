@@ -33,6 +33,7 @@ def citation_payload(citation) -> dict:
         if citation.support_judged_by == "llm"
         else "",
         "locator": citation.locator,
+        "label": citation.location_label,
     }
 
 

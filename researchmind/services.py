@@ -79,7 +79,13 @@ def sandbox_refresh(session: ResearchSession) -> None:
 
 
 def _limits():
-    return Limits(max_total_bytes=settings.MAX_UPLOAD_BYTES, max_pdf_pages=settings.DOCUMENT_MAX_PDF_PAGES)
+    return Limits(
+        max_total_bytes=settings.MAX_UPLOAD_BYTES,
+        max_pdf_pages=settings.DOCUMENT_MAX_PDF_PAGES,
+        ocr_page_timeout=settings.DOCUMENT_OCR_PAGE_TIMEOUT,
+        ocr_max_pages=settings.DOCUMENT_OCR_MAX_PAGES,
+        ocr_timeout=settings.DOCUMENT_OCR_TIMEOUT,
+    )
 
 
 def _progress_saver(item_id) -> Callable[[int, int | None, str], None]:

@@ -210,6 +210,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", 200 * 1024 * 1024))
 # A PDF with more pages is refused (its text would take long to extract and be too long to read).
 DOCUMENT_MAX_PDF_PAGES = int(os.environ.get("DOCUMENT_MAX_PDF_PAGES", 2000))
+# OCR of scanned PDF pages (tesseract): seconds per page, pages per document,
+# seconds per document; a page over a limit is named in the item's note.
+DOCUMENT_OCR_PAGE_TIMEOUT = float(os.environ.get("DOCUMENT_OCR_PAGE_TIMEOUT", 60))
+DOCUMENT_OCR_MAX_PAGES = int(os.environ.get("DOCUMENT_OCR_MAX_PAGES", 50))
+DOCUMENT_OCR_TIMEOUT = float(os.environ.get("DOCUMENT_OCR_TIMEOUT", 900))
 
 # Engines
 DEFAULT_ENGINE = os.environ.get("DEFAULT_ENGINE", "builtin")

@@ -48,6 +48,11 @@ class Limits:
     total_timeout: float = 60.0
     git_timeout: float = 300.0
     max_pdf_pages: int = 2000
+    # OCR of scanned PDF pages (core/ingest/documents/ocr.py).
+    ocr_page_timeout: float = 60.0
+    ocr_max_pages: int = 50
+    ocr_timeout: float = 900.0
+    ocr_command: str = "tesseract"
 
 
 DEFAULT_LIMITS = Limits()

@@ -160,6 +160,13 @@ class CitationOut(Schema):
             '"A23:F23"}, {"kind": "ipynb", "cell": N}.'
         ),
     )
+    label: str = Field(
+        default="",
+        description=(
+            'How the source is named: "path:12-14" for text, "folder/report.pdf, p. 7" for a document; '
+            'a citation of OCR text (locator.ocr) adds "(OCR text: check the page image)".'
+        ),
+    )
 
 
 class QuestionOut(Schema):

@@ -78,6 +78,9 @@ def document_page(request, session_id, content_id, file_path):
             "next_href": f"?page={number + 1}{suffix}" if number < image.count else "",
             "text_href": text_href,
             "back": _cited_from(session, cite) if locator else None,
+            "ocr": any(
+                origin and origin.get("page") == number and origin.get("ocr") for origin in data["lines"]
+            ),
         },
     )
 

@@ -18,6 +18,7 @@ from core.ingest.zipdir import declared_directory
 from .detect import check_content
 from .model import DocumentError, Rendition
 from .notebook import convert_ipynb
+from .ocr import OcrLimits
 from .pdf import convert_pdf
 from .sheets import convert_xlsx
 from .slides import convert_pptx
@@ -51,7 +52,8 @@ def convert_document(
     """Convert the file at ``path`` (shown as ``name``) claimed to be ``kind``."""
     check_content(path, name, kind)
     if kind == "pdf":
-        return convert_pdf(path, name, max_pages=limits.max_pdf_pages, progress=progress)
+        ocr = OcrLimits(limits.ocr_page_timeout, limits.ocr_max_pages, limits.ocr_timeout, limits.ocr_command)
+        return convert_pdf(path, name, max_pages=limits.max_pdf_pages, progress=progress, ocr=ocr)
     if kind == "ipynb":
         return convert_ipynb(path, name)
     _check_package(path, name, limits)

@@ -1,10 +1,11 @@
 """A citation's locator: where its verified lines came from in the original
 document, in the shape the API gives (issue #30):
 
-- PDF ``{"kind": "pdf", "page": P, "page_end": P2, "ocr": false, "regions":
+- PDF ``{"kind": "pdf", "page": P, "page_end": P2, "ocr": bool, "regions":
   [{"page": P, "rects": [[left, bottom, right, top], …]}]}``: rectangles in
   PDF points from pdfium's character boxes of the quoted characters, one per
-  visual line;
+  visual line; on a scanned page (``"ocr": true``) from the OCR's boxes of
+  the quoted words, one per line;
 - ``{"kind": "docx", "paragraph": N, "heading": "…"}``, ``{"kind": "pptx",
   "slide": N}``, ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx",
   "sheet": "…", "cells": "A23:F23"}``; a citation that spans several names
@@ -27,6 +28,8 @@ from .pdf import expand, open_pdf, page_text
 from .quote import quote_span
 from .render import original_path
 
+# Said wherever a citation of OCR text is named: the words may be misread.
+OCR_WARNING = "OCR text: check the page image"
 # Two character boxes are on one visual line when their heights overlap by at least this share.
 SAME_LINE_OVERLAP = 0.5
 
@@ -91,38 +94,67 @@ def _pdf(documents_dir: Path, data: dict, origins: list, cited: list[str], excer
     span = quote_span(cited, excerpt)
     (first_line, first_column), (last_line, end_column) = span or ((0, 0), (len(cited) - 1, None))
     chars: dict[int, list[int]] = {}  # page → its quoted characters' indexes, in order
+    words: dict[int, list[list[float]]] = {}  # page → one rectangle per quoted OCR line
     pages = []
+    ocr = False
     for number, origin in enumerate(origins):
         if not origin:
             continue
         pages.append(origin["page"])
-        if not (first_line <= number <= last_line) or "runs" not in origin:
+        if not first_line <= number <= last_line:
+            continue
+        ocr = ocr or bool(origin.get("ocr"))
+        start = first_column if number == first_line else 0
+        if "words" in origin:
+            stop = end_column if number == last_line and end_column is not None else None
+            rect = _word_rect(origin["words"], start, stop)
+            if rect:
+                words.setdefault(origin["page"], []).append(rect)
+            continue
+        if "runs" not in origin:
             continue
         indexes = expand(origin["runs"])
         stop = end_column if number == last_line and end_column is not None else len(indexes)
-        start = first_column if number == first_line else 0
         chars.setdefault(origin["page"], []).extend(indexes[start:stop])
-    regions = []
+    found: dict[int, list[list[float]]] = {}
     if chars:
         document = open_pdf(original_path(documents_dir, data["original"]), data["original"])
         try:
             for page_number, indexes in chars.items():
                 page = document[page_number - 1]
                 try:
-                    rects = _line_rects(page.get_textpage(), indexes)
+                    found[page_number] = _line_rects(page.get_textpage(), indexes)
                 finally:
                     page.close()
-                regions.append({"page": page_number, "rects": rects})
         finally:
             document.close()
+    for page_number, rects in words.items():
+        found.setdefault(page_number, []).extend(rects)
+    regions = [{"page": page_number, "rects": found[page_number]} for page_number in sorted(found)]
     quoted_pages = [region["page"] for region in regions] or pages
     return {
         "kind": "pdf",
         "page": quoted_pages[0],
         "page_end": quoted_pages[-1],
-        "ocr": False,
+        "ocr": ocr,
         "regions": regions,
     }
+
+
+def _word_rect(line_words: list[list[float]], start: int, stop: int | None) -> list[float] | None:
+    """The rectangle around the OCR words of a line (``[column, length,
+    left, bottom, right, top]`` each) that columns ``start``–``stop`` touch."""
+    boxes = [
+        word[2:] for word in line_words if word[0] + word[1] > start and (stop is None or word[0] < stop)
+    ]
+    if not boxes:
+        return None
+    return [
+        min(box[0] for box in boxes),
+        min(box[1] for box in boxes),
+        max(box[2] for box in boxes),
+        max(box[3] for box in boxes),
+    ]
 
 
 def _line_rects(textpage: pdfium.PdfTextPage, indexes: list[int]) -> list[list[float]]:
@@ -154,13 +186,15 @@ def _line_rects(textpage: pdfium.PdfTextPage, indexes: list[int]) -> list[list[f
 
 def describe(locator: dict | None, original: str) -> str:
     """How a citation of a document is named: "report.pdf, p. 7",
-    "deck.pptx, slide 3", "data.xlsx, Sheet1 A23:F23" …"""
+    "deck.pptx, slide 3", "data.xlsx, Sheet1 A23:F23" …; a citation of OCR
+    text says so: "scan.pdf, p. 2 (OCR text: check the page image)"."""
     if not locator:
         return original
     kind = locator.get("kind")
     if kind == "pdf":
         first, last = locator["page"], locator.get("page_end", locator["page"])
-        return f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
+        label = f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
+        return f"{label} ({OCR_WARNING})" if locator.get("ocr") else label
     if kind == "xlsx":
         return f"{original}, {locator['sheet']}" + (f" {locator['cells']}" if locator.get("cells") else "")
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):

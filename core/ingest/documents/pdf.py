@@ -13,12 +13,14 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from .model import DocumentError, Rendition, plain
+from .ocr import OCR_MARK, OcrError, OcrLimits, has_image, needs_ocr, ocr_page
 
 SOFT_HYPHENS = ("\ufffe", "\x02")  # pdfium's marks for a hyphen that breaks a word at a line end
 _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
@@ -123,9 +125,16 @@ def page_text(textpage: pdfium.PdfTextPage) -> str:
 
 
 def convert_pdf(
-    path: Path, name: str, *, max_pages: int, progress: Callable[[int, int, str], None] | None = None
+    path: Path,
+    name: str,
+    *,
+    max_pages: int,
+    progress: Callable[[int, int, str], None] | None = None,
+    ocr: OcrLimits | None = None,
 ) -> Rendition:
-    """The PDF at ``path`` as a Rendition; a page that fails is named in its notes."""
+    """The PDF at ``path`` as a Rendition; a page that fails is named in its
+    notes. A scanned page (``needs_ocr``) is OCR'd within ``ocr``'s limits."""
+    ocr = ocr or OcrLimits()
     document = open_pdf(path, name)
     try:
         count = len(document)
@@ -135,6 +144,7 @@ def convert_pdf(
         rendition.add(f"# {name}")
         failed: list[int] = []
         empty: list[int] = []
+        scans = _Scans(ocr)
         for number in range(1, count + 1):
             rendition.blank()
             rendition.add(page_heading(number), {"page": number})
@@ -143,7 +153,13 @@ def convert_pdf(
                 page = document[number - 1]
                 try:
                     textpage = page.get_textpage()
-                    lines = page_lines(page_text(textpage))
+                    text = page_text(textpage)
+                    if needs_ocr(text) and has_image(page):
+                        if progress is not None:
+                            progress(number - 1, count, f"OCR page {number} of {count} of {name}")
+                        if scans.read(page, number, rendition):
+                            continue
+                    lines = page_lines(text)
                 finally:
                     page.close()
             except pdfium.PdfiumError:
@@ -152,7 +168,12 @@ def convert_pdf(
                 continue
             if not any(line.strip() for line, _ in lines):
                 empty.append(number)
-                rendition.add("(No text on this page: it may be a scanned image.)", {"page": number})
+                said = (
+                    "its OCR did not run, the item's note says why"
+                    if number in scans.unread
+                    else "it is blank"
+                )
+                rendition.add(f"(No text on this page: {said}.)", {"page": number})
                 continue
             for line, line_runs in lines:
                 rendition.add(line, {"page": number, "runs": line_runs} if line_runs else {"page": number})
@@ -162,16 +183,87 @@ def convert_pdf(
             rendition.notes.append(
                 f"{name}: page{'s' if len(failed) > 1 else ''} {_numbers(failed)} could not be read."
             )
-        if empty:
+        rendition.notes.extend(scans.notes(name))
+        shown = [number for number in empty if number not in scans.unread]
+        if shown:
             rendition.notes.append(
-                f"{name}: page{'s' if len(empty) > 1 else ''} {_numbers(empty)} "
-                f"{'have' if len(empty) > 1 else 'has'} no text layer (scanned pages are not read yet)."
+                f"{name}: page{'s' if len(shown) > 1 else ''} {_numbers(shown)} "
+                f"{'have' if len(shown) > 1 else 'has'} no text."
             )
-        if len(empty) + len(failed) == count:
-            raise DocumentError(f"{name} has no text layer on any page (scanned PDFs are not read yet).")
+        if len(failed) + len(empty) + len(scans.blank) == count:
+            raise DocumentError(f"{name} has no readable text on any page. " + " ".join(rendition.notes))
         return rendition
     finally:
         document.close()
+
+
+class _Scans:
+    """The scanned pages of one document: OCR'd while the limits allow,
+    the others remembered by the reason, for the item's note."""
+
+    def __init__(self, limits: OcrLimits) -> None:
+        self.limits = limits
+        self.read_pages: list[int] = []
+        self.blank: list[int] = []  # OCR'd, no words found
+        self.failed: dict[str, list[int]] = {}  # reason → pages
+        self.spent = 0.0
+
+    @property
+    def unread(self) -> list[int]:
+        return [number for pages in self.failed.values() for number in pages]
+
+    def read(self, page: pdfium.PdfPage, number: int, rendition: Rendition) -> bool:
+        """OCR ``page`` into ``rendition``; ``False`` (nothing added) when it
+        was not OCR'd, so its text layer, if any, is used as it is."""
+        limits = self.limits
+        if len(self.read_pages) >= limits.max_pages:
+            reason = f"were not OCR'd: the limit is {limits.max_pages} OCR pages per document"
+        elif self.spent >= limits.timeout:
+            reason = f"were not OCR'd: the document's OCR time limit ({limits.timeout:g} s) was reached"
+        else:
+            started = time.monotonic()
+            timeout = min(limits.page_timeout, max(limits.timeout - self.spent, 0.001))
+            try:
+                lines = ocr_page(page, timeout=timeout, command=limits.command)
+                reason = ""
+            except OcrError as exc:
+                lines, reason = [], f"could not be OCR'd ({exc})"
+            self.spent += time.monotonic() - started
+            if not reason:
+                if lines:
+                    self.read_pages.append(number)
+                rendition.add(OCR_MARK, {"page": number, "ocr": True})
+                paragraph = None
+                for line in lines:
+                    if paragraph is not None and line.paragraph != paragraph:
+                        rendition.add("")
+                    paragraph = line.paragraph
+                    rendition.add(line.text, {"page": number, "ocr": True, "words": line.origin_words()})
+                if not lines:
+                    self.blank.append(number)
+                    rendition.add("(OCR found no words on this page.)", {"page": number, "ocr": True})
+                return True
+        self.failed.setdefault(reason, []).append(number)
+        return False
+
+    def notes(self, name: str) -> list[str]:
+        found = []
+        if self.read_pages:
+            pages = self.read_pages
+            found.append(
+                f"{name}: page{'s' if len(pages) > 1 else ''} {_numbers(pages)} "
+                f"{'were' if len(pages) > 1 else 'was'} read by OCR "
+                f"(check the page image when citing {'them' if len(pages) > 1 else 'it'})."
+            )
+        if self.blank:
+            pages = self.blank
+            found.append(
+                f"{name}: OCR found no words on page{'s' if len(pages) > 1 else ''} {_numbers(pages)}."
+            )
+        for reason, pages in self.failed.items():
+            said = reason if len(pages) > 1 else reason.replace("were not", "was not")
+            found.append(f"{name}: page{'s' if len(pages) > 1 else ''} {_numbers(pages)} {said}.")
+        return found
 
 
 def _numbers(pages: list[int]) -> str:

@@ -1,17 +1,23 @@
 """Office files and a notebook made from a real text, Celery's README (its
-package metadata), with the libraries that read them: shared by the
+package metadata), with the libraries that read them, and scanned PDFs made
+by rasterising real pages of Debian's documentation PDFs: shared by the
 documents tests here and the app's and API's tests."""
 
 from __future__ import annotations
 
+import ctypes
 import importlib.metadata
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import docx
 import openpyxl
 import pptx
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 
 def readme_sections() -> list[tuple[str, int, list[str]]]:
@@ -119,3 +125,62 @@ def make_notebook(folder: Path, sections) -> Path:
     path = folder / "tasks.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     return path
+
+
+def make_scan(folder: Path, pdf: Path, pages: list[int], *, dpi: int = 200) -> Path:
+    """Pages (from 1) of a real PDF as a scanner gives them: rasterised to
+    greyscale images by poppler's pdftoppm and bound into an image-only PDF
+    by img2pdf (Debian's packages; `make test` installs them)."""
+    for program in ("pdftoppm", "img2pdf"):
+        if shutil.which(program) is None:
+            raise RuntimeError(
+                f"{program} is missing: `make test` installs Debian's poppler-utils and img2pdf."
+            )
+    images = []
+    for number in pages:
+        stem = folder / f"{pdf.stem}-scan-{number}"
+        rasterise = ["pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile"]
+        subprocess.run([*rasterise, "-f", str(number), "-l", str(number), str(pdf), str(stem)], check=True)
+        images.append(str(stem.with_suffix(".png")))
+    scan = folder / f"{pdf.stem}-scan-{'-'.join(map(str, pages))}.pdf"
+    subprocess.run(["img2pdf", *images, "-o", str(scan)], check=True)
+    return scan
+
+
+def with_garbage_layer(scan: Path, out: Path) -> Path:
+    """``scan`` with an invisible text layer of glyphs that map to no
+    character, on every page: pdfium writes a code its font cannot encode as
+    0xFF, which reads back as "ÿÿÿÿ…", as a broken PDF producer leaves it."""
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            layer = pdfium_c.FPDFPageObj_NewTextObj(document.raw, b"Helvetica", ctypes.c_float(10))
+            encoded = ("".join(chr(0xE000 + n % 64) for n in range(600)) + "\0").encode("utf-16-le")
+            pdfium_c.FPDFText_SetText(
+                layer, (ctypes.c_ushort * (len(encoded) // 2)).from_buffer_copy(encoded)
+            )
+            pdfium_c.FPDFTextObj_SetTextRenderMode(layer, pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
+            pdfium_c.FPDFPageObj_Transform(layer, 1, 0, 0, 1, 72, 400)
+            pdfium_c.FPDFPage_InsertObject(page.raw, layer)
+            pdfium_c.FPDFPage_GenerateContent(page.raw)
+        document.save(str(out))
+    finally:
+        document.close()
+    return out
+
+
+def joined(out: Path, *parts: tuple[Path, list[int]]) -> Path:
+    """One PDF of the given pages (from 1) of each part, in order."""
+    document = pdfium.PdfDocument.new()
+    try:
+        for path, pages in parts:
+            source = pdfium.PdfDocument(str(path))
+            try:
+                document.import_pages(source, [number - 1 for number in pages])
+            finally:
+                source.close()
+        document.save(str(out))
+    finally:
+        document.close()
+    return out

@@ -123,5 +123,5 @@ def test_a_page_without_text_is_named_in_the_notes(mime_pdf, tmp_path):
     padded = tmp_path / "padded.pdf"
     padded.write_bytes(buffer.getvalue())
     rendition = convert_document(padded, "padded.pdf", "pdf", limits=LIMITS)
-    assert rendition.notes == ["padded.pdf: page 18 has no text layer (scanned pages are not read yet)."]
+    assert rendition.notes == ["padded.pdf: page 18 has no text."]
     assert "Shared MIME-info Database" in rendition.text

@@ -15,6 +15,7 @@ import pytest
 
 from core.ingest import IngestError, Limits, ingest_files, ingest_git, ingest_zip
 from core.ingest.documents import documents_dir_for
+from core.ingest.documents.ocr import OCR_MARK
 from core.sandbox import instructions_text
 
 GIT_ENV = {
@@ -107,3 +108,5 @@ def test_the_engines_instructions_say_what_a_rendition_is():
     text = instructions_text({})
     assert "`report.pdf.md` is the text of `report.pdf`" in text
     assert "`## Page 7`" in text and '("report.pdf, p. 7")' in text
+    # … and how the rendition marks a page read by OCR, as the rendition writes it.
+    assert OCR_MARK.startswith("_(OCR text: ") and 'starts with "_(OCR text: …)_"' in text
