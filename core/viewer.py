@@ -51,6 +51,10 @@ class ViewerError(Exception):
         self.reason = reason
 
 
+# Pygments' names for prose: shown wrapped.
+PROSE_LANGUAGES = frozenset({"Text only", "Markdown", "reStructuredText", "Groff"})
+
+
 @dataclass(frozen=True, slots=True)
 class RenderedLine:
     number: int
@@ -74,6 +78,12 @@ class FileWindow:
     highlight_end: int | None
     encoding: str
     context: int = DEFAULT_CONTEXT
+
+    @property
+    def wraps(self) -> bool:
+        """Prose is shown wrapped (on a phone every long line would scroll
+        sideways); code keeps its lines as written."""
+        return self.language in PROSE_LANGUAGES
 
     @property
     def before_start(self) -> int:

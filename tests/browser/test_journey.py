@@ -151,3 +151,30 @@ def test_tab_order_follows_what_the_page_shows(page, login, live):
         page.locator(".progress-fold").bounding_box(),
     )
     assert cite["y"] < run["y"]  # and that is the order on screen
+
+
+def test_long_lines_wrap_on_a_phone(page, login, tmp_path):
+    """At 390 px a long "files skipped" note and a prose file's long lines wrap:
+    nothing makes the page scroll sideways (the session page was 661 px wide)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    login()
+    _new_session(page, "Phone")
+    prose = tmp_path / "notes.md"
+    prose.write_text("# Notes\n\n" + " ".join(f"word{n}" for n in range(120)) + "\n", encoding="utf-8")
+    binary = tmp_path / ("a-very-long-name-without-any-spaces-" * 5 + ".bin")
+    binary.write_bytes(bytes(range(256)) * 4)
+    page.click("#tab-files")
+    form = page.locator("#content-form-files")
+    form.locator("[name=files]").set_input_files([str(prose), str(binary)])
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#content-list li.content-ready")).to_have_count(1, timeout=30_000)
+    expect(page.locator("#content-list .item-note")).to_contain_text("a-very-long-name")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    page.locator("#content-list summary", has_text="Browse files").click()
+    page.locator("#content-list a", has_text="notes.md").click()
+    page.wait_for_url(re.compile(r"/files/[0-9a-f-]{36}/notes\.md"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    card = page.evaluate(
+        "(() => { const c = document.querySelector('.code-card'); return [c.scrollWidth, c.clientWidth]; })()"
+    )
+    assert card[0] <= card[1] + 1, card  # the long line wraps inside its card
