@@ -4,6 +4,7 @@ Views and management commands call these; nothing here renders."""
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import threading
@@ -22,6 +23,7 @@ from core import ingest, sandbox
 from core.citations.verification.linestore import forget_content
 from core.content_kinds import ADDED_AS, BY_ADDED_AS, ContentKind
 from core.ingest import IngestError, Limits
+from core.ingest.digest import folder_digest
 from core.threads import resolve_follow_up
 from researchmind import runs
 from researchmind.models import FANOUT_KEY, SUB_RUN_KEY, ContentItem, Question, ResearchSession
@@ -140,11 +142,43 @@ def content_run(item: ContentItem, work: Callable[..., object]) -> ContentItem:
         item.note = getattr(result, "note", "")
         item.progress_done = item.progress_total or item.progress_done
         item.progress_message = "Done"
+        item.note = " ".join(filter(None, [item.note, _same_as_earlier(item, dest)]))
         item.save()
         sandbox_refresh(item.session)
         _flag_changed_citations(item.session)
     item.refresh_from_db()
     return item
+
+
+def _same_as_earlier(item: ContentItem, folder: Path) -> str:
+    """A sentence when ``item`` holds exactly the files of an earlier ready item
+    of its session (the same upload twice), else "". Both are kept; the
+    fingerprints live in the session's private state, one JSON of item → digest."""
+    store = item.session.state_path / "digests.json"
+    try:
+        known = json.loads(store.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    ready = {
+        str(pk): title
+        for pk, title in item.session.content_items.filter(status=ContentItem.Status.READY)
+        .exclude(pk=item.pk)
+        .values_list("pk", "title")
+    }
+    known = {pk: digest for pk, digest in known.items() if pk in ready}  # removed items forgotten
+    digest = folder_digest(folder)
+    twin = next((pk for pk, other in known.items() if other == digest), None)
+    known[str(item.pk)] = digest
+    store.parent.mkdir(parents=True, exist_ok=True)
+    partial_store = store.with_name(f"digests.{uuid.uuid4().hex}.tmp")
+    partial_store.write_text(json.dumps(known), encoding="utf-8")
+    partial_store.replace(store)  # never a torn file (two ingests may finish together)
+    if twin is None:
+        return ""
+    return (
+        f"Same files as “{ready[twin] or 'an earlier item'}”, added earlier: both are kept and searched; "
+        "remove one if it was added twice by mistake."
+    )
 
 
 def _flag_changed_citations(session: ResearchSession) -> None:

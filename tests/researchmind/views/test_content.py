@@ -136,3 +136,27 @@ def test_admin_content_inline_cannot_delete(auditor, cited):
     ).content.decode()
     assert "content_items-0-DELETE" not in page
     assert str(cited.title) in page
+
+
+def test_the_same_content_added_twice_is_said(client_for, user, research, add_text):
+    """The second copy of the same files says so on the item (both are kept);
+    different files, or a copy of a removed item, say nothing."""
+    first = add_text(research, "Runbook", "# Runbook\n\nRestart the worker.\n")
+    assert first.note == ""
+    second = add_text(research, "Runbook", "# Runbook\n\nRestart the worker.\n")
+    assert "Same files as “Runbook”" in second.note and "both are kept" in second.note
+    other = add_text(research, "Runbook", "# Runbook\n\nRestart the scheduler.\n")
+    assert "Same files" not in other.note
+    page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    assert "Same files as “Runbook”" in page
+    client_for(user).post(delete_url(first))
+    client_for(user).post(delete_url(second))
+    third = add_text(research, "Runbook", "# Runbook\n\nRestart the worker.\n")
+    assert "Same files" not in third.note  # its twins were removed
+
+
+def test_removing_asks_in_the_page_before_it_deletes(client_for, user, research, add_text):
+    """The page's Remove button asks first (htmx's confirm), naming the item."""
+    add_text(research, "Spare", "Nothing cites this.\n")
+    page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
+    assert 'hx-confirm="Remove “Spare” from this session?' in page
