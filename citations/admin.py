@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.options import ActionLocation
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -20,10 +21,15 @@ from core.viewer import ViewerError, open_window
 
 
 class FeedbackInline(admin.TabularInline):
+    """Readers' verdicts, as they gave them: an auditor reads them, never adds or removes one."""
+
     model = CitationFeedback
     extra = 0
     readonly_fields = ["user", "verdict", "created_at"]
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 def export_response(queryset, fmt: str, name: str) -> HttpResponse:
@@ -34,6 +40,64 @@ def export_response(queryset, fmt: str, name: str) -> HttpResponse:
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
     response["Content-Disposition"] = f'attachment; filename="{name}-{stamp}.{fmt}"'
     return response
+
+
+AUDIT_FIELDS = [
+    "question",
+    "cid",
+    "viewer_link",
+    "cited_lines",
+    "excerpt",
+    "verification",
+    "verification_detail",
+    "match_score",
+    "claim",
+    "support",
+    "support_judged_by",
+    "support_reason",
+    "auto_support",
+    "review_status",
+    "review_note",
+    "reviewer",
+    "reviewed_at",
+    "source_type",
+    "found_by",
+    "content_item",
+    "source_path",
+    "url",
+    "title",
+    "line_start",
+    "line_end",
+    "original_line_start",
+    "original_line_end",
+    "section",
+    "page",
+    "locator",
+    "relevance",
+    "confidence",
+    "authority",
+    "date",
+    "version",
+    "web_type",
+    "file_sha256",
+    "verified_at",
+]
+# The review first, beside what it judges; the rest of the record folded below.
+AUDIT_REVIEW = ["review_status", "support", "review_note", "reviewer", "reviewed_at"]
+AUDIT_EVIDENCE = [
+    "question",
+    "cid",
+    "viewer_link",
+    "claim",
+    "excerpt",
+    "cited_lines",
+    "verification",
+    "verification_detail",
+    "support_reason",
+    "support_judged_by",
+    "auto_support",
+]
+AUDIT_FOLDED_OUT = frozenset(AUDIT_REVIEW + AUDIT_EVIDENCE)
 
 
 @admin.register(Citation)
@@ -63,49 +127,19 @@ class CitationAdmin(admin.ModelAdmin):
     ]
     search_fields = ["excerpt", "source_path", "url", "question__text"]
     list_select_related = ["question", "question__session", "reviewer", "content_item"]
-    fields = [
-        "question",
-        "cid",
-        "viewer_link",
-        "cited_lines",
-        "excerpt",
-        "verification",
-        "verification_detail",
-        "match_score",
-        "claim",
-        "support",
-        "support_judged_by",
-        "support_reason",
-        "auto_support",
-        "review_status",
-        "review_note",
-        "reviewer",
-        "reviewed_at",
-        "source_type",
-        "found_by",
-        "content_item",
-        "source_path",
-        "url",
-        "title",
-        "line_start",
-        "line_end",
-        "original_line_start",
-        "original_line_end",
-        "section",
-        "page",
-        "locator",
-        "relevance",
-        "confidence",
-        "authority",
-        "date",
-        "version",
-        "web_type",
-        "file_sha256",
-        "verified_at",
-    ]
     # Everything is evidence except the auditor's own review.
     # The reviewer's support label is part of the review too.
-    readonly_fields = [name for name in fields if name not in ("review_status", "review_note", "support")]
+    readonly_fields = [
+        name for name in AUDIT_FIELDS if name not in ("review_status", "review_note", "support")
+    ]
+    fieldsets = [
+        ("Review", {"fields": AUDIT_REVIEW}),
+        ("Evidence", {"fields": AUDIT_EVIDENCE}),
+        (
+            "Record",
+            {"classes": ["collapse"], "fields": [f for f in AUDIT_FIELDS if f not in AUDIT_FOLDED_OUT]},
+        ),
+    ]
     inlines = [FeedbackInline]
     actions = [
         "reverify",
@@ -126,6 +160,16 @@ class CitationAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         # Citations come from answers; an auditor reviews them, never invents one.
         return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # No "Delete" on the audit screen: evidence goes only with its answer or session.
+        extra_context = {**(extra_context or {}), "show_delete": False}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def get_actions(self, request, action_location=ActionLocation.CHANGE_LIST):
+        actions = super().get_actions(request, action_location)
+        actions.pop("delete_selected", None)  # nor from the list
+        return actions
 
     @admin.display(description="Question")
     def question_link(self, obj):

@@ -131,7 +131,18 @@ class Citation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"[{self.cid}] {self.location_label}"
+        return f"[{self.cid}] {self.readable_location}"
+
+    @property
+    def readable_location(self) -> str:
+        """``location_label`` with the content item's title where its path starts with the
+        item's UUID (page titles and the admin's headings are read by people)."""
+        label = self.location_label
+        item = self.content_item if self.content_item_id else None
+        prefix = f"{self.content_item_id}/"
+        if item is not None and item.title and label.startswith(prefix):
+            return f"{item.title}/{label.removeprefix(prefix)}"
+        return label
 
     @property
     def location_label(self) -> str:

@@ -178,3 +178,27 @@ def test_long_lines_wrap_on_a_phone(page, login, tmp_path):
         "(() => { const c = document.querySelector('.code-card'); return [c.scrollWidth, c.clientWidth]; })()"
     )
     assert card[0] <= card[1] + 1, card  # the long line wraps inside its card
+
+
+def test_the_audit_screens_read_at_1280(page, login, live):
+    """The citation list's headings and locations are not squeezed to a few letters,
+    and a citation's page opens on its review, titled by item and file."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    login()
+    _new_session(page, "Audit 1280")
+    _add_text(page, "Harbour handbook", "# Harbour\n\nThe harbour lamp shows a green light.\n", 1)
+    live.ask_builtin(page, page.url, "What light does the harbour lamp show?")
+    page.goto("/admin/citations/citation/")
+    cut = page.evaluate(
+        "Array.from(document.querySelectorAll('#result_list thead th'))"
+        ".filter(th => th.scrollWidth > th.clientWidth + 1).map(th => th.innerText)"
+    )
+    assert cut == [], cut
+    location = page.locator("#result_list td.field-location").first.bounding_box()
+    assert location["width"] >= 120, location
+    page.locator("#result_list th.field-cid a, #result_list td.field-cid a").first.click()
+    expect(page.locator("#content h2, #content-main h2").first).not_to_have_text(re.compile(r"[0-9a-f]{8}-"))
+    review = page.locator("select[name=review_status]").bounding_box()
+    evidence = page.locator(".field-excerpt").bounding_box()
+    assert review["y"] < evidence["y"]
+    expect(page.locator("a.deletelink")).to_have_count(0)

@@ -70,3 +70,24 @@ def test_long_question_is_shortened_with_the_full_text_as_tooltip(auditor, cited
     page = auditor.get(reverse(CHANGELIST)).content.decode()
     assert f'title="{question.text}"' in page
     assert question.text[:39] + "…" in page
+
+
+def test_change_page_puts_the_review_first_and_keeps_the_evidence(auditor, cited):
+    """The citation's page: its title names the item (not a UUID path), the review
+    controls come before the evidence, and there is no Delete and no "Add another"
+    feedback: an auditor judges evidence, never removes or invents it."""
+    item, question = cited
+    citation = question.citations.get()
+    page = auditor.get(reverse("admin:citations_citation_change", args=[citation.pk])).content.decode()
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert str(item.id) not in title and "Auth handbook/auth-handbook.md" in page
+    assert page.index('name="review_status"') < page.index("Access tokens expire after 15 minutes.")
+    assert 'class="deletelink"' not in page
+    assert 'name="feedback-MAX_NUM_FORMS" value="0"' in page  # no "Add another Citation feedback" row
+    listing = auditor.get(reverse(CHANGELIST)).content.decode()
+    assert 'value="delete_selected"' not in listing
+    # Evidence still goes with its session (the cascade is not blocked).
+    auditor.post(
+        reverse("admin:researchmind_researchsession_delete", args=[question.session_id]), {"post": "yes"}
+    )
+    assert not Question.objects.filter(pk=question.pk).exists()
