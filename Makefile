@@ -56,10 +56,12 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
-# Real PDFs from Debian's documentation packages for the documents tests (skipped when present).
+# Real PDFs (and libffi's HTML manual) from Debian's documentation packages for the documents tests
+# (skipped when present).
 DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
 	zlib1g-dev:/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz \
-	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf
+	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf \
+	libffi-dev:/usr/share/doc/libffi8/html/index.html
 documents:
 	@missing=""; for entry in $(DOCUMENT_PDFS); do \
 		test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \

@@ -52,10 +52,14 @@ def _absolute_links(node: BeautifulSoup, base: str) -> None:
                 element[attr] = urljoin(base, value)
 
 
-def html_to_markdown(html: bytes | str, *, base_url: str, charset: str | None = None) -> tuple[str, str]:
-    """Return ``(title, markdown)`` for an HTML page; the Markdown opens with ``# title``."""
+def html_body_markdown(
+    html: bytes | str, *, base_url: str, charset: str | None = None, fallback_title: str | None = None
+) -> tuple[str, str]:
+    """Return ``(title, markdown)`` for an HTML page: its main content as
+    Markdown, page furniture dropped, links made absolute against
+    ``base_url``; the title is not added to the Markdown."""
     soup = BeautifulSoup(html, "html.parser", from_encoding=charset if isinstance(html, bytes) else None)
-    title = page_title(soup, fallback=urlsplit(base_url).hostname or base_url)
+    title = page_title(soup, fallback=fallback_title or urlsplit(base_url).hostname or base_url)
     for name in _DROP:
         for element in soup.find_all(name):
             element.decompose()
@@ -65,7 +69,12 @@ def html_to_markdown(html: bytes | str, *, base_url: str, charset: str | None = 
     _absolute_links(main, base_url)
     converter = MarkdownConverter(heading_style="ATX", bullets="-")
     body = converter.convert_soup(main)
-    body = re.sub(r"\n{3,}", "\n\n", body).strip()
+    return title, re.sub(r"\n{3,}", "\n\n", body).strip()
+
+
+def html_to_markdown(html: bytes | str, *, base_url: str, charset: str | None = None) -> tuple[str, str]:
+    """Return ``(title, markdown)`` for an HTML page; the Markdown opens with ``# title``."""
+    title, body = html_body_markdown(html, base_url=base_url, charset=charset)
     first = next((line for line in body.splitlines() if line.strip()), "")
     if first.strip() != f"# {title}":
         body = f"# {title}\n\n{body}" if body else f"# {title}"

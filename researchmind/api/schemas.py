@@ -146,7 +146,8 @@ class CitationOut(Schema):
             '{"kind": "pdf", "page": 7, "page_end": 7, "ocr": false, "regions": [{"page": 7, '
             '"rects": [[left, bottom, right, top], …]}]} (PDF points), {"kind": "docx", "paragraph": N, '
             '"heading": "…"}, {"kind": "pptx", "slide": N}, {"kind": "xlsx", "sheet": "…", "cells": '
-            '"A23:F23"}, {"kind": "ipynb", "cell": N}.'
+            '"A23:F23"}, {"kind": "ipynb", "cell": N}, {"kind": "epub", "chapter": "…"}, {"kind": "html", '
+            '"heading": "…"}.'
         ),
     )
 

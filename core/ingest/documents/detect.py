@@ -13,9 +13,30 @@ from pathlib import Path
 from .model import DocumentError
 
 # Extension → kind. Office files are zip archives with a known main part.
-KINDS = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".ipynb": "ipynb"}
-_MAIN_PART = {"docx": "word/document.xml", "pptx": "ppt/presentation.xml", "xlsx": "xl/workbook.xml"}
-_NAMES = {"pdf": "a PDF", "docx": "a Word document", "pptx": "a PowerPoint file", "xlsx": "an Excel workbook"}
+KINDS = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".pptx": "pptx",
+    ".xlsx": "xlsx",
+    ".ipynb": "ipynb",
+    ".epub": "epub",
+    ".html": "html",
+    ".htm": "html",
+}
+# Zip packages and the part that says what they are.
+_MAIN_PART = {
+    "docx": "word/document.xml",
+    "pptx": "ppt/presentation.xml",
+    "xlsx": "xl/workbook.xml",
+    "epub": "META-INF/container.xml",
+}
+_NAMES = {
+    "pdf": "a PDF",
+    "docx": "a Word document",
+    "pptx": "a PowerPoint file",
+    "xlsx": "an Excel workbook",
+    "epub": "an EPUB book",
+}
 PDF_MAGIC_WINDOW = 1024  # PDF readers accept "%PDF-" anywhere in the first KiB
 
 
@@ -49,6 +70,9 @@ def check_content(path: Path, name: str, kind: str) -> None:
         stripped = head.lstrip()
         if not stripped.startswith(b"{"):
             raise DocumentError(f"{name} is named like a Jupyter notebook but is not JSON.")
+    elif kind == "html":
+        if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise DocumentError(f"{name} is named like an HTML page but holds binary data.")
 
 
 def load_notebook(path: Path, name: str) -> dict:

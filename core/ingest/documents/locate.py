@@ -7,8 +7,10 @@ document, in the shape the API gives (issue #30):
   visual line;
 - ``{"kind": "docx", "paragraph": N, "heading": "…"}``, ``{"kind": "pptx",
   "slide": N}``, ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx",
-  "sheet": "…", "cells": "A23:F23"}``; a citation that spans several names
-  the last too (``paragraph_end``, ``slide_end``, ``cell_end``).
+  "sheet": "…", "cells": "A23:F23"}``, ``{"kind": "epub", "chapter": "…"}``,
+  ``{"kind": "html", "heading": "…"}`` (the nearest heading above the cited
+  lines); a citation that spans several names the last too
+  (``paragraph_end``, ``slide_end``, ``cell_end``, ``chapter_end``).
 
 Pure Python: no Django imports.
 """
@@ -74,6 +76,13 @@ def locate(
         return _with_end({"kind": "pptx", "slide": first["slide"]}, "slide", last)
     if kind == "ipynb":
         return _with_end({"kind": "ipynb", "cell": first["cell"]}, "cell", last)
+    if kind == "epub":
+        locator = {"kind": "epub", "chapter": first["chapter"]}
+        if last["number"] != first["number"]:
+            locator["chapter_end"] = last["chapter"]
+        return locator
+    if kind == "html":
+        return {"kind": "html", "heading": first["heading"]}
     if kind == "xlsx":
         rows = [origin for origin in known if origin.get("sheet") == first["sheet"] and "row" in origin]
         cells = f"{rows[0]['first']}{rows[0]['row']}:{rows[-1]['last']}{rows[-1]['row']}" if rows else None
@@ -163,6 +172,11 @@ def describe(locator: dict | None, original: str) -> str:
         return f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
     if kind == "xlsx":
         return f"{original}, {locator['sheet']}" + (f" {locator['cells']}" if locator.get("cells") else "")
+    if kind == "epub":
+        end = locator.get("chapter_end")
+        return f"{original}, “{locator['chapter']}”" + (f" to “{end}”" if end else "")
+    if kind == "html":
+        return f"{original}, “{locator['heading']}”" if locator.get("heading") else original
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):
         if key in locator:
             end = locator.get(f"{key}_end")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import docx
@@ -118,4 +119,82 @@ def make_notebook(folder: Path, sections) -> Path:
     }
     path = folder / "tasks.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
+    return path
+
+
+# libffi's manual as Texinfo writes it to HTML (Debian's libffi-dev; the
+# Makefile's `documents` target installs it): real HTML nobody here wrote.
+LIBFFI_HTML = Path("/usr/share/doc/libffi8/html")
+# The book's chapters in reading order (not the manifest's, which is alphabetical below).
+LIBFFI_CHAPTERS = ["Introduction", "Using-libffi", "The-Basics", "Simple-Example", "Types"]
+
+
+def libffi_page(name: str) -> Path:
+    path = LIBFFI_HTML / f"{name}.html"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} is missing: `make test` installs Debian's libffi-dev for these tests."
+        )
+    return path
+
+
+def make_epub(folder: Path, *, toc: str = "nav", name: str = "libffi.epub") -> Path:
+    """An EPUB of libffi's manual pages: ``toc`` "nav" (EPUB 3) or "ncx" (EPUB 2).
+    The table of contents titles each chapter "Chapter N: <page title>"."""
+    titles = {
+        chapter: f"Chapter {n}: {chapter.replace('-', ' ')}" for n, chapter in enumerate(LIBFFI_CHAPTERS, 1)
+    }
+    manifest = [
+        f'<item id="{chapter}" href="text/{chapter}.xhtml" media-type="application/xhtml+xml"/>'
+        for chapter in sorted(LIBFFI_CHAPTERS)
+    ]
+    spine = [f'<itemref idref="{chapter}"/>' for chapter in LIBFFI_CHAPTERS]
+    if toc == "nav":
+        manifest.append(
+            '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+        )
+        spine_open = "<spine>"
+    else:
+        manifest.append('<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>')
+        spine_open = '<spine toc="ncx">'
+    opf = (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+        '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">libffi</dc:identifier>'
+        "<dc:title>libffi: the portable foreign function interface library</dc:title></metadata>"
+        f"<manifest>{''.join(manifest)}</manifest>{spine_open}{''.join(spine)}</spine></package>"
+    )
+    nav = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" '
+        'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head><body>'
+        '<nav epub:type="toc"><ol>'
+        + "".join(f'<li><a href="text/{c}.xhtml">{titles[c]}</a></li>' for c in LIBFFI_CHAPTERS)
+        + "</ol></nav></body></html>"
+    )
+    ncx = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" '
+        'version="2005-1"><navMap>'
+        + "".join(
+            f'<navPoint id="p{n}"><navLabel><text>{titles[c]}</text></navLabel>'
+            f'<content src="text/{c}.xhtml#top"/></navPoint>'
+            for n, c in enumerate(LIBFFI_CHAPTERS, 1)
+        )
+        + "</navMap></ncx>"
+    )
+    path = folder / name
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        book.writestr(
+            "META-INF/container.xml",
+            '<?xml version="1.0"?><container version="1.0" '
+            'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>'
+            '<rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
+            "</rootfiles></container>",
+        )
+        book.writestr("OEBPS/content.opf", opf, compress_type=zipfile.ZIP_DEFLATED)
+        book.writestr("OEBPS/nav.xhtml" if toc == "nav" else "OEBPS/toc.ncx", nav if toc == "nav" else ncx)
+        for chapter in LIBFFI_CHAPTERS:
+            book.write(
+                libffi_page(chapter), f"OEBPS/text/{chapter}.xhtml", compress_type=zipfile.ZIP_DEFLATED
+            )
     return path
