@@ -5,12 +5,14 @@ document, in the shape the API gives (issue #30):
   [{"page": P, "rects": [[left, bottom, right, top], …]}]}``: rectangles in
   PDF points from pdfium's character boxes of the quoted characters, one per
   visual line;
-- ``{"kind": "docx", "paragraph": N, "heading": "…"}``, ``{"kind": "pptx",
-  "slide": N}``, ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx",
-  "sheet": "…", "cells": "A23:F23"}``, ``{"kind": "epub", "chapter": "…"}``,
+- ``{"kind": "docx", "paragraph": N, "heading": "…"}`` (a table's lines add
+  ``"table": T, "row": R`` and ``paragraph`` is the one before the table,
+  ``null`` when the table comes first), ``{"kind": "pptx", "slide": N}``,
+  ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx", "sheet": "…",
+  "cells": "A23:F23"}``, ``{"kind": "epub", "chapter": "…"}``,
   ``{"kind": "html", "heading": "…"}`` (the nearest heading above the cited
   lines); a citation that spans several names the last too
-  (``paragraph_end``, ``slide_end``, ``cell_end``, ``chapter_end``).
+  (``paragraph_end``, ``row_end``, ``slide_end``, ``cell_end``, ``chapter_end``).
 
 Pure Python: no Django imports.
 """
@@ -69,9 +71,14 @@ def locate(
         return _pdf(Path(documents_dir), data, origins, cited, excerpt)
     first, last = known[0], known[-1]
     if kind == "docx":
-        return _with_end(
-            {"kind": "docx", "paragraph": first["paragraph"], "heading": first["heading"]}, "paragraph", last
-        )
+        locator = {"kind": "docx", "paragraph": first["paragraph"], "heading": first["heading"]}
+        if "table" in first:
+            locator.update(table=first["table"], row=first["row"])
+            if last.get("table") == first["table"] and last["row"] != first["row"]:
+                locator["row_end"] = last["row"]
+        if last["paragraph"] != first["paragraph"] and last["paragraph"] is not None:
+            locator["paragraph_end"] = last["paragraph"]
+        return locator
     if kind == "pptx":
         return _with_end({"kind": "pptx", "slide": first["slide"]}, "slide", last)
     if kind == "ipynb":
@@ -177,6 +184,9 @@ def describe(locator: dict | None, original: str) -> str:
         return f"{original}, “{locator['chapter']}”" + (f" to “{end}”" if end else "")
     if kind == "html":
         return f"{original}, “{locator['heading']}”" if locator.get("heading") else original
+    if kind == "docx" and "table" in locator:
+        end = locator.get("row_end")
+        return f"{original}, table {locator['table']}, row {locator['row']}" + (f"–{end}" if end else "")
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):
         if key in locator:
             end = locator.get(f"{key}_end")
