@@ -1,7 +1,7 @@
 """EPUB → Markdown: the chapters in reading (spine) order, each a ``##``
 section titled from the book's table of contents (EPUB 3 nav or EPUB 2
 NCX), else from the chapter's own title; each chapter's XHTML converted as
-web pages are (``core.ingest.web``), its headings one level lower. Every
+web pages are (``core.ingest.markup``), its headings one level lower. Every
 line's origin is its chapter: its title and its place in the spine.
 
 The package is read with ``zipfile`` (after the zip defences in

@@ -1,5 +1,5 @@
 """HTML files (uploaded, or members of an archive or a git repository) →
-Markdown, converted as fetched web pages are (``core.ingest.web``): the
+Markdown, converted as fetched web pages are (``core.ingest.markup``): the
 page's title as ``# title``, its main content, furniture dropped. Every
 line's origin is the nearest heading above it.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.ingest.web import html_body_markdown
+from core.ingest.markup import html_body_markdown
 
 from .model import DocumentError, Rendition, plain
 
