@@ -4,15 +4,18 @@ documents tests here and the app's and API's tests."""
 
 from __future__ import annotations
 
+import gzip
 import importlib.metadata
 import json
 import re
+import shutil
 import zipfile
 from pathlib import Path
 
 import docx
 import openpyxl
 import pptx
+import pytest
 
 
 def readme_sections() -> list[tuple[str, int, list[str]]]:
@@ -198,3 +201,24 @@ def make_epub(folder: Path, *, toc: str = "nav", name: str = "libffi.epub") -> P
                 libffi_page(chapter), f"OEBPS/text/{chapter}.xhtml", compress_type=zipfile.ZIP_DEFLATED
             )
     return path
+
+
+# Debian package → the PDF it ships (the Makefile's `documents` target installs them).
+DEBIAN_PDFS = {
+    "libtasn1-doc": "/usr/share/doc/libtasn1-doc/libtasn1.pdf",  # a manual; its indexes have two columns
+    "zlib1g-dev": "/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz",  # a paper, hyphenated and with ligatures
+    "shared-mime-info": "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",  # a specification
+}
+
+
+def debian_pdf(package: str, folder: Path) -> Path:
+    """The package's PDF, unpacked into ``folder`` when Debian ships it gzipped."""
+    path = Path(DEBIAN_PDFS[package])
+    if not path.exists():
+        pytest.fail(f"{path} is missing: `make test` installs Debian's {package} for the documents tests.")
+    if path.suffix != ".gz":
+        return path
+    target = folder / path.stem
+    with gzip.open(path) as source, target.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    return target
