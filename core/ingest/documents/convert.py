@@ -20,13 +20,20 @@ from .epub import convert_epub
 from .html import convert_html
 from .model import DocumentError, Rendition
 from .notebook import convert_ipynb
+from .odt import convert_odt
 from .pdf import convert_pdf
 from .sheets import convert_xlsx
 from .slides import convert_pptx
 from .word import convert_docx
 
 # Zip packages: they pass the zip defences before their reader opens them.
-_PACKAGES = {"docx": convert_docx, "pptx": convert_pptx, "xlsx": convert_xlsx, "epub": convert_epub}
+_PACKAGES = {
+    "docx": convert_docx,
+    "pptx": convert_pptx,
+    "xlsx": convert_xlsx,
+    "epub": convert_epub,
+    "odt": convert_odt,
+}
 
 
 def _check_package(path: Path, name: str, limits: Limits) -> None:

@@ -7,7 +7,8 @@ document, in the shape the API gives (issue #30):
   visual line;
 - ``{"kind": "docx", "paragraph": N, "heading": "…"}`` (a table's lines add
   ``"table": T, "row": R`` and ``paragraph`` is the one before the table,
-  ``null`` when the table comes first), ``{"kind": "pptx", "slide": N}``,
+  ``null`` when the table comes first; an .odt is cited alike, ``"kind":
+  "odt"``), ``{"kind": "pptx", "slide": N}``,
   ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx", "sheet": "…",
   "cells": "A23:F23"}``, ``{"kind": "epub", "chapter": "…"}``,
   ``{"kind": "html", "heading": "…"}`` (the nearest heading above the cited
@@ -70,8 +71,8 @@ def locate(
         cited = lines[line_start - 1 : line_end]
         return _pdf(Path(documents_dir), data, origins, cited, excerpt)
     first, last = known[0], known[-1]
-    if kind == "docx":
-        locator = {"kind": "docx", "paragraph": first["paragraph"], "heading": first["heading"]}
+    if kind in ("docx", "odt"):
+        locator = {"kind": kind, "paragraph": first["paragraph"], "heading": first["heading"]}
         if "table" in first:
             locator.update(table=first["table"], row=first["row"])
             if last.get("table") == first["table"] and last["row"] != first["row"]:
@@ -184,7 +185,7 @@ def describe(locator: dict | None, original: str) -> str:
         return f"{original}, “{locator['chapter']}”" + (f" to “{end}”" if end else "")
     if kind == "html":
         return f"{original}, “{locator['heading']}”" if locator.get("heading") else original
-    if kind == "docx" and "table" in locator:
+    if kind in ("docx", "odt") and "table" in locator:
         end = locator.get("row_end")
         return f"{original}, table {locator['table']}, row {locator['row']}" + (f"–{end}" if end else "")
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):

@@ -16,6 +16,7 @@ import docx
 import openpyxl
 import pptx
 import pytest
+from docutils.core import publish_string
 
 
 def readme_sections() -> list[tuple[str, int, list[str]]]:
@@ -222,3 +223,13 @@ def debian_pdf(package: str, folder: Path) -> Path:
     with gzip.open(path) as source, target.open("wb") as out:
         shutil.copyfileobj(source, out)
     return target
+
+
+def make_odt(folder: Path, name: str = "celery.odt") -> Path:
+    """Celery's README (reStructuredText) written as OpenDocument text by
+    Docutils' own ODF writer: headings, paragraphs, bullet lists and a table."""
+    source = importlib.metadata.metadata("celery").get_payload()
+    data = publish_string(source, writer="odf_odt", settings_overrides={"report_level": 5, "halt_level": 5})
+    path = folder / name
+    path.write_bytes(data)
+    return path
