@@ -62,15 +62,27 @@ def locate(
     data = load_map(documents_dir, rendition)
     if data is None or line_start < 1 or line_end < line_start:
         return None
-    origins = data["lines"][line_start - 1 : line_end]
-    known = [origin for origin in origins if origin]
+    kind = data["kind"]
+    if kind == "pdf":
+        origins = data["lines"][line_start - 1 : line_end]
+        if not any(origins):
+            return None
+        cited = lines[line_start - 1 : line_end]
+        return _pdf(Path(documents_dir), data, origins, cited, excerpt)
+    return map_locator(data, line_start, line_end)
+
+
+def map_locator(data: dict, line_start: int, line_end: int) -> dict | None:
+    """The locator of lines ``line_start``–``line_end`` from the map alone:
+    complete for every kind but PDF, whose locator gets only its pages here
+    (its rectangles need the PDF: see ``locate``)."""
+    known = [origin for origin in data["lines"][max(line_start, 1) - 1 : line_end] if origin]
     if not known:
         return None
     kind = data["kind"]
-    if kind == "pdf":
-        cited = lines[line_start - 1 : line_end]
-        return _pdf(Path(documents_dir), data, origins, cited, excerpt)
     first, last = known[0], known[-1]
+    if kind == "pdf":
+        return {"kind": "pdf", "page": first["page"], "page_end": last["page"]}
     if kind in ("docx", "odt"):
         locator = {"kind": kind, "paragraph": first["paragraph"], "heading": first["heading"]}
         if "table" in first:
@@ -172,24 +184,52 @@ def _line_rects(textpage: pdfium.PdfTextPage, indexes: list[int]) -> list[list[f
 def describe(locator: dict | None, original: str) -> str:
     """How a citation of a document is named: "report.pdf, p. 7",
     "deck.pptx, slide 3", "data.xlsx, Sheet1 A23:F23" …"""
+    where = place(locator)
+    return f"{original}, {where}" if where else original
+
+
+def place(locator: dict | None) -> str:
+    """Where in its original a locator points, in words: "p. 7", "slide 3",
+    "Sheet1 A23:F23", "¶ 12", "table 1, row 2", "“Chapter 1”" … ("" when
+    there is nothing to say)."""
     if not locator:
-        return original
+        return ""
     kind = locator.get("kind")
     if kind == "pdf":
         first, last = locator["page"], locator.get("page_end", locator["page"])
-        return f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
+        return f"p. {first}" if first == last else f"pp. {first}–{last}"
     if kind == "xlsx":
-        return f"{original}, {locator['sheet']}" + (f" {locator['cells']}" if locator.get("cells") else "")
+        return locator["sheet"] + (f" {locator['cells']}" if locator.get("cells") else "")
     if kind == "epub":
         end = locator.get("chapter_end")
-        return f"{original}, “{locator['chapter']}”" + (f" to “{end}”" if end else "")
+        return f"“{locator['chapter']}”" + (f" to “{end}”" if end else "")
     if kind == "html":
-        return f"{original}, “{locator['heading']}”" if locator.get("heading") else original
+        return f"“{locator['heading']}”" if locator.get("heading") else ""
     if kind in ("docx", "odt") and "table" in locator:
         end = locator.get("row_end")
-        return f"{original}, table {locator['table']}, row {locator['row']}" + (f"–{end}" if end else "")
+        return f"table {locator['table']}, row {locator['row']}" + (f"–{end}" if end else "")
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):
-        if key in locator:
+        if locator.get(key) is not None:
             end = locator.get(f"{key}_end")
-            return f"{original}, {word} {locator[key]}" + (f"–{end}" if end else "")
-    return original
+            return f"{word} {locator[key]}" + (f"–{end}" if end else "")
+    return ""
+
+
+def line_labels(data: dict, first: int, last: int) -> dict[int, str]:
+    """Labels for the text viewer: line number → where that line came from
+    ("slide 4", "Sections A23:D23", "cell 3", "¶ 12 · Heading", "“Chapter”",
+    "p. 7"), given on the first line of ``first``–``last`` and wherever it
+    changes; lines the conversion added (blank lines) get none."""
+    labels: dict[int, str] = {}
+    shown = None
+    for number in range(max(first, 1), last + 1):
+        locator = map_locator(data, number, number)
+        if locator is None:
+            continue
+        label = place(locator)
+        heading = locator.get("heading") if locator["kind"] in ("docx", "odt") else None
+        if heading:
+            label = f"{label} · {heading}" if label else heading
+        if label and label != shown:
+            labels[number] = shown = label
+    return labels
