@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import zipfile
 
 import pytest
 
-from core.ingest import IngestError, Limits, ingest_files, ingest_zip
+from core.ingest import IngestError, Limits, ingest_files, ingest_git, ingest_zip
 from core.ingest.documents import convert_document, documents_dir_for
 from core.ingest.documents.locate import describe, locate
 from core.ingest.documents.model import DocumentError
@@ -157,3 +159,26 @@ def test_a_binary_file_named_html_is_refused(tmp_path):
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     with pytest.raises(DocumentError, match=r"page\.html is named like an HTML page but holds binary data"):
         convert_document(path, "page.html", "html", limits=LIMITS)
+
+
+def test_html_pages_and_an_epub_in_a_git_repository_become_renditions(dest, tmp_path):
+    source = tmp_path / "repo"
+    (source / "manual").mkdir(parents=True)
+    (source / "manual" / "Introduction.html").write_bytes(libffi_page("Introduction").read_bytes())
+    make_epub(source / "manual")
+    (source / "README.md").write_text("# libffi manual\n")
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "manual"]):
+        subprocess.run(["git", *args], cwd=source, check=True, capture_output=True, env=env)
+    result = ingest_git(dest, str(source), allow_local=True)
+    assert result.files == ["README.md", "manual/Introduction.html.md", "manual/libffi.epub.md"]
+    assert "## 1 What is libffi?" in (dest / "manual" / "Introduction.html.md").read_text(encoding="utf-8")
+    assert "## Chapter 5: Types" in (dest / "manual" / "libffi.epub.md").read_text(encoding="utf-8")
