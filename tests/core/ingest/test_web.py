@@ -8,7 +8,7 @@ import pytest
 from core.ingest import AddressRefused, IngestError, Limits, ingest_url
 from core.ingest.documents import documents_dir_for
 from core.sandbox import default_state_dir
-from tests.core.ingest.documents.builders import debian_pdf, make_word, readme_sections
+from tests.core.ingest.documents.builders import debian_pdf, make_odt, make_word, readme_sections
 
 ARTICLE = b"""<!doctype html>
 <html><head>
@@ -312,3 +312,13 @@ def test_a_served_document_over_the_size_limit_is_refused(web_server, dest, tmp_
             dest, web_server.url("/crc.pdf"), allow_loopback=True, limits=Limits(max_page_bytes=100_000)
         )
     assert leftovers() == []
+
+
+def test_an_opendocument_text_served_by_its_type_is_converted(web_server, dest, tmp_path):
+    odt = make_odt(tmp_path)
+    web_server.serve(
+        "/files/celery", odt.read_bytes(), headers={"Content-Type": "application/vnd.oasis.opendocument.text"}
+    )
+    result = ingest_url(dest, web_server.url("/files/celery"), allow_loopback=True)
+    assert result.files == ["celery.odt.md"]
+    assert "## What's a Task Queue?" in (dest / "celery.odt.md").read_text(encoding="utf-8")
