@@ -52,8 +52,30 @@ def _text(element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def _toc(package: zipfile.ZipFile, opf: str, root, manifest: dict, name: str) -> dict[str, str]:
-    """Chapter member → its first title in the table of contents."""
+def _encrypted(package: zipfile.ZipFile, name: str) -> set[str]:
+    """The members META-INF/encryption.xml says are encrypted (DRM, or only obfuscated fonts)."""
+    if "META-INF/encryption.xml" not in package.namelist():
+        return set()
+    try:
+        document = _xml(package, "META-INF/encryption.xml", name)
+    except DocumentError:
+        return set()
+    return {
+        posixpath.normpath(unquote(reference.get("URI", "")))
+        for reference in document.iter("{http://www.w3.org/2001/04/xmlenc#}CipherReference")
+    }
+
+
+def _toc(package: zipfile.ZipFile, root, manifest: dict, name: str) -> dict[str, str]:
+    """Chapter member → its first title in the table of contents (none when
+    the contents cannot be read: the chapters' own titles serve then)."""
+    try:
+        return _read_toc(package, root, manifest, name)
+    except DocumentError:
+        return {}
+
+
+def _read_toc(package: zipfile.ZipFile, root, manifest: dict, name: str) -> dict[str, str]:
     titles: dict[str, str] = {}
     nav = next((item for item in manifest.values() if "nav" in item["properties"]), None)
     if nav is not None and nav["member"] in package.namelist():
@@ -99,7 +121,12 @@ def convert_epub(path: Path, name: str) -> Rendition:
         chapters = [item for item in spine if item["type"] in _CHAPTER_TYPES]
         if not chapters:
             raise DocumentError(f"{name} has no chapters: its spine lists no XHTML document.")
-        titles = _toc(package, opf, root, manifest, name)
+        locked = _encrypted(package, name) & {chapter["member"] for chapter in chapters}
+        if locked:
+            raise DocumentError(
+                f"{name} is protected (DRM): {len(locked)} of its chapters are encrypted and cannot be read."
+            )
+        titles = _toc(package, root, manifest, name)
         book = root.find("opf:metadata/dc:title", _NS)
         rendition = Rendition(kind="epub")
         rendition.add(f"# {_text(book) if book is not None and _text(book) else name}")

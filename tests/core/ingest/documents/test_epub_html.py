@@ -182,3 +182,33 @@ def test_html_pages_and_an_epub_in_a_git_repository_become_renditions(dest, tmp_
     assert result.files == ["README.md", "manual/Introduction.html.md", "manual/libffi.epub.md"]
     assert "## 1 What is libffi?" in (dest / "manual" / "Introduction.html.md").read_text(encoding="utf-8")
     assert "## Chapter 5: Types" in (dest / "manual" / "libffi.epub.md").read_text(encoding="utf-8")
+
+
+def rebuilt(book, target, changes: dict[str, bytes]):
+    """``book`` with the members in ``changes`` replaced (or added)."""
+    with zipfile.ZipFile(book) as source, zipfile.ZipFile(target, "w") as out:
+        for info in source.infolist():
+            out.writestr(info, changes.pop(info.filename, None) or source.read(info))
+        for member, data in changes.items():
+            out.writestr(member, data)
+    return target
+
+
+def test_an_epub_whose_chapters_are_encrypted_is_refused_as_protected(tmp_path):
+    encryption = (
+        b'<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+        b'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData>'
+        b'<enc:CipherReference URI="OEBPS/text/Introduction.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>'
+    )
+    locked = rebuilt(make_epub(tmp_path), tmp_path / "locked.epub", {"META-INF/encryption.xml": encryption})
+    with pytest.raises(
+        DocumentError, match=r"locked\.epub is protected \(DRM\): 1 of its chapters are encrypted"
+    ):
+        convert_document(locked, "locked.epub", "epub", limits=LIMITS)
+
+
+def test_an_epub_with_a_broken_table_of_contents_takes_its_chapters_own_titles(tmp_path):
+    broken = rebuilt(make_epub(tmp_path), tmp_path / "broken.epub", {"OEBPS/nav.xhtml": b"<html><body><nav>"})
+    rendition = convert_document(broken, "broken.epub", "epub", limits=LIMITS)
+    assert "## Introduction (libffi: the portable foreign function interface library)" in rendition.lines
+    assert rendition.pages == len(LIBFFI_CHAPTERS)
