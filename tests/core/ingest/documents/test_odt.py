@@ -106,3 +106,20 @@ def test_an_odt_that_is_a_zip_bomb_fails_and_leaves_nothing(dest, odt_file, tmp_
     with bomb.open("rb") as handle, pytest.raises(IngestError, match=r"bomb\.odt was refused: .*zip bomb"):
         ingest_files(dest, [("bomb.odt", handle)])
     assert leftovers() == []
+
+
+def test_an_odt_with_an_entity_bomb_is_read_without_expanding_it(odt_file, tmp_path):
+    doctype = (
+        b'<!DOCTYPE office:document-content [<!ENTITY a "ha"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]>'
+    )
+    laughs = tmp_path / "laughs.odt"
+    with zipfile.ZipFile(odt_file) as source, zipfile.ZipFile(laughs, "w") as out:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "content.xml":
+                data = doctype + data.replace(b"Open Collective is our", b"&d; Open Collective is our", 1)
+            out.writestr(info, data)
+    rendition = convert_document(laughs, "laughs.odt", "odt", limits=LIMITS)
+    assert not any("haha" in line for line in rendition.lines)
+    assert "## What's a Task Queue?" in rendition.lines
