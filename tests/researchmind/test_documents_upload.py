@@ -115,7 +115,10 @@ def test_a_url_serving_a_pdf_is_ready_as_its_rendition_with_its_original_downloa
     assert sorted(p.name for p in item.folder.iterdir()) == ["crc-doc.1.0.pdf.md"]
     assert "## Page 29" in (item.folder / "crc-doc.1.0.pdf.md").read_text(encoding="utf-8")
     link = reverse("content_document_original", args=[research.id, item.id, "crc-doc.1.0.pdf"])
-    assert link in client.get(reverse("session_detail", args=[research.id])).content.decode()
+    listing = client.get(reverse("session_detail", args=[research.id])).content.decode()
+    assert link in listing
+    # The document is the original: no "original page" link to a page that was never kept.
+    assert f'href="{reverse("content_original", args=[research.id, item.id])}"' not in listing
     response = client.get(link)
     assert response.status_code == 200 and response["Content-Disposition"].startswith("attachment")
     assert b"".join(response.streaming_content) == crc_bytes
