@@ -208,10 +208,11 @@ directory). Each content item lives in its own folder named by its id;
 ```
 
   Phases: planning, searching, analyzing, synthesizing, capturing.
-- A document (PDF, Word, PowerPoint, Excel, notebook) is here as its text,
-  its own name plus `.md`: `report.pdf.md` is the text of `report.pdf`. Lines
-  such as `## Page 7`, `## Slide 3` or `## Sheet: Budget` mark where each page,
-  slide or sheet begins. Cite a document's lines like any file's (the app
+- A document (PDF, Word, OpenDocument, PowerPoint, Excel, notebook, EPUB, HTML
+  file) is here as its text, its own name plus `.md`:
+  `report.pdf.md` is the text of `report.pdf`. Lines such as `## Page 7`,
+  `## Slide 3`, `## Sheet: Budget` or an EPUB's `## <chapter title>` mark
+  where each page, slide, sheet or chapter begins. Cite a document's lines like any file's (the app
   shows the reader the page), and name the page in the answer when it helps
   ("report.pdf, p. 7"). A page that starts with "_(OCR text: …)_" was a
   scanned image read by OCR: its words may be misread, so say so when an

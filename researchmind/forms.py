@@ -208,7 +208,12 @@ class GitContentForm(forms.Form):
 
 
 class UrlContentForm(forms.Form):
-    url = forms.URLField(max_length=2000, assume_scheme="https", label="Web page URL")
+    url = forms.URLField(
+        max_length=2000,
+        assume_scheme="https",
+        label="Web page URL",
+        help_text="A web page, or a document: PDF, Word, OpenDocument, PowerPoint, Excel, EPUB or notebook.",
+    )
 
 
 class AskForm(forms.Form):

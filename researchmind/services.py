@@ -327,7 +327,14 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
         originals = session.state_path / "originals" / str(item.id)
         content_run_async(
             item,
-            partial(_url_work, url=url, limits=limits, staging_root=staging_root, original_dir=originals),
+            partial(
+                _url_work,
+                url=url,
+                limits=limits,
+                staging_root=staging_root,
+                original_dir=originals,
+                documents_dir=item.documents_path,
+            ),
         )
     return item
 
@@ -351,7 +358,7 @@ def _git_work(dest, progress, *, url, limits, staging_root, documents_dir):
     )
 
 
-def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
+def _url_work(dest, progress, *, url, limits, staging_root, original_dir, documents_dir):
     return ingest.ingest_url(
         dest,
         url,
@@ -360,6 +367,7 @@ def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
         allow_loopback=settings.INGEST_ALLOW_LOOPBACK,
         staging_root=staging_root,
         original_dir=original_dir,
+        documents_dir=documents_dir,
     )
 
 

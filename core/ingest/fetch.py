@@ -11,14 +11,34 @@ from __future__ import annotations
 import http.client
 import ssl
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from email.message import Message
-from urllib.parse import urljoin
+from pathlib import PurePosixPath
+from urllib.parse import unquote, urljoin, urlsplit
 
 from .common import IngestError, Limits, Progress, human_size
 from .netguard import VettedURL, vet_url
 
 ALLOWED_TYPES = ("text/html", "text/plain", "text/markdown", "application/xhtml+xml")
+# Documents a URL may serve, by content type → the extension they are converted as.
+DOCUMENT_TYPES = {
+    "application/pdf": ".pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ".xlsx",
+    "application/vnd.oasis.opendocument.text": ".odt",
+    "application/epub+zip": ".epub",
+    "application/x-ipynb+json": ".ipynb",
+}
+# Types servers give any file: a document only when the URL's path names one (".../deck.pptx").
+GENERIC_TYPES = (
+    "application/octet-stream",
+    "binary/octet-stream",
+    "application/zip",
+    "application/x-zip-compressed",
+    "application/json",
+)
 REDIRECTS = {301, 302, 303, 307, 308}
 USER_AGENT = "ResearchMind/0.1 (+content ingest)"
 
@@ -34,6 +54,7 @@ class Page:
     charset: str | None
     body: bytes
     redirects: list[str] = field(default_factory=list)
+    document: str | None = None  # the document's extension (".pdf" …) when it is one, not a page
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
@@ -79,6 +100,19 @@ def _content_type(header: str | None) -> tuple[str, str | None]:
     return header.split(";", 1)[0].strip().lower(), charset if isinstance(charset, str) else None
 
 
+def document_suffix(content_type: str, url: str, suffixes: Collection[str]) -> str | None:
+    """The extension of the document ``url`` serves as ``content_type``, when
+    it is one of ``suffixes``: by its content type, or by its path when the
+    type is a generic one."""
+    if content_type in DOCUMENT_TYPES:
+        suffix = DOCUMENT_TYPES[content_type]
+    elif content_type in GENERIC_TYPES:
+        suffix = PurePosixPath(unquote(urlsplit(url).path)).suffix.lower()
+    else:
+        return None
+    return suffix if suffix in suffixes else None
+
+
 def _read_body(
     response: http.client.HTTPResponse, limits: Limits, deadline: float, report: Progress, url: str
 ) -> bytes:
@@ -106,8 +140,17 @@ def _read_body(
     return b"".join(chunks)
 
 
-def fetch_page(url: str, *, limits: Limits, report: Progress, allow_loopback: bool = False) -> Page:
-    """GET ``url`` following up to ``limits.max_redirects`` redirects, each re-vetted."""
+def fetch_page(
+    url: str,
+    *,
+    limits: Limits,
+    report: Progress,
+    allow_loopback: bool = False,
+    documents: Collection[str] = (),
+) -> Page:
+    """GET ``url`` following up to ``limits.max_redirects`` redirects, each
+    re-vetted. A page or text, or a document whose extension is among
+    ``documents`` (see ``document_suffix``); anything else is refused."""
     deadline = time.monotonic() + limits.total_timeout
     current, redirects = url, []
     for _hop in range(limits.max_redirects + 1):
@@ -141,11 +184,13 @@ def fetch_page(url: str, *, limits: Limits, report: Progress, allow_loopback: bo
             if response.status >= 400 or response.status < 200:
                 raise IngestError(f"The server answered {response.status} {response.reason} for {current}.")
             content_type, charset = _content_type(response.getheader("Content-Type"))
-            if content_type not in ALLOWED_TYPES:
+            document = document_suffix(content_type, current, documents)
+            if content_type not in ALLOWED_TYPES and document is None:
                 shown = content_type or "no content type"
-                raise IngestError(
-                    f"{current} is {shown}; only web pages and text (HTML, plain text, Markdown) can be added."
-                )
+                kinds = "web pages, text (HTML, plain text, Markdown)"
+                if documents:
+                    kinds += " and documents (" + ", ".join(sorted({s.lstrip(".") for s in documents})) + ")"
+                raise IngestError(f"{current} is {shown}; only {kinds} can be added.")
             encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
             if encoding != "identity":
                 # We asked for identity; a compressed body would slip past the size count.
@@ -156,7 +201,7 @@ def fetch_page(url: str, *, limits: Limits, report: Progress, allow_loopback: bo
                 if isinstance(exc, TimeoutError):
                     raise IngestError(f"Fetching {current} timed out.") from exc
                 raise IngestError(f"The connection broke while reading {current}: {exc}.") from exc
-            return Page(url, current, response.status, content_type, charset, body, redirects)
+            return Page(url, current, response.status, content_type, charset, body, redirects, document)
         finally:
             connection.close()
     raise IngestError(f"{url} redirects more than {limits.max_redirects} times.")

@@ -156,8 +156,10 @@ class CitationOut(Schema):
             "null for plain text; for a document, where the cited text is in the original: "
             '{"kind": "pdf", "page": 7, "page_end": 7, "ocr": false, "regions": [{"page": 7, '
             '"rects": [[left, bottom, right, top], …]}]} (PDF points), {"kind": "docx", "paragraph": N, '
-            '"heading": "…"}, {"kind": "pptx", "slide": N}, {"kind": "xlsx", "sheet": "…", "cells": '
-            '"A23:F23"}, {"kind": "ipynb", "cell": N}.'
+            '"heading": "…"} (a table row adds "table": T, "row": R; an .odt is alike with "kind": "odt"), '
+            '{"kind": "pptx", "slide": N}, {"kind": "xlsx", "sheet": "…", "cells": "A23:F23"}, '
+            '{"kind": "ipynb", "cell": N}, {"kind": "epub", "chapter": "…"}, {"kind": "html", "heading": "…"}; '
+            'a span adds the last ("page_end", "paragraph_end", "row_end", "slide_end", "cell_end", "chapter_end").'
         ),
     )
     label: str = Field(

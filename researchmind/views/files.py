@@ -14,7 +14,7 @@ from citations.models import Citation, CitationFeedback
 from citations.services import citation_feedback_record
 from core.citations.markers import ID_RE
 from core.citations.rendering import web_href
-from core.ingest.documents.locate import load_map
+from core.ingest.documents.locate import describe, line_labels, load_map, map_locator
 from core.viewer import ViewerError, open_window, raw_text
 from researchmind.models import ContentItem
 from researchmind.pages import owned_session
@@ -64,6 +64,13 @@ def file_viewer(request, session_id, content_id, file_path):
         )
     except ViewerError as exc:
         raise Http404(str(exc)) from None
+    # A document's rendition: each line group is labelled with where it came
+    # from (slide, sheet and cells, cell, paragraph and heading, chapter, page).
+    data = load_map(item.documents_path, file_path)
+    labels = line_labels(data, window.first, window.last) if data else {}
+    cited = None
+    if data and window.highlight_start:
+        cited = describe(map_locator(data, window.highlight_start, window.highlight_end), data["original"])
     return render(
         request,
         "researchmind/file_viewer.html",
@@ -72,18 +79,19 @@ def file_viewer(request, session_id, content_id, file_path):
             "item": item,
             "file_path": file_path,
             "window": window,
+            "rows": [(line, labels.get(line.number)) for line in window.lines],
+            "cited_label": cited,
             "hl": request.GET.get("hl", ""),
             "original_href": web_href(item.source_url),
             "back": _cited_from(session, request.GET.get("cite", "")),
-            "page_href": _page_view_href(session, item, file_path, window, request.GET.get("cite", "")),
+            "page_href": _page_view_href(session, item, file_path, data, window, request.GET.get("cite", "")),
         },
     )
 
 
-def _page_view_href(session, item, file_path: str, window, cite: str) -> str | None:
+def _page_view_href(session, item, file_path: str, data: dict | None, window, cite: str) -> str | None:
     """The Page view of the PDF this file is the text of (``None`` for other
     files), at the page of the first line shown or highlighted."""
-    data = load_map(item.documents_path, file_path)
     if data is None or data.get("kind") != "pdf":
         return None
     line = window.highlight_start or window.first or 1

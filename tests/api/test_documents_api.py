@@ -4,6 +4,7 @@ its citations carry their locator in ``/api/questions/{id}/citations``."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import docx
@@ -13,7 +14,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from citations.services import citations_record
 from researchmind.models import Question
 from tests.core.ingest.documents.builders import (
+    libffi_page,
+    make_epub,
     make_notebook,
+    make_odt,
     make_slides,
     make_word,
     make_workbook,
@@ -21,6 +25,26 @@ from tests.core.ingest.documents.builders import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+# How the question page names each new kind's citation (the answer's sources).
+NAMED = {
+    "epub": "libffi.epub, “Chapter 3: The Basics”",
+    "odt": "celery.odt, ¶ ",
+    "html": "Introduction.html, “1 What is libffi?”",
+}
+
+
+def _epub(folder, _sections):
+    return make_epub(folder)
+
+
+def _odt(folder, _sections):
+    return make_odt(folder)
+
+
+def _html(folder, _sections):
+    return Path(shutil.copy(libffi_page("Introduction"), folder / "Introduction.html"))
+
 
 SPEC_PDF = Path("/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf")  # Debian's shared-mime-info
 
@@ -77,6 +101,19 @@ def test_a_pdf_uploaded_through_the_api_is_cited_with_its_page(api, research):
         (make_slides, "celery.pptx", "## Slide 2: ", {"kind": "pptx", "slide": 2}),
         (make_workbook, "celery.xlsx", "| 3 | ", {"kind": "xlsx", "sheet": "Sections", "cells": "A3:D3"}),
         (make_notebook, "tasks.ipynb", "app = Celery('tasks')", {"kind": "ipynb", "cell": 2}),
+        (
+            _epub,
+            "libffi.epub",
+            "## Chapter 3: The Basics",
+            {"kind": "epub", "chapter": "Chapter 3: The Basics"},
+        ),
+        (_odt, "celery.odt", "## What's a Task Queue?", {"kind": "odt", "heading": "What's a Task Queue?"}),
+        (
+            _html,
+            "Introduction.html",
+            "## 1 What is libffi?",
+            {"kind": "html", "heading": "1 What is libffi?"},
+        ),
     ],
 )
 def test_office_files_and_notebooks_through_the_api_carry_their_locator(
@@ -108,3 +145,5 @@ def test_office_files_and_notebooks_through_the_api_carry_their_locator(
     assert {key: locator[key] for key in expected} == expected
     if expected["kind"] == "docx":
         assert docx.Document(str(path)).paragraphs[locator["paragraph"] - 1].text == lines[at - 1]
+    if expected["kind"] in NAMED:
+        assert NAMED[expected["kind"]] in Question.objects.get(pk=question.pk).html_cache

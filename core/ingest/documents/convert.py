@@ -16,15 +16,25 @@ from core.ingest.members import check_package
 from core.ingest.zipdir import declared_directory
 
 from .detect import check_content
+from .epub import convert_epub
+from .html import convert_html
 from .model import DocumentError, Rendition
 from .notebook import convert_ipynb
 from .ocr import OcrLimits
+from .odt import convert_odt
 from .pdf import convert_pdf
 from .sheets import convert_xlsx
 from .slides import convert_pptx
 from .word import convert_docx
 
-_OFFICE = {"docx": convert_docx, "pptx": convert_pptx, "xlsx": convert_xlsx}
+# Zip packages: they pass the zip defences before their reader opens them.
+_PACKAGES = {
+    "docx": convert_docx,
+    "pptx": convert_pptx,
+    "xlsx": convert_xlsx,
+    "epub": convert_epub,
+    "odt": convert_odt,
+}
 
 
 def _check_package(path: Path, name: str, limits: Limits) -> None:
@@ -56,10 +66,12 @@ def convert_document(
         return convert_pdf(path, name, max_pages=limits.max_pdf_pages, progress=progress, ocr=ocr)
     if kind == "ipynb":
         return convert_ipynb(path, name)
+    if kind == "html":
+        return convert_html(path, name)
     _check_package(path, name, limits)
     try:
-        return _OFFICE[kind](path, name)
+        return _PACKAGES[kind](path, name)
     except DocumentError:
         raise
-    except Exception as exc:  # python-docx, python-pptx and openpyxl raise many kinds on a bad file
+    except Exception as exc:  # the readers raise many kinds on a bad file
         raise DocumentError(f"{name} could not be read ({exc.__class__.__name__}: {exc}).") from exc

@@ -6,10 +6,15 @@ document, in the shape the API gives (issue #30):
   PDF points from pdfium's character boxes of the quoted characters, one per
   visual line; on a scanned page (``"ocr": true``) from the OCR's boxes of
   the quoted words, one per line;
-- ``{"kind": "docx", "paragraph": N, "heading": "…"}``, ``{"kind": "pptx",
-  "slide": N}``, ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx",
-  "sheet": "…", "cells": "A23:F23"}``; a citation that spans several names
-  the last too (``paragraph_end``, ``slide_end``, ``cell_end``).
+- ``{"kind": "docx", "paragraph": N, "heading": "…"}`` (a table's lines add
+  ``"table": T, "row": R`` and ``paragraph`` is the one before the table,
+  ``null`` when the table comes first; an .odt is cited alike, ``"kind":
+  "odt"``), ``{"kind": "pptx", "slide": N}``,
+  ``{"kind": "ipynb", "cell": N}``, ``{"kind": "xlsx", "sheet": "…",
+  "cells": "A23:F23"}``, ``{"kind": "epub", "chapter": "…"}``,
+  ``{"kind": "html", "heading": "…"}`` (the nearest heading above the cited
+  lines); a citation that spans several names the last too
+  (``paragraph_end``, ``row_end``, ``slide_end``, ``cell_end``, ``chapter_end``).
 
 Pure Python: no Django imports.
 """
@@ -60,23 +65,47 @@ def locate(
     data = load_map(documents_dir, rendition)
     if data is None or line_start < 1 or line_end < line_start:
         return None
-    origins = data["lines"][line_start - 1 : line_end]
-    known = [origin for origin in origins if origin]
+    kind = data["kind"]
+    if kind == "pdf":
+        origins = data["lines"][line_start - 1 : line_end]
+        if not any(origins):
+            return None
+        cited = lines[line_start - 1 : line_end]
+        return _pdf(Path(documents_dir), data, origins, cited, excerpt)
+    return map_locator(data, line_start, line_end)
+
+
+def map_locator(data: dict, line_start: int, line_end: int) -> dict | None:
+    """The locator of lines ``line_start``–``line_end`` from the map alone:
+    complete for every kind but PDF, whose locator gets only its pages here
+    (its rectangles need the PDF: see ``locate``)."""
+    known = [origin for origin in data["lines"][max(line_start, 1) - 1 : line_end] if origin]
     if not known:
         return None
     kind = data["kind"]
-    if kind == "pdf":
-        cited = lines[line_start - 1 : line_end]
-        return _pdf(Path(documents_dir), data, origins, cited, excerpt)
     first, last = known[0], known[-1]
-    if kind == "docx":
-        return _with_end(
-            {"kind": "docx", "paragraph": first["paragraph"], "heading": first["heading"]}, "paragraph", last
-        )
+    if kind == "pdf":
+        return {"kind": "pdf", "page": first["page"], "page_end": last["page"]}
+    if kind in ("docx", "odt"):
+        locator = {"kind": kind, "paragraph": first["paragraph"], "heading": first["heading"]}
+        if "table" in first:
+            locator.update(table=first["table"], row=first["row"])
+            if last.get("table") == first["table"] and last["row"] != first["row"]:
+                locator["row_end"] = last["row"]
+        if last["paragraph"] != first["paragraph"] and last["paragraph"] is not None:
+            locator["paragraph_end"] = last["paragraph"]
+        return locator
     if kind == "pptx":
         return _with_end({"kind": "pptx", "slide": first["slide"]}, "slide", last)
     if kind == "ipynb":
         return _with_end({"kind": "ipynb", "cell": first["cell"]}, "cell", last)
+    if kind == "epub":
+        locator = {"kind": "epub", "chapter": first["chapter"]}
+        if last["number"] != first["number"]:
+            locator["chapter_end"] = last["chapter"]
+        return locator
+    if kind == "html":
+        return {"kind": "html", "heading": first["heading"]}
     if kind == "xlsx":
         rows = [origin for origin in known if origin.get("sheet") == first["sheet"] and "row" in origin]
         cells = f"{rows[0]['first']}{rows[0]['row']}:{rows[-1]['last']}{rows[-1]['row']}" if rows else None
@@ -188,17 +217,55 @@ def describe(locator: dict | None, original: str) -> str:
     """How a citation of a document is named: "report.pdf, p. 7",
     "deck.pptx, slide 3", "data.xlsx, Sheet1 A23:F23" …; a citation of OCR
     text says so: "scan.pdf, p. 2 (OCR text: check the page image)"."""
+    where = place(locator)
+    label = f"{original}, {where}" if where else original
+    if locator and locator.get("kind") == "pdf" and locator.get("ocr"):
+        return f"{label} ({OCR_WARNING})"
+    return label
+
+
+def place(locator: dict | None) -> str:
+    """Where in its original a locator points, in words: "p. 7", "slide 3",
+    "Sheet1 A23:F23", "¶ 12", "table 1, row 2", "“Chapter 1”" … ("" when
+    there is nothing to say)."""
     if not locator:
-        return original
+        return ""
     kind = locator.get("kind")
     if kind == "pdf":
         first, last = locator["page"], locator.get("page_end", locator["page"])
-        label = f"{original}, p. {first}" if first == last else f"{original}, pp. {first}–{last}"
-        return f"{label} ({OCR_WARNING})" if locator.get("ocr") else label
+        return f"p. {first}" if first == last else f"pp. {first}–{last}"
     if kind == "xlsx":
-        return f"{original}, {locator['sheet']}" + (f" {locator['cells']}" if locator.get("cells") else "")
+        return locator["sheet"] + (f" {locator['cells']}" if locator.get("cells") else "")
+    if kind == "epub":
+        end = locator.get("chapter_end")
+        return f"“{locator['chapter']}”" + (f" to “{end}”" if end else "")
+    if kind == "html":
+        return f"“{locator['heading']}”" if locator.get("heading") else ""
+    if kind in ("docx", "odt") and "table" in locator:
+        end = locator.get("row_end")
+        return f"table {locator['table']}, row {locator['row']}" + (f"–{end}" if end else "")
     for key, word in (("slide", "slide"), ("cell", "cell"), ("paragraph", "¶")):
-        if key in locator:
+        if locator.get(key) is not None:
             end = locator.get(f"{key}_end")
-            return f"{original}, {word} {locator[key]}" + (f"–{end}" if end else "")
-    return original
+            return f"{word} {locator[key]}" + (f"–{end}" if end else "")
+    return ""
+
+
+def line_labels(data: dict, first: int, last: int) -> dict[int, str]:
+    """Labels for the text viewer: line number → where that line came from
+    ("slide 4", "Sections A23:D23", "cell 3", "¶ 12 · Heading", "“Chapter”",
+    "p. 7"), given on the first line of ``first``–``last`` and wherever it
+    changes; lines the conversion added (blank lines) get none."""
+    labels: dict[int, str] = {}
+    shown = None
+    for number in range(max(first, 1), last + 1):
+        locator = map_locator(data, number, number)
+        if locator is None:
+            continue
+        label = place(locator)
+        heading = locator.get("heading") if locator["kind"] in ("docx", "odt") else None
+        if heading:
+            label = f"{label} · {heading}" if label else heading
+        if label and label != shown:
+            labels[number] = shown = label
+    return labels

@@ -2,7 +2,9 @@
 
 Each line's origin is the paragraph as python-docx's ``Document.paragraphs``
 counts it (from 1, headings included) and the nearest heading above; a
-table's lines name the paragraph before the table.
+table's lines name their table (as ``Document.tables`` counts it, from 1) and
+row (from 1, the header row included), the paragraph before the table
+(``None`` when the table comes first) and the nearest heading above.
 
 Pure Python: no Django imports.
 """
@@ -59,6 +61,7 @@ def convert_docx(path: Path, name: str) -> Rendition:
     rendition.add(f"# {name}")
     heading = ""
     number = 0  # body paragraphs seen, as Document.paragraphs counts them
+    tables = 0  # body tables seen, as Document.tables counts them
     for element in document.element.body.iterchildren():
         if element.tag == qn("w:p"):
             number += 1
@@ -75,11 +78,14 @@ def convert_docx(path: Path, name: str) -> Rendition:
             for index, line in enumerate(text.splitlines()):
                 rendition.add((prefix if index == 0 else "") + line.rstrip(), origin)
         elif element.tag == qn("w:tbl"):
+            tables += 1
             table = Table(element, document)
             rows = [[markdown_cell(cell.text) for cell in row.cells] for row in table.rows]
-            origin = {"paragraph": max(number, 1), "heading": heading}
             rendition.blank()
-            for line in markdown_table(rows):
+            # The header line and its "| --- |" line are row 1; each line after is the next row.
+            for index, line in enumerate(markdown_table(rows)):
+                row = 1 if index < 2 else index
+                origin = {"paragraph": number or None, "heading": heading, "table": tables, "row": row}
                 rendition.add(line, origin)
     rendition.pages = number
     return rendition

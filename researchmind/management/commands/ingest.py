@@ -54,6 +54,11 @@ class Command(BaseCommand):
         bar = ProgressBar(sys.stderr)
         allow = settings.INGEST_ALLOW_LOOPBACK
         staging = research.state_path / "staging"  # private: never inside the sandbox
+
+        def documents(dest) -> Path:
+            """Where the item's documents' originals and maps go (``ContentItem.documents_path``)."""
+            return research.state_path / "documents" / Path(dest).name
+
         content_kind = BY_ADDED_AS[kind]
         if content_kind is ContentKind.TEXT:
             text = Path(sources[0]).read_text(encoding="utf-8")
@@ -67,14 +72,24 @@ class Command(BaseCommand):
                 with contextlib.ExitStack() as stack:
                     files = [(Path(s).name, stack.enter_context(open(s, "rb"))) for s in sources]
                     return ingest.ingest_files(
-                        dest, files, limits=limits, progress=_both(progress, bar), staging_root=staging
+                        dest,
+                        files,
+                        limits=limits,
+                        progress=_both(progress, bar),
+                        staging_root=staging,
+                        documents_dir=documents(dest),
                     )
         elif content_kind is ContentKind.ARCHIVE:
 
             def work(dest, progress):
                 with open(sources[0], "rb") as handle:
                     return ingest.ingest_zip(
-                        dest, handle, limits=limits, progress=_both(progress, bar), staging_root=staging
+                        dest,
+                        handle,
+                        limits=limits,
+                        progress=_both(progress, bar),
+                        staging_root=staging,
+                        documents_dir=documents(dest),
                     )
         elif content_kind is ContentKind.GIT_REPO:
             work = lambda dest, progress: ingest.ingest_git(  # noqa: E731
@@ -84,6 +99,7 @@ class Command(BaseCommand):
                 progress=_both(progress, bar),
                 allow_loopback=allow,
                 staging_root=staging,
+                documents_dir=documents(dest),
             )
         else:
             work = lambda dest, progress: ingest.ingest_url(  # noqa: E731
@@ -94,6 +110,7 @@ class Command(BaseCommand):
                 allow_loopback=allow,
                 staging_root=staging,
                 original_dir=research.state_path / "originals" / Path(dest).name,
+                documents_dir=documents(dest),
             )
         item = services.content_start(
             session=research,

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 
 from core.ingest import AddressRefused, IngestError, Limits, ingest_url
+from core.ingest.documents import documents_dir_for
 from core.sandbox import default_state_dir
+from tests.core.ingest.documents.builders import debian_pdf, make_odt, make_word, readme_sections
 
 ARTICLE = b"""<!doctype html>
 <html><head>
@@ -176,12 +178,15 @@ def test_undeclared_size_over_cap_is_cut_off(web_server, dest, leftovers):
     assert leftovers() == []
 
 
-@pytest.mark.parametrize("content_type", ["application/pdf", "image/png", "application/octet-stream", None])
+@pytest.mark.parametrize("content_type", ["image/png", "application/octet-stream", None])
 def test_wrong_content_type_is_refused(web_server, dest, leftovers, content_type):
-    """Only HTML, plain text and Markdown are accepted."""
+    """Only HTML, plain text and Markdown, and documents, are accepted (a
+    generic type only when the URL's path names a document)."""
     headers = {"Content-Type": content_type} if content_type else {}
     web_server.serve("/file", headers=headers, body=b"%PDF-1.7")
-    with pytest.raises(IngestError, match="only web pages and text"):
+    with pytest.raises(
+        IngestError, match=r"only web pages, text \(HTML, plain text, Markdown\) and documents \("
+    ):
         ingest_url(dest, web_server.url("/file"), allow_loopback=True)
     assert leftovers() == []
 
@@ -243,3 +248,77 @@ def test_download_reports_progress(web_server, dest):
     calls = []
     ingest_url(dest, web_server.url("/article"), allow_loopback=True, progress=lambda *a: calls.append(a))
     assert (len(ARTICLE), len(ARTICLE), "Downloading the page") in calls
+
+
+def test_a_url_serving_a_pdf_is_converted_like_an_upload(web_server, dest, tmp_path, leftovers):
+    """A Debian paper served as application/pdf: its rendition is the
+    content, the original kept byte for byte beside its locator map, and
+    source.json says where it came from."""
+    pdf = debian_pdf("zlib1g-dev", tmp_path)
+    web_server.serve("/papers/crc-doc.1.0.pdf", pdf.read_bytes(), headers={"Content-Type": "application/pdf"})
+    url = web_server.url("/papers/crc-doc.1.0.pdf")
+    result = ingest_url(dest, url, allow_loopback=True)
+    assert result.files == ["crc-doc.1.0.pdf.md"]
+    assert result.title == "crc-doc.1.0.pdf"
+    rendition = (dest / "crc-doc.1.0.pdf.md").read_text(encoding="utf-8")
+    assert "## Page 1" in rendition and "## Page 29" in rendition
+    documents = documents_dir_for(dest)
+    assert (documents / "originals" / "crc-doc.1.0.pdf").read_bytes() == pdf.read_bytes()
+    assert json.loads((documents / "maps" / "crc-doc.1.0.pdf.md.json").read_text())["kind"] == "pdf"
+    source = json.loads((_kept(dest) / "source.json").read_text())
+    assert (source["url"], source["content_type"], source["document"]) == (
+        url,
+        "application/pdf",
+        "crc-doc.1.0.pdf",
+    )
+    assert web_server.requests == [("/papers/crc-doc.1.0.pdf", f"127.0.0.1:{web_server.port}")]
+
+
+def test_a_document_is_named_from_its_type_when_its_path_does_not_say(web_server, dest, tmp_path):
+    pdf = debian_pdf("shared-mime-info", tmp_path)
+    web_server.serve("/download?id=3", pdf.read_bytes(), headers={"Content-Type": "application/pdf"})
+    result = ingest_url(dest, web_server.url("/download?id=3"), allow_loopback=True)
+    assert result.files == ["download.pdf.md"]
+    assert "Shared MIME-info Database" in (dest / "download.pdf.md").read_text(encoding="utf-8")
+
+
+def test_a_generic_type_is_a_document_when_the_path_names_one(web_server, dest, tmp_path):
+    """Servers often send .docx files as application/octet-stream: the path decides."""
+    word = make_word(tmp_path, readme_sections())
+    web_server.serve(
+        "/files/celery.docx", word.read_bytes(), headers={"Content-Type": "application/octet-stream"}
+    )
+    result = ingest_url(dest, web_server.url("/files/celery.docx"), allow_loopback=True)
+    assert result.files == ["celery.docx.md"]
+    assert "## What's a Task Queue?" in (dest / "celery.docx.md").read_text(encoding="utf-8")
+    assert (documents_dir_for(dest) / "originals" / "celery.docx").read_bytes() == word.read_bytes()
+
+
+def test_a_served_document_that_is_not_what_it_claims_fails_and_leaves_nothing(web_server, dest, leftovers):
+    web_server.serve(
+        "/report.pdf", b"<html>Not found, really</html>", headers={"Content-Type": "application/pdf"}
+    )
+    with pytest.raises(IngestError, match=r"report\.pdf is named like a PDF but is not one"):
+        ingest_url(dest, web_server.url("/report.pdf"), allow_loopback=True)
+    assert leftovers() == []
+    assert not documents_dir_for(dest).exists()
+
+
+def test_a_served_document_over_the_size_limit_is_refused(web_server, dest, tmp_path, leftovers):
+    pdf = debian_pdf("zlib1g-dev", tmp_path)
+    web_server.serve("/crc.pdf", pdf.read_bytes(), headers={"Content-Type": "application/pdf"})
+    with pytest.raises(IngestError, match="more than the limit of"):
+        ingest_url(
+            dest, web_server.url("/crc.pdf"), allow_loopback=True, limits=Limits(max_page_bytes=100_000)
+        )
+    assert leftovers() == []
+
+
+def test_an_opendocument_text_served_by_its_type_is_converted(web_server, dest, tmp_path):
+    odt = make_odt(tmp_path)
+    web_server.serve(
+        "/files/celery", odt.read_bytes(), headers={"Content-Type": "application/vnd.oasis.opendocument.text"}
+    )
+    result = ingest_url(dest, web_server.url("/files/celery"), allow_loopback=True)
+    assert result.files == ["celery.odt.md"]
+    assert "## What's a Task Queue?" in (dest / "celery.odt.md").read_text(encoding="utf-8")

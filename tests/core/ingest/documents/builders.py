@@ -6,11 +6,13 @@ documents tests here and the app's and API's tests."""
 from __future__ import annotations
 
 import ctypes
+import gzip
 import importlib.metadata
 import json
 import re
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import docx
@@ -18,6 +20,8 @@ import openpyxl
 import pptx
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+import pytest
+from docutils.core import publish_string
 
 
 def readme_sections() -> list[tuple[str, int, list[str]]]:
@@ -184,3 +188,112 @@ def joined(out: Path, *parts: tuple[Path, list[int]]) -> Path:
     finally:
         document.close()
     return out
+
+
+# libffi's manual as Texinfo writes it to HTML (Debian's libffi-dev; the
+# Makefile's `documents` target installs it): real HTML nobody here wrote.
+LIBFFI_HTML = Path("/usr/share/doc/libffi8/html")
+# The book's chapters in reading order (not the manifest's, which is alphabetical below).
+LIBFFI_CHAPTERS = ["Introduction", "Using-libffi", "The-Basics", "Simple-Example", "Types"]
+
+
+def libffi_page(name: str) -> Path:
+    path = LIBFFI_HTML / f"{name}.html"
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} is missing: `make test` installs Debian's libffi-dev for these tests."
+        )
+    return path
+
+
+def make_epub(folder: Path, *, toc: str = "nav", name: str = "libffi.epub") -> Path:
+    """An EPUB of libffi's manual pages: ``toc`` "nav" (EPUB 3) or "ncx" (EPUB 2).
+    The table of contents titles each chapter "Chapter N: <page title>"."""
+    titles = {
+        chapter: f"Chapter {n}: {chapter.replace('-', ' ')}" for n, chapter in enumerate(LIBFFI_CHAPTERS, 1)
+    }
+    manifest = [
+        f'<item id="{chapter}" href="text/{chapter}.xhtml" media-type="application/xhtml+xml"/>'
+        for chapter in sorted(LIBFFI_CHAPTERS)
+    ]
+    spine = [f'<itemref idref="{chapter}"/>' for chapter in LIBFFI_CHAPTERS]
+    if toc == "nav":
+        manifest.append(
+            '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+        )
+        spine_open = "<spine>"
+    else:
+        manifest.append('<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>')
+        spine_open = '<spine toc="ncx">'
+    opf = (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+        '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">libffi</dc:identifier>'
+        "<dc:title>libffi: the portable foreign function interface library</dc:title></metadata>"
+        f"<manifest>{''.join(manifest)}</manifest>{spine_open}{''.join(spine)}</spine></package>"
+    )
+    nav = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" '
+        'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head><body>'
+        '<nav epub:type="toc"><ol>'
+        + "".join(f'<li><a href="text/{c}.xhtml">{titles[c]}</a></li>' for c in LIBFFI_CHAPTERS)
+        + "</ol></nav></body></html>"
+    )
+    ncx = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" '
+        'version="2005-1"><navMap>'
+        + "".join(
+            f'<navPoint id="p{n}"><navLabel><text>{titles[c]}</text></navLabel>'
+            f'<content src="text/{c}.xhtml#top"/></navPoint>'
+            for n, c in enumerate(LIBFFI_CHAPTERS, 1)
+        )
+        + "</navMap></ncx>"
+    )
+    path = folder / name
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        book.writestr(
+            "META-INF/container.xml",
+            '<?xml version="1.0"?><container version="1.0" '
+            'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>'
+            '<rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
+            "</rootfiles></container>",
+        )
+        book.writestr("OEBPS/content.opf", opf, compress_type=zipfile.ZIP_DEFLATED)
+        book.writestr("OEBPS/nav.xhtml" if toc == "nav" else "OEBPS/toc.ncx", nav if toc == "nav" else ncx)
+        for chapter in LIBFFI_CHAPTERS:
+            book.write(
+                libffi_page(chapter), f"OEBPS/text/{chapter}.xhtml", compress_type=zipfile.ZIP_DEFLATED
+            )
+    return path
+
+
+# Debian package → the PDF it ships (the Makefile's `documents` target installs them).
+DEBIAN_PDFS = {
+    "libtasn1-doc": "/usr/share/doc/libtasn1-doc/libtasn1.pdf",  # a manual; its indexes have two columns
+    "zlib1g-dev": "/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz",  # a paper, hyphenated and with ligatures
+    "shared-mime-info": "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",  # a specification
+}
+
+
+def debian_pdf(package: str, folder: Path) -> Path:
+    """The package's PDF, unpacked into ``folder`` when Debian ships it gzipped."""
+    path = Path(DEBIAN_PDFS[package])
+    if not path.exists():
+        pytest.fail(f"{path} is missing: `make test` installs Debian's {package} for the documents tests.")
+    if path.suffix != ".gz":
+        return path
+    target = folder / path.stem
+    with gzip.open(path) as source, target.open("wb") as out:
+        shutil.copyfileobj(source, out)
+    return target
+
+
+def make_odt(folder: Path, name: str = "celery.odt") -> Path:
+    """Celery's README (reStructuredText) written as OpenDocument text by
+    Docutils' own ODF writer: headings, paragraphs, bullet lists and a table."""
+    source = importlib.metadata.metadata("celery").get_payload()
+    data = publish_string(source, writer="odf_odt", settings_overrides={"report_level": 5, "halt_level": 5})
+    path = folder / name
+    path.write_bytes(data)
+    return path

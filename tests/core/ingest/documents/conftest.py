@@ -4,9 +4,7 @@ Excel files and notebooks made here from a real text, Celery's README."""
 
 from __future__ import annotations
 
-import gzip
 import os
-import shutil
 import uuid
 from pathlib import Path
 
@@ -14,32 +12,13 @@ import pytest
 
 from core.sandbox import default_state_dir, ensure_layout
 from tests.core.ingest.documents.builders import (
+    debian_pdf,
     make_notebook,
     make_slides,
     make_word,
     make_workbook,
     readme_sections,
 )
-
-# Debian package → the PDF it ships (the Makefile's `documents` target installs them).
-DEBIAN_PDFS = {
-    "libtasn1-doc": "/usr/share/doc/libtasn1-doc/libtasn1.pdf",  # a manual; its indexes have two columns
-    "zlib1g-dev": "/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz",  # a paper, hyphenated and with ligatures
-    "shared-mime-info": "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",  # a specification
-}
-
-
-def debian_pdf(package: str, folder: Path) -> Path:
-    """The package's PDF, unpacked into ``folder`` when Debian ships it gzipped."""
-    path = Path(DEBIAN_PDFS[package])
-    if not path.exists():
-        pytest.fail(f"{path} is missing: `make test` installs Debian's {package} for the documents tests.")
-    if path.suffix != ".gz":
-        return path
-    target = folder / path.stem
-    with gzip.open(path) as source, target.open("wb") as out:
-        shutil.copyfileobj(source, out)
-    return target
 
 
 @pytest.fixture

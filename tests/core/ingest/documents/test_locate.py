@@ -106,6 +106,40 @@ def test_word_citation_names_its_paragraph_and_heading(dest, word_file, sections
     )
 
 
+def test_word_table_rows_are_cited_by_table_and_row_under_their_heading(dest, word_file):
+    """The README's table sits after the bullet list: its rows name table 1,
+    their row as python-docx counts it, and the paragraph before the table."""
+    rendition, lines = ingested(dest, word_file)
+    row = line_of(lines, "| License | BSD |")
+    locator = locate(documents_dir_for(dest), rendition, lines, row - 1, row, "BSD")
+    document = docx.Document(str(word_file))
+    table = document.tables[locator["table"] - 1]
+    assert [cell.text for cell in table.rows[locator["row"] - 1].cells] == ["Version", "5.7.0 | Collider"]
+    assert [cell.text for cell in table.rows[locator["row_end"] - 1].cells] == ["License", "BSD"]
+    assert document.paragraphs[locator["paragraph"] - 1].text == "RabbitMQ"
+    assert (
+        locator["heading"] == [p.text for p in document.paragraphs if p.style.name.startswith("Heading")][-1]
+    )
+    assert describe(locator, "celery.docx") == "celery.docx, table 1, row 2–3"
+
+
+def test_a_word_table_before_any_paragraph_is_still_cited(dest, tmp_path, sections):
+    title, _, paragraphs = next(section for section in sections if len(section[2]) > 1)
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Section", "First paragraph"
+    table.cell(1, 0).text, table.cell(1, 1).text = title, paragraphs[0]
+    document.add_paragraph(paragraphs[1])
+    path = tmp_path / "table-first.docx"
+    document.save(path)
+    rendition, lines = ingested(dest, path)
+    row = line_of(lines, paragraphs[0][:40])
+    locator = locate(documents_dir_for(dest), rendition, lines, row, row)
+    assert locator == {"kind": "docx", "paragraph": None, "heading": "", "table": 1, "row": 2}
+    after = line_of(lines, paragraphs[1][:40])
+    assert locate(documents_dir_for(dest), rendition, lines, after, after)["paragraph"] == 1
+
+
 def test_slide_cell_and_sheet_citations(dest, tmp_path, slides_file, workbook_file, notebook_file, sections):
     rendition, lines = ingested(dest, slides_file)
     title = sections[2][0]
