@@ -39,7 +39,10 @@ def test_check_engine_json_and_a_rejected_key(claude_settings):
     out = StringIO()
     with MockAnthropic(default=Fail(401)) as api:
         claude_settings.ANTHROPIC_BASE_URL = api.url
-        with pytest.raises(CommandError, match="The run ended in an error"):
+        # The one actionable sentence (which setting, where), not the CLI's error.
+        with pytest.raises(
+            CommandError, match=r"credentials it was given are not valid \(check ANTHROPIC_API_KEY"
+        ):
             call_command("check_engine", "claude-code", "--json", stdout=out)
     report = json.loads(out.getvalue())
     assert report["status"] == "failed" and report["citations"] == []

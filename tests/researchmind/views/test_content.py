@@ -156,7 +156,8 @@ def test_the_same_content_added_twice_is_said(client_for, user, research, add_te
 
 
 def test_removing_asks_in_the_page_before_it_deletes(client_for, user, research, add_text):
-    """The page's Remove button asks first (htmx's confirm), naming the item."""
+    """The page's Remove button asks first (htmx's confirm); the item's own title stays
+    out of the attribute (an htmx attribute never carries text someone else wrote)."""
     add_text(research, "Spare", "Nothing cites this.\n")
     page = client_for(user).get(reverse("session_detail", args=[research.id])).content.decode()
-    assert 'hx-confirm="Remove “Spare” from this session?' in page
+    assert 'hx-confirm="Remove this item from the session?' in page and 'aria-label="Remove Spare"' in page
