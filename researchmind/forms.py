@@ -158,8 +158,9 @@ class AskForm(forms.Form):
         label="Model",
         required=False,
         max_length=100,
+        strip=True,  # "sonnet\n" is "sonnet"; a control character inside is refused below
         # An alias (sonnet) or a model id (claude-sonnet-4-5, …@20250929, arn:…/…:0): never an option.
-        regex=r"^[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*$",
+        regex=r"\A[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*\Z",
         error_messages={"invalid": "A model is a name such as sonnet or claude-sonnet-4-5."},
         help_text="For the Claude and OpenAI-compatible engines; blank uses the configured default.",
     )
