@@ -51,7 +51,13 @@ def session_create(*, owner, title: str, engine: str | None = None) -> ResearchS
 
 
 def session_delete(session: ResearchSession) -> None:
-    """Delete the session, its sandbox and its private state folder."""
+    """Delete the session, its sandbox and its private state folder. Its
+    questions still running are stopped first and waited for (at most
+    ``RUN_STOP_WAIT_SECONDS``; a run still going then stops by itself when it
+    finds its rows gone)."""
+    still = runs.questions_stop(session.questions.all(), wait=settings.RUN_STOP_WAIT_SECONDS)
+    if still:
+        log.warning("Deleting session %s while questions %s still stop", session.pk, still)
     folders = (session.sandbox_path, session.state_path)
     session.delete()
     for folder in folders:

@@ -265,6 +265,10 @@ OPENAI_RETRY_DELAY = float(os.environ.get("OPENAI_RETRY_DELAY", 1.0))  # the fir
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
+# Deleting a session first stops its running questions and waits this long
+# for them to end (a cancel is seen within half a second; the engine is then
+# forced within its cancel graces).
+RUN_STOP_WAIT_SECONDS = float(os.environ.get("RUN_STOP_WAIT_SECONDS", 15.0))
 
 # Ingestion: tests set this to scrape a local HTTP server on 127.0.0.1.
 INGEST_ALLOW_LOOPBACK = env_bool("INGEST_ALLOW_LOOPBACK", False)

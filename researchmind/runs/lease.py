@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from progress.models import ProgressEvent
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 30
 LEASE_RENEW_SECONDS = 10
 CANCEL_POLL_SECONDS = 0.5
+STOP_POLL_SECONDS = 0.1
 
 
 def lease_owner() -> str:
@@ -62,6 +64,12 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _owner_dead(owner: str) -> bool:
+    """Whether the lease's owner is a process of this host that is gone."""
+    owner_host, _, pid = owner.rpartition(":")
+    return owner_host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid))
+
+
 def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool = False):
     """Mark running questions whose runner is gone as ``interrupted``: the
     lease expired, or the lease belongs to a dead process on this host.
@@ -70,14 +78,11 @@ def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool 
     qs = Question.objects.filter(status=Question.Status.RUNNING)
     if question_ids is not None:
         qs = qs.filter(pk__in=question_ids)
-    host = socket.gethostname()
-    dead = []
-    for q in qs.only("pk", "lease_owner", "lease_expires_at"):
-        owner_host, _, pid = q.lease_owner.rpartition(":")
-        expired = q.lease_expires_at is None or q.lease_expires_at < now
-        gone = owner_host == host and pid.isdigit() and not _pid_alive(int(pid))
-        if expired or gone:
-            dead.append(q.pk)
+    dead = [
+        q.pk
+        for q in qs.only("pk", "lease_owner", "lease_expires_at")
+        if q.lease_expires_at is None or q.lease_expires_at < now or _owner_dead(q.lease_owner)
+    ]
     ended = finish_interrupted(dead) if dead else []
     return ended if collect else len(ended)
 
@@ -133,7 +138,9 @@ def renew_lease(question_id: int) -> None:
 
 
 def cancel_requested(question_id: int) -> bool:
-    return Question.objects.filter(pk=question_id, cancel_requested=True).exists()
+    """Whether the run must stop: someone asked it to, or its question is gone
+    (deleted with its session while it ran)."""
+    return not Question.objects.filter(pk=question_id, cancel_requested=False).exists()
 
 
 async def watch_run(
@@ -159,6 +166,45 @@ async def watch_run(
             last_renew = now
         if on_tick is not None:
             on_tick(now)
+
+
+def release_lease(question_id: int) -> None:
+    """The run is over, its last event recorded: nothing waits for it any more
+    (``questions_stop``)."""
+    Question.objects.filter(pk=question_id).update(lease_expires_at=None)
+
+
+def questions_stop(questions, *, wait: float) -> list[int]:
+    """Ask every queued or running question among ``questions`` to stop (the
+    runner in whatever process sees the flag), then wait up to ``wait`` seconds
+    until their runs have ended and released their lease; a run whose process
+    died is marked interrupted instead of waited for. Returns the ids of runs
+    still going when the wait ran out. Called before their rows are deleted."""
+    active = list(
+        questions.filter(
+            Q(status__in=[Question.Status.QUEUED, Question.Status.RUNNING])
+            | Q(lease_expires_at__gt=timezone.now())
+        ).only("pk")
+    )
+    if not active:
+        return []
+    for question in active:
+        question_cancel(question)
+    ids = [question.pk for question in active]
+    deadline = time.monotonic() + wait
+    while True:
+        recover_interrupted(question_ids=ids)  # a run whose process died is not waited for
+        going = [
+            pk
+            for pk, owner in Question.objects.filter(pk__in=ids)
+            .filter(Q(status=Question.Status.RUNNING) | Q(lease_expires_at__gt=timezone.now()))
+            .exclude(status=Question.Status.INTERRUPTED)
+            .values_list("pk", "lease_owner")
+            if not _owner_dead(owner)
+        ]
+        if not going or time.monotonic() >= deadline:
+            return going
+        time.sleep(STOP_POLL_SECONDS)
 
 
 def question_cancel(question: Question) -> None:
