@@ -331,6 +331,33 @@ def _url_work(dest, progress, *, url, limits, staging_root, original_dir):
 
 # Questions --------------------------------------------------------------
 
+# The engines that search the follow-up rewritten to stand alone (``asked_as``);
+# the others are given the whole thread (``runs.run.engine_prompt``).
+REWRITES_FOLLOW_UPS = ("builtin",)
+
+
+class ScopeError(ValueError):
+    """A scope that names no item, or an id that is not a ready item of the session."""
+
+
+def followable(questions):
+    """The questions a follow-up may follow: not a fan-out's sub-runs (one rule
+    for the page and the API)."""
+    return questions.filter(parent__isnull=True)
+
+
+def scope_of(session: ResearchSession, content_ids) -> list[ContentItem]:
+    """The session's ready content items named by ``content_ids`` (in the
+    order given, once each), or ``ScopeError`` naming the first id that is not
+    one of them: another session's item is refused, never silently dropped."""
+    ready = {str(item.pk): item for item in session.content_items.filter(status=ContentItem.Status.READY)}
+    unknown = [content_id for content_id in content_ids if content_id not in ready]
+    if unknown:
+        raise ScopeError(f"no ready content item {unknown[0]} in this session.")
+    if not content_ids:
+        raise ScopeError("name at least one item.")
+    return [ready[content_id] for content_id in dict.fromkeys(content_ids)]
+
 
 def question_ask(
     *,
@@ -341,18 +368,22 @@ def question_ask(
     follows: Question | None = None,
     scope: list[ContentItem] | None = None,
 ) -> Question:
-    """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
-    to stand alone for the built-in engine (``asked_as``, shown on the answer);
-    the Claude engines get the thread's earlier turns with it when it runs."""
+    """Ask a question, or a follow-up in ``follows``'s thread (never a fan-out
+    sub-run's: ``followable``): it is rewritten to stand alone for the built-in
+    engine (``asked_as``, shown on the answer); the engines that read prose get
+    the thread's earlier turns with it when it runs, so nothing is rewritten."""
     text = text.strip()
+    engine = engine or session.engine
     asked_as = ""
-    if follows is not None:
+    if follows is not None and follows.parent_id is not None:
+        raise ValueError("A fan-out sub-run takes no follow-up: follow up its fan-out question instead.")
+    if follows is not None and engine in REWRITES_FOLLOW_UPS:
         resolved = resolve_follow_up(text, follows.asked_as or follows.text)
         asked_as = resolved if resolved != text else ""
     question = Question.objects.create(
         session=session,
         text=text,
-        engine=engine or session.engine,
+        engine=engine,
         model=model or "",
         follows=follows,
         thread_id=follows.thread_root_id if follows is not None else None,
