@@ -3,7 +3,8 @@
 Django raises ``RequestDataTooBig`` (and its relatives) the first time a view,
 or the CSRF check, reads a form that is over the limits; left alone that is
 Django's 400 page, or with ``DEBUG`` on its traceback, and the person's text
-is gone. Reading the form here first turns it into a 413 that says what
+is gone. A multipart body Django cannot parse is a bare 400 the same way.
+Reading the form here first turns it into a 413 (or 400) that says what
 happened: a sentence for htmx (app.js shows it in the form, whose fields keep
 what was typed), JSON for the API, a page for a plain form post.
 """
@@ -13,9 +14,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+MALFORMED = "The upload could not be read: its multipart body is malformed. Nothing was saved."
 
 
 def refusal(exc: Exception) -> tuple[int, str]:
@@ -31,6 +34,8 @@ def refusal(exc: Exception) -> tuple[int, str]:
             f"Too many files in one go (at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES}). Nothing was saved. "
             "Put them in a zip archive instead (the Zip tab)."
         )
+    if isinstance(exc, MultiPartParserError):
+        return 400, MALFORMED
     return 400, "This form has too many fields to read. Nothing was saved."
 
 
@@ -47,7 +52,7 @@ class RequestLimitsMiddleware:
                     request.body  # noqa: B018
                 if request.content_type in FORM_TYPES:
                     request.POST  # noqa: B018 (parsed once here; views read the same QueryDict)
-            except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent) as exc:
+            except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError) as exc:
                 return self.refuse(request, exc)
         return self.get_response(request)
 
