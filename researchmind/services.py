@@ -4,6 +4,7 @@ Views and management commands call these; nothing here renders."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import shutil
 import threading
@@ -13,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 
 from citations.models import Citation
@@ -50,16 +51,54 @@ def session_create(*, owner, title: str, engine: str | None = None) -> ResearchS
     return session
 
 
+DISK_FULL = "The server's disk is full: nothing was saved. Delete what you no longer need, or ask the server's administrator to free space."
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether ``error`` says the disk (or the user's quota) is full: a write
+    that failed with ENOSPC/EDQUOT, or the database's own words for it
+    (SQLite: "database or disk is full"; PostgreSQL: SQLSTATE 53100)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(error, DatabaseError) and (
+            "disk is full" in str(error) or getattr(error, "sqlstate", None) == "53100"
+        ):
+            return True
+        if getattr(getattr(error, "__cause__", None), "sqlstate", None) == "53100":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def session_delete(session: ResearchSession) -> None:
     """Delete the session, its sandbox and its private state folder. Its
     questions still running are stopped first and waited for (at most
     ``RUN_STOP_WAIT_SECONDS``; a run still going then stops by itself when it
     finds its rows gone)."""
-    still = runs.questions_stop(session.questions.all(), wait=settings.RUN_STOP_WAIT_SECONDS)
+    folders = (session.sandbox_path, session.state_path)
+    try:
+        still = runs.questions_stop(session.questions.all(), wait=settings.RUN_STOP_WAIT_SECONDS)
+    except DatabaseError as error:  # a full disk refuses even the stop flag: the runs see their rows go
+        if not disk_full(error):
+            raise
+        still = ["(not asked: the disk is full)"]
     if still:
         log.warning("Deleting session %s while questions %s still stop", session.pk, still)
-    folders = (session.sandbox_path, session.state_path)
-    session.delete()
+    pk = session.pk
+    try:
+        with transaction.atomic():
+            ResearchSession.objects.filter(pk=pk).delete()
+    except DatabaseError as error:
+        if not disk_full(error):
+            raise
+        # The database needs room to delete (its journal): the session's own
+        # folders go first, as they were about to, and free it.
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        ResearchSession.objects.filter(pk=pk).delete()
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -202,12 +241,16 @@ def spool_uploads(session: ResearchSession, uploads) -> Path:
     state folder (never its sandbox), so the background ingest can read them
     after the request ends."""
     folder = session.state_path / "uploads" / uuid.uuid4().hex
-    folder.mkdir(parents=True, exist_ok=True)
-    for index, upload in enumerate(uploads):
-        with (folder / f"{index:05d}").open("wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
-        (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, upload in enumerate(uploads):
+            with (folder / f"{index:05d}").open("wb") as out:
+                for chunk in upload.chunks():
+                    out.write(chunk)
+            (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
+    except BaseException:  # a full disk, a dropped request: no partial spool is left behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 
