@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import socket
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
@@ -22,7 +24,7 @@ from django.utils import timezone
 
 from progress.models import ProgressEvent
 from progress.recorder import record_end
-from researchmind.models import Question
+from researchmind.models import Question, ResearchSession
 from researchmind.runs.finish import store_run_summary
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,13 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def run_scratch(state: Path, question_id: int) -> Path:
+    """The folder a run's engine makes its scratch folders in (HOME, config,
+    prompt files): in the session's private state, removed when the run
+    ends, and swept when a killed run is recovered (``finish_interrupted``)."""
+    return state / "runs" / f"{question_id}.scratch"
 
 
 def _owner_dead(owner: str) -> bool:
@@ -108,6 +117,10 @@ def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
                 Question.objects.filter(pk=qid, answer="").update(answer=partial)
             ended.append((qid, record_end(qid, "interrupted", "Interrupted")))
             store_run_summary(qid)
+        # The process that ran it is gone (kill -9 runs no clean-up): its scratch goes now.
+        session = ResearchSession.objects.filter(questions__pk=qid).first()
+        if session is not None:
+            shutil.rmtree(run_scratch(session.state_path, qid), ignore_errors=True)
     return ended
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import time
 
 from asgiref.sync import sync_to_async
@@ -15,6 +16,7 @@ from django.conf import settings
 
 from core.engines.base import RunOutcome, batches_of
 from core.engines.scope import with_scope
+from core.engines.subprocess import SubprocessEngine
 from core.stream import StreamInterpreter
 from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
@@ -22,7 +24,13 @@ from researchmind.engine_config import build_engine
 from researchmind.models import Question
 from researchmind.runs import judge
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
-from researchmind.runs.lease import claim_question, finish_interrupted, release_lease, watch_run
+from researchmind.runs.lease import (
+    claim_question,
+    finish_interrupted,
+    release_lease,
+    run_scratch,
+    watch_run,
+)
 
 log = logging.getLogger(__name__)
 DELETED = "deleted"  # what a run returns when its question was deleted while it ran
@@ -67,6 +75,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     sandbox = question.session.sandbox_path
     state = question.session.state_path
     recorder = ProgressRecorder(question_id, raw_log=state / "runs" / f"{question_id}.log")
+    scratch = run_scratch(state, question_id)
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -106,6 +115,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     try:
         if engine is None:
             engine = build_engine(question.engine, model=question.model, state=state)
+        if isinstance(engine, SubprocessEngine):
+            engine.scratch_root = scratch
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
@@ -117,6 +128,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         await _stop(watcher)
         await recorder.close()
         await sync_to_async(finish_interrupted)([question_id])
+        shutil.rmtree(scratch, ignore_errors=True)
         await sync_to_async(release_lease)(question_id)
         raise
     except Exception as exc:
@@ -139,6 +151,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         # Whatever happened, the recorder's loop ends with the run, and the
         # lease is released last: a delete waiting for the run goes on then.
         await recorder.close()
+        shutil.rmtree(scratch, ignore_errors=True)  # the engine's own folders are gone already
         await sync_to_async(release_lease)(question_id)
 
 
