@@ -14,11 +14,26 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponse, JsonResponse
-from django.http.multipartparser import MultiPartParserError
+from django.http.multipartparser import MultiPartParser, MultiPartParserError
 from django.template.loader import render_to_string
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 MALFORMED = "The upload could not be read: its multipart body is malformed. Nothing was saved."
+
+
+# What a name with nothing visible in it becomes here: still nothing visible,
+# so the ingest names the file "unnamed" and its note says so
+# (``core.ingest.files.clean_filename``).
+INVISIBLE_NAME = "\u2060"
+
+
+class KeepingParser(MultiPartParser):
+    """Django's parser drops a file whose name has no printable character
+    left (zero-width marks, "."): the file is kept instead, for the ingest to
+    name. A part sent with an empty name (no file chosen) is still no file."""
+
+    def sanitize_file_name(self, file_name):
+        return super().sanitize_file_name(file_name) or INVISIBLE_NAME
 
 
 def refusal(exc: Exception) -> tuple[int, str]:
@@ -51,6 +66,7 @@ class RequestLimitsMiddleware:
                 if request.content_type != "multipart/form-data":
                     request.body  # noqa: B018
                 if request.content_type in FORM_TYPES:
+                    request.multipart_parser_class = KeepingParser
                     request.POST  # noqa: B018 (parsed once here; views read the same QueryDict)
             except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError) as exc:
                 return self.refuse(request, exc)
