@@ -14,7 +14,8 @@ from functools import partial
 from pathlib import Path
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, router, transaction
+from django.db.models.deletion import Collector
 from django.utils import timezone
 
 from citations.models import Citation
@@ -80,7 +81,7 @@ def session_delete(session: ResearchSession) -> None:
     finds its rows gone)."""
     folders = (session.sandbox_path, session.state_path)
     try:
-        still = runs.questions_stop(session.questions.all(), wait=settings.RUN_STOP_WAIT_SECONDS)
+        still = runs_stop_before_delete(session)
     except DatabaseError as error:  # a full disk refuses even the stop flag: the runs see their rows go
         if not disk_full(error):
             raise
@@ -439,6 +440,27 @@ def question_ask(
     ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     runs.dispatch(question.pk)
     return question
+
+
+def question_delete(question: Question) -> None:
+    """Delete a question and what goes with it (its sub-runs; for a thread's
+    first question, its follow-ups): those still running are stopped first and
+    waited for (``runs_stop_before_delete``), as when their session is deleted."""
+    runs_stop_before_delete(question)
+    Question.objects.filter(pk=question.pk).delete()
+
+
+def runs_stop_before_delete(obj: ResearchSession | Question) -> list[int]:
+    """Stop the runs of every question deleting ``obj`` would delete, and wait
+    for them (at most ``RUN_STOP_WAIT_SECONDS``); returns those still going.
+    Called outside any transaction: a runner must see the stop flag committed."""
+    if isinstance(obj, ResearchSession):
+        questions = obj.questions.all()
+    else:
+        collector = Collector(using=router.db_for_write(Question))
+        collector.collect([obj])
+        questions = Question.objects.filter(pk__in=[q.pk for q in collector.data.get(Question, ())])
+    return runs.questions_stop(questions, wait=settings.RUN_STOP_WAIT_SECONDS)
 
 
 def question_retry(question: Question) -> Question:

@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from asgiref.sync import sync_to_async
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -205,17 +205,24 @@ def questions_stop(questions, *, wait: float) -> list[int]:
         question_cancel(question)
     ids = [question.pk for question in active]
     deadline = time.monotonic() + wait
+    going = ids
     while True:
-        recover_interrupted(question_ids=ids)  # a run whose process died is not waited for
-        going = [
-            pk
-            for pk, owner in Question.objects.filter(pk__in=ids)
-            .filter(Q(status=Question.Status.RUNNING) | Q(lease_expires_at__gt=timezone.now()))
-            .exclude(status=Question.Status.INTERRUPTED)
-            .values_list("pk", "lease_owner")
-            if not _owner_dead(owner)
-        ]
-        if not going or time.monotonic() >= deadline:
+        try:
+            recover_interrupted(question_ids=ids)  # a run whose process died is not waited for
+            going = [
+                pk
+                for pk, owner in Question.objects.filter(pk__in=ids)
+                .filter(Q(status=Question.Status.RUNNING) | Q(lease_expires_at__gt=timezone.now()))
+                .exclude(status=Question.Status.INTERRUPTED)
+                .values_list("pk", "lease_owner")
+                if not _owner_dead(owner)
+            ]
+        except OperationalError:  # the database is busy with the very runs we wait for: look again
+            log.debug("Waiting for questions %s to stop: the database is busy", ids, exc_info=True)
+        else:
+            if not going:
+                return []
+        if time.monotonic() >= deadline:
             return going
         time.sleep(STOP_POLL_SECONDS)
 
