@@ -171,12 +171,15 @@ async def watch_run(
     while True:
         await asyncio.sleep(CANCEL_POLL_SECONDS)
         now = time.monotonic()
-        if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
-            cancel.set()
-            await on_cancel()
-        if now - last_renew >= LEASE_RENEW_SECONDS:
-            await sync_to_async(renew_lease)(question_id)
-            last_renew = now
+        try:
+            if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
+                cancel.set()
+                await on_cancel()
+            if now - last_renew >= LEASE_RENEW_SECONDS:
+                await sync_to_async(renew_lease)(question_id)
+                last_renew = now
+        except OperationalError:  # the database is busy or blinked: look again at the next poll
+            log.debug("Could not look at question %s's run; trying again", question_id, exc_info=True)
         if on_tick is not None:
             on_tick(now)
 
@@ -201,9 +204,16 @@ def questions_stop(questions, *, wait: float) -> list[int]:
     )
     if not active:
         return []
-    for question in active:
-        question_cancel(question)
     ids = [question.pk for question in active]
+    for question in active:
+        for attempt in range(3):  # the database may be busy with the very runs we stop
+            try:
+                question_cancel(question)
+                break
+            except OperationalError:
+                if attempt == 2:
+                    raise
+                time.sleep(STOP_POLL_SECONDS)
     deadline = time.monotonic() + wait
     going = ids
     while True:

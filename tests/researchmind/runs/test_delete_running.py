@@ -20,8 +20,9 @@ from django.urls import reverse
 from core.engines.subprocess import Limits, SubprocessEngine
 from progress.models import ProgressEvent
 from progress.recorder import ProgressRecorder, is_transient
-from researchmind import runs
+from researchmind import runs, services
 from researchmind.models import Question, ResearchSession
+from researchmind.runs.fanout import arun_fanout
 from researchmind.tokens import token_create
 
 GUARD = 30  # seconds: a hang guard, not a timing assertion
@@ -193,4 +194,41 @@ async def test_deleting_a_running_question_in_the_admin_stops_it_first(
     assert run.done() and not _alive(pid)
     assert not await Question.objects.filter(pk=question.pk).aexists()
     assert await ResearchSession.objects.filter(pk=session.pk).aexists()
+    assert _failed_flushes(caplog) == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_deleting_a_session_stops_a_running_fan_out_and_its_sub_runs(
+    cli, user, make_session, add_text, caplog
+):
+    session = await sync_to_async(make_session)(user)
+    items = [
+        await sync_to_async(add_text)(session, f"Notes {n}", "# Notes\n\nTokens expire.\n") for n in (1, 2)
+    ]
+    parent = await sync_to_async(services.fanout_create)(
+        session=session, text="Digest", result_type="digest", items=items, concurrency=2
+    )
+    subs = [q async for q in parent.sub_runs.order_by("pk")]
+    engines = {
+        sub.pk: SubprocessEngine([sys.executable, str(cli), "polite"], limits=LIMITS, name="claude-code")
+        for sub in subs
+    }
+    run = asyncio.create_task(arun_fanout(parent.pk, engines=engines))
+    pids = []
+    while len(pids) < len(subs):
+        assert not run.done(), run.result()
+        pids = [
+            int(e.detail.split()[1])
+            async for e in ProgressEvent.objects.filter(question__in=subs, detail__startswith="PID ")
+        ]
+        await asyncio.sleep(0.05)
+
+    answered = await asyncio.wait_for(
+        sync_to_async(_delete_by_api, thread_sensitive=False)(user, session), GUARD
+    )
+
+    assert answered == 204
+    assert await asyncio.wait_for(run, GUARD) in {"cancelled", "deleted"}
+    assert not [pid for pid in pids if _alive(pid)]
+    assert not await Question.objects.filter(session_id=session.pk).aexists()
     assert _failed_flushes(caplog) == []
