@@ -114,6 +114,10 @@ async def test_killed_worker_leaves_question_interrupted_and_retry_completes(clu
 
     worker_pid = cluster.worker.pid
     assert cluster.question(question_id)["lease_owner"].endswith(f":{worker_pid}")
+    env = cluster.env()
+    state_root = Path(env.get("STATE_ROOT") or Path(env["DATA_DIR"]) / "state")
+    scratch = state_root / seeded["session_id"] / "runs" / f"{question_id}.scratch"
+    assert [p.name.startswith("researchmind-claude-code-") for p in scratch.iterdir()] == [True]
     await asyncio.to_thread(cluster.kill_worker)
     watch = await watching
 
@@ -128,8 +132,7 @@ async def test_killed_worker_leaves_question_interrupted_and_retry_completes(clu
     assert question["finished_at"] < question["lease_expires_at"]
     assert question["answer"].startswith("Point 1 is noted. Point 2 is noted.")  # partial output kept
     assert sum(e["kind"] == "text_delta" for e in stored) >= 5
-    env = cluster.env()
-    state_root = Path(env.get("STATE_ROOT") or Path(env["DATA_DIR"]) / "state")
+    assert not scratch.exists()  # kill -9 ran no clean-up: recovery swept the run's scratch folder
     raw_log = state_root / seeded["session_id"] / "runs" / f"{question_id}.log"
     assert raw_log.read_text().count('"text_delta"') >= 5  # every printed line kept verbatim
     await asyncio.to_thread(
