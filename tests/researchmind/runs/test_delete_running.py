@@ -232,3 +232,32 @@ async def test_deleting_a_session_stops_a_running_fan_out_and_its_sub_runs(
     assert not [pid for pid in pids if _alive(pid)]
     assert not await Question.objects.filter(session_id=session.pk).aexists()
     assert _failed_flushes(caplog) == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_deleting_a_content_item_lets_a_running_question_end_cleanly(
+    cli, user, make_session, add_text, caplog
+):
+    """A content item removed while a question runs takes its folder, not the
+    question: the run goes on and ends as it would (here: cancelled), its
+    events all recorded."""
+    session = await sync_to_async(make_session)(user)
+    item = await sync_to_async(add_text)(session, "Notes", "# Notes\n\nTokens expire.\n")
+    question, run, pid = await _start(cli, session)
+
+    def delete_item() -> int:
+        client = Client()
+        client.force_login(user)
+        url = reverse("content_delete", args=[session.id, item.pk])
+        return client.post(url, {"confirm": "yes"}).status_code
+
+    assert await sync_to_async(delete_item, thread_sensitive=False)() == 302
+    await sync_to_async(runs.question_cancel)(await Question.objects.aget(pk=question.pk))
+
+    assert await asyncio.wait_for(run, GUARD) == "cancelled"
+    assert not _alive(pid)
+    await question.arefresh_from_db()
+    assert question.status == "cancelled" and question.lease_expires_at is None
+    assert await ProgressEvent.objects.filter(question=question, kind="end").aexists()
+    assert not (session.sandbox_path / str(item.pk)).exists()
+    assert _failed_flushes(caplog) == []
