@@ -128,7 +128,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         await _stop(watcher)
         await recorder.close()
         await sync_to_async(finish_interrupted)([question_id])
-        shutil.rmtree(scratch, ignore_errors=True)
+        await asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True)
         await sync_to_async(release_lease)(question_id)
         raise
     except Exception as exc:
@@ -151,7 +151,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         # Whatever happened, the recorder's loop ends with the run, and the
         # lease is released last: a delete waiting for the run goes on then.
         await recorder.close()
-        shutil.rmtree(scratch, ignore_errors=True)  # the engine's own folders are gone already
+        # The engine removed its own folder; a killed run's is swept on recovery.
+        await asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True)
         await sync_to_async(release_lease)(question_id)
 
 
