@@ -16,7 +16,7 @@ from pathlib import Path
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
-from django.db import close_old_connections, connection, transaction
+from django.db import InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -65,6 +65,20 @@ def _insert_rows(cursor, values: list, rows: int) -> None:
         cursor.execute(_insert_sql(vendor, table, rest), values[full * width :])
 
 
+def is_transient(error: BaseException) -> bool:
+    """Whether a failed write may succeed when tried again: the database was
+    busy, locked, full or its connection dropped (``OperationalError``,
+    ``InterfaceError``). A row the database refuses (``IntegrityError``: its
+    question is gone), bad data or a bug is permanent: retrying cannot help."""
+    return isinstance(error, OperationalError | InterfaceError)
+
+
+def _question_exists(question_id: int) -> bool:
+    # The question model without importing its app (the apps stack one way).
+    question_model = ProgressEvent._meta.get_field("question").related_model
+    return question_model.objects.filter(pk=question_id).exists()
+
+
 def _persist_now(persist, batch, raw):
     try:
         return persist(batch, raw)
@@ -111,6 +125,8 @@ class ProgressRecorder:
         self._cleaned: dict = {}  # detail -> as stored
         self._phases: dict = {}  # phase -> as stored
         self._frames = broadcast.FrameBuilder()  # used in the database thread only
+        self.lost = False  # the question's rows are gone: events are dropped from now on
+        self._failing = False  # the last flush failed (its warning was logged)
 
     async def start(self) -> None:
         self._next_seq = await database_sync_to_async(self._load_next_seq)()
@@ -164,6 +180,8 @@ class ProgressRecorder:
 
     def _queue(self, kind, stage, detail, phase, step, total, payload) -> None:
         self.last_event_at = time.monotonic()
+        if self.lost:
+            return
         if kind == "text_delta" and not self._text_started:
             self._text_started = True
             self._wake.set()
@@ -209,10 +227,14 @@ class ProgressRecorder:
             self._wake.clear()
             try:
                 await self.flush()
-            except Exception:  # the database blinked: keep the events and retry next tick
-                log.warning(
-                    "Could not record events of question %s; retrying", self.question_id, exc_info=True
-                )
+            except Exception:  # the database blinked (flush raises only then): retried next tick
+                if not self._failing:  # once per outage, not every tick
+                    log.warning(
+                        "Could not record events of question %s; retrying", self.question_id, exc_info=True
+                    )
+                self._failing = True
+            else:
+                self._failing = False
 
     async def flush(self) -> None:
         async with self._lock:
@@ -228,9 +250,12 @@ class ProgressRecorder:
                     # its broadcast); it runs after a failed flush instead, so
                     # a broken connection is replaced before the retry.
                     frames = await _persist_in_db_thread(self._persist, batch, raw)
-                except Exception:
-                    self._pending = batch + self._pending  # nothing is dropped: retried at the next flush
-                    raise
+                except Exception as error:
+                    if is_transient(error):
+                        self._pending = batch + self._pending  # nothing is dropped: retried at the next flush
+                        raise
+                    await self._refused(error, batch)
+                    continue
                 if batch:
                     await broadcast.notify_frames(
                         self.question_id,
@@ -239,6 +264,27 @@ class ProgressRecorder:
                         ended=any(event[_KIND] == "end" for event in batch),
                         frames=frames,
                     )
+
+    async def _refused(self, error: Exception, batch: list[tuple]) -> None:
+        """The database refused ``batch`` for good: it is dropped, never retried.
+        When the question itself is gone (deleted while it ran), every later
+        event is dropped too and the flush loop ends."""
+        try:
+            gone = not await sync_to_async(_question_exists, thread_sensitive=True)(self.question_id)
+        except Exception:  # cannot tell: the batch is dropped all the same
+            gone = False
+        if gone:
+            self.lost = True
+            self._pending = []
+            self._stop.set()
+        log.warning(
+            "Dropped %d event%s of question %s: %s",
+            len(batch),
+            "" if len(batch) == 1 else "s",
+            self.question_id,
+            "the question is gone" if gone else "the database refused them",
+            exc_info=error,
+        )
 
     def _write_raw(self, lines: list[bytes]) -> None:
         if self._raw_handle is None or not lines:
@@ -278,13 +324,30 @@ class ProgressRecorder:
             _insert_rows(cursor, values, len(batch))
         return frames
 
-    async def close(self) -> None:
+    async def close(self, *, attempts: int = 3) -> None:
+        """Stop the flush loop and flush what is left: a passing database error
+        is tried ``attempts`` times, then the rest is dropped (and logged), so
+        nothing of the recorder outlives its run."""
         if self._flusher is not None:
             self._stop.set()
             self._wake.set()
             await self._flusher
             self._flusher = None
-        await self.flush()
+        for attempt in range(attempts):
+            try:
+                await self.flush()
+                break
+            except Exception:
+                if attempt == attempts - 1:
+                    log.warning(
+                        "Dropped %d events of question %s: the database stayed unavailable",
+                        len(self._pending),
+                        self.question_id,
+                        exc_info=True,
+                    )
+                    self._pending, self._raw_buffer = [], []
+                else:
+                    await asyncio.sleep(self.flush_interval * 2**attempt)
         if self._raw_handle is not None:
             self._raw_handle.close()
             self._raw_handle = None

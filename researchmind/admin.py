@@ -4,6 +4,7 @@ auditor reads a run: its citations and its progress events inline."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.db.models import Count, Q
 from django.utils.html import format_html, format_html_join
 
@@ -47,6 +48,17 @@ class ContentInline(admin.TabularInline):
     can_delete = False
 
 
+def stop_runs_then(delete_view, model_admin, request, object_id, extra_context):
+    """The admin's delete view runs in one transaction, where a stop flag
+    would not be seen by the runner until the end: a confirmed delete stops
+    the runs first (``services.runs_stop_before_delete``), then deletes."""
+    if request.method == "POST" and request.POST.get("post"):
+        obj = model_admin.get_object(request, unquote(object_id))
+        if obj is not None and model_admin.has_delete_permission(request, obj):
+            services.runs_stop_before_delete(obj)
+    return delete_view(request, object_id, extra_context)
+
+
 @admin.register(ResearchSession)
 class ResearchSessionAdmin(admin.ModelAdmin):
     list_display = [
@@ -64,7 +76,11 @@ class ResearchSessionAdmin(admin.ModelAdmin):
     inlines = [ContentInline]
     actions = ["export_csv", "export_json"]
 
-    # Deleting here must remove the sandbox and private state folders too, as the app does.
+    # Deleting here must remove the sandbox and private state folders too, as
+    # the app does, after stopping its running questions.
+    def delete_view(self, request, object_id, extra_context=None):
+        return stop_runs_then(super().delete_view, self, request, object_id, extra_context)
+
     def delete_model(self, request, obj):
         services.session_delete(obj)
 
@@ -319,6 +335,17 @@ class QuestionAdmin(admin.ModelAdmin):
         self.message_user(request, f"Verified {count} citation(s) again.", messages.SUCCESS)
 
     export_csv, export_json = audit_export_actions("question__in", "question-audit")
+
+    # Deleting here stops a question still running first, as deleting its session does.
+    def delete_view(self, request, object_id, extra_context=None):
+        return stop_runs_then(super().delete_view, self, request, object_id, extra_context)
+
+    def delete_model(self, request, obj):
+        services.question_delete(obj)
+
+    def delete_queryset(self, request, queryset):
+        for question in queryset:
+            services.question_delete(question)
 
 
 @admin.register(ApiToken)

@@ -3,7 +3,8 @@
 Django raises ``RequestDataTooBig`` (and its relatives) the first time a view,
 or the CSRF check, reads a form that is over the limits; left alone that is
 Django's 400 page, or with ``DEBUG`` on its traceback, and the person's text
-is gone. Reading the form here first turns it into a 413 that says what
+is gone. A multipart body Django cannot parse is a bare 400 the same way.
+Reading the form here first turns it into a 413 (or 400) that says what
 happened: a sentence for htmx (app.js shows it in the form, whose fields keep
 what was typed), JSON for the API, a page for a plain form post.
 """
@@ -13,9 +14,26 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParser, MultiPartParserError
 from django.template.loader import render_to_string
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+MALFORMED = "The upload could not be read: its multipart body is malformed. Nothing was saved."
+
+
+# What a name with nothing visible in it becomes here: still nothing visible,
+# so the ingest names the file "unnamed" and its note says so
+# (``core.ingest.files.clean_filename``).
+INVISIBLE_NAME = "\u2060"
+
+
+class KeepingParser(MultiPartParser):
+    """Django's parser drops a file whose name has no printable character
+    left (zero-width marks, "."): the file is kept instead, for the ingest to
+    name. A part sent with an empty name (no file chosen) is still no file."""
+
+    def sanitize_file_name(self, file_name):
+        return super().sanitize_file_name(file_name) or INVISIBLE_NAME
 
 
 def refusal(exc: Exception) -> tuple[int, str]:
@@ -31,6 +49,8 @@ def refusal(exc: Exception) -> tuple[int, str]:
             f"Too many files in one go (at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES}). Nothing was saved. "
             "Put them in a zip archive instead (the Zip tab)."
         )
+    if isinstance(exc, MultiPartParserError):
+        return 400, MALFORMED
     return 400, "This form has too many fields to read. Nothing was saved."
 
 
@@ -46,8 +66,9 @@ class RequestLimitsMiddleware:
                 if request.content_type != "multipart/form-data":
                     request.body  # noqa: B018
                 if request.content_type in FORM_TYPES:
+                    request.multipart_parser_class = KeepingParser
                     request.POST  # noqa: B018 (parsed once here; views read the same QueryDict)
-            except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent) as exc:
+            except (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError) as exc:
                 return self.refuse(request, exc)
         return self.get_response(request)
 

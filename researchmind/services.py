@@ -4,6 +4,7 @@ Views and management commands call these; nothing here renders."""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import shutil
@@ -14,7 +15,8 @@ from functools import partial
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, router, transaction
+from django.db.models.deletion import Collector
 from django.utils import timezone
 
 from citations.models import Citation
@@ -52,10 +54,54 @@ def session_create(*, owner, title: str, engine: str | None = None) -> ResearchS
     return session
 
 
+DISK_FULL = "The server's disk is full: nothing was saved. Delete what you no longer need, or ask the server's administrator to free space."
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether ``error`` says the disk (or the user's quota) is full: a write
+    that failed with ENOSPC/EDQUOT, or the database's own words for it
+    (SQLite: "database or disk is full"; PostgreSQL: SQLSTATE 53100)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(error, DatabaseError) and (
+            "disk is full" in str(error) or getattr(error, "sqlstate", None) == "53100"
+        ):
+            return True
+        if getattr(getattr(error, "__cause__", None), "sqlstate", None) == "53100":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def session_delete(session: ResearchSession) -> None:
-    """Delete the session, its sandbox and its private state folder."""
+    """Delete the session, its sandbox and its private state folder. Its
+    questions still running are stopped first and waited for (at most
+    ``RUN_STOP_WAIT_SECONDS``; a run still going then stops by itself when it
+    finds its rows gone)."""
     folders = (session.sandbox_path, session.state_path)
-    session.delete()
+    try:
+        still = runs_stop_before_delete(session)
+    except DatabaseError as error:  # a full disk refuses even the stop flag: the runs see their rows go
+        if not disk_full(error):
+            raise
+        still = ["(not asked: the disk is full)"]
+    if still:
+        log.warning("Deleting session %s while questions %s still stop", session.pk, still)
+    pk = session.pk
+    try:
+        with transaction.atomic():
+            ResearchSession.objects.filter(pk=pk).delete()
+    except DatabaseError as error:
+        if not disk_full(error):
+            raise
+        # The database needs room to delete (its journal): the session's own
+        # folders go first, as they were about to, and free it.
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        ResearchSession.objects.filter(pk=pk).delete()
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -236,12 +282,16 @@ def spool_uploads(session: ResearchSession, uploads) -> Path:
     state folder (never its sandbox), so the background ingest can read them
     after the request ends."""
     folder = session.state_path / "uploads" / uuid.uuid4().hex
-    folder.mkdir(parents=True, exist_ok=True)
-    for index, upload in enumerate(uploads):
-        with (folder / f"{index:05d}").open("wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
-        (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, upload in enumerate(uploads):
+            with (folder / f"{index:05d}").open("wb") as out:
+                for chunk in upload.chunks():
+                    out.write(chunk)
+            (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
+    except BaseException:  # a full disk, a dropped request: no partial spool is left behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return folder
 
 
@@ -373,6 +423,33 @@ def _url_work(dest, progress, *, url, limits, staging_root, original_dir, docume
 
 # Questions --------------------------------------------------------------
 
+# The engines that search the follow-up rewritten to stand alone (``asked_as``);
+# the others are given the whole thread (``runs.run.engine_prompt``).
+REWRITES_FOLLOW_UPS = ("builtin",)
+
+
+class ScopeError(ValueError):
+    """A scope that names no item, or an id that is not a ready item of the session."""
+
+
+def followable(questions):
+    """The questions a follow-up may follow: not a fan-out's sub-runs (one rule
+    for the page and the API)."""
+    return questions.filter(parent__isnull=True)
+
+
+def scope_of(session: ResearchSession, content_ids) -> list[ContentItem]:
+    """The session's ready content items named by ``content_ids`` (in the
+    order given, once each), or ``ScopeError`` naming the first id that is not
+    one of them: another session's item is refused, never silently dropped."""
+    ready = {str(item.pk): item for item in session.content_items.filter(status=ContentItem.Status.READY)}
+    unknown = [content_id for content_id in content_ids if content_id not in ready]
+    if unknown:
+        raise ScopeError(f"no ready content item {unknown[0]} in this session.")
+    if not content_ids:
+        raise ScopeError("name at least one item.")
+    return [ready[content_id] for content_id in dict.fromkeys(content_ids)]
+
 
 def question_ask(
     *,
@@ -383,18 +460,22 @@ def question_ask(
     follows: Question | None = None,
     scope: list[ContentItem] | None = None,
 ) -> Question:
-    """Ask a question, or a follow-up in ``follows``'s thread: it is rewritten
-    to stand alone for the built-in engine (``asked_as``, shown on the answer);
-    the Claude engines get the thread's earlier turns with it when it runs."""
+    """Ask a question, or a follow-up in ``follows``'s thread (never a fan-out
+    sub-run's: ``followable``): it is rewritten to stand alone for the built-in
+    engine (``asked_as``, shown on the answer); the engines that read prose get
+    the thread's earlier turns with it when it runs, so nothing is rewritten."""
     text = text.strip()
+    engine = engine or session.engine
     asked_as = ""
-    if follows is not None:
+    if follows is not None and follows.parent_id is not None:
+        raise ValueError("A fan-out sub-run takes no follow-up: follow up its fan-out question instead.")
+    if follows is not None and engine in REWRITES_FOLLOW_UPS:
         resolved = resolve_follow_up(text, follows.asked_as or follows.text)
         asked_as = resolved if resolved != text else ""
     question = Question.objects.create(
         session=session,
         text=text,
-        engine=engine or session.engine,
+        engine=engine,
         model=model or "",
         follows=follows,
         thread_id=follows.thread_root_id if follows is not None else None,
@@ -407,6 +488,27 @@ def question_ask(
     ResearchSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
     runs.dispatch(question.pk)
     return question
+
+
+def question_delete(question: Question) -> None:
+    """Delete a question and what goes with it (its sub-runs; for a thread's
+    first question, its follow-ups): those still running are stopped first and
+    waited for (``runs_stop_before_delete``), as when their session is deleted."""
+    runs_stop_before_delete(question)
+    Question.objects.filter(pk=question.pk).delete()
+
+
+def runs_stop_before_delete(obj: ResearchSession | Question) -> list[int]:
+    """Stop the runs of every question deleting ``obj`` would delete, and wait
+    for them (at most ``RUN_STOP_WAIT_SECONDS``); returns those still going.
+    Called outside any transaction: a runner must see the stop flag committed."""
+    if isinstance(obj, ResearchSession):
+        questions = obj.questions.all()
+    else:
+        collector = Collector(using=router.db_for_write(Question))
+        collector.collect([obj])
+        questions = Question.objects.filter(pk__in=[q.pk for q in collector.data.get(Question, ())])
+    return runs.questions_stop(questions, wait=settings.RUN_STOP_WAIT_SECONDS)
 
 
 def question_retry(question: Question) -> Question:

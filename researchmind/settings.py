@@ -15,6 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from core.engines.base import model_name
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -31,6 +33,14 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str) -> list[str]:
     return [part.strip() for part in os.environ.get(name, default).split(",") if part.strip()]
+
+
+def env_model(name: str, default: str = "") -> str:
+    """A model name from the environment, by the one rule (``model_name``)."""
+    try:
+        return model_name(os.environ.get(name, "")) or default
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name}: {error}") from error
 
 
 def generated_secret_key(data_dir: Path) -> str:
@@ -226,22 +236,22 @@ ANTHROPIC_AUTH_TOKEN = os.environ.get("ANTHROPIC_AUTH_TOKEN", "")
 # The model the Claude engines use unless a question names one (an alias such
 # as sonnet/opus/haiku or a full model id); the CLI's own default is its most
 # expensive model. CLAUDE_MPM_MODEL overrides it for claude-mpm.
-CLAUDE_MODEL = os.environ.get("CLAUDE_MODEL") or os.environ.get("ANTHROPIC_MODEL") or "sonnet"
-CLAUDE_MPM_MODEL = os.environ.get("CLAUDE_MPM_MODEL", "")
-CLAUDE_MODEL_CHOICES = env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")
+CLAUDE_MODEL = env_model("CLAUDE_MODEL") or env_model("ANTHROPIC_MODEL") or "sonnet"
+CLAUDE_MPM_MODEL = env_model("CLAUDE_MPM_MODEL")
+CLAUDE_MODEL_CHOICES = [model_name(name) for name in env_list("CLAUDE_MODEL_CHOICES", "sonnet,opus,haiku")]
 # Who judges whether a citation supports its sentence: "lexical" (offline, the
 # default), "llm" (Claude Code, one extra request per answer, with
 # SUPPORT_JUDGE_MODEL or else CLAUDE_MODEL) or "openai" (the OpenAI-compatible
 # model of OPENAI_*, with SUPPORT_JUDGE_MODEL or else OPENAI_MODEL); the lexical
 # label stays wherever the model gives none or cannot be asked.
 SUPPORT_JUDGE = os.environ.get("SUPPORT_JUDGE", "lexical").strip().lower()
-SUPPORT_JUDGE_MODEL = os.environ.get("SUPPORT_JUDGE_MODEL", "")
+SUPPORT_JUDGE_MODEL = env_model("SUPPORT_JUDGE_MODEL")
 # How the built-in engine's follow-ups are rewritten to stand alone: "lexical"
 # (offline rules, the default) or "openai" (the OpenAI-compatible model of
 # OPENAI_*, sent the thread, with FOLLOWUP_REWRITE_MODEL or else OPENAI_MODEL;
 # the lexical rewrite stays when it fails).
 FOLLOWUP_REWRITE = os.environ.get("FOLLOWUP_REWRITE", "lexical").strip().lower()
-FOLLOWUP_REWRITE_MODEL = os.environ.get("FOLLOWUP_REWRITE_MODEL", "")
+FOLLOWUP_REWRITE_MODEL = env_model("FOLLOWUP_REWRITE_MODEL")
 # CLAUDE_CONFIG_DIR of a Claude Code that is logged in (claude /login): its
 # login is copied into each run's own config folder.
 CLAUDE_CONFIG_DIR = os.environ.get("CLAUDE_CONFIG_DIR", "")
@@ -254,7 +264,7 @@ CLAUDE_MAX_RETRIES = os.environ.get("CLAUDE_MAX_RETRIES", "5")
 # The key is read here only, and never shown, logged or sent anywhere but there.
 OPENAI_BASE_URL = os.environ.get("OPENAI_BASE_URL", "")
 OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
-OPENAI_MODEL = os.environ.get("OPENAI_MODEL", "")
+OPENAI_MODEL = env_model("OPENAI_MODEL")
 # The model's context window in tokens: prompts are budgeted to it by the app
 # (Ollama cuts a longer prompt silently, so the server is never relied on).
 OPENAI_CONTEXT_LENGTH = int(os.environ.get("OPENAI_CONTEXT_LENGTH", 8192))
@@ -271,6 +281,10 @@ ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
 # An engine test from the Engines page stops when its page has not polled it for this long.
 ENGINE_TEST_ABANDON_SECONDS = float(os.environ.get("ENGINE_TEST_ABANDON_SECONDS", 15))
+# Deleting a session first stops its running questions and waits this long
+# for them to end (a cancel is seen within half a second; the engine is then
+# forced within its cancel graces).
+RUN_STOP_WAIT_SECONDS = float(os.environ.get("RUN_STOP_WAIT_SECONDS", 15.0))
 
 # Ingestion: tests set this to scrape a local HTTP server on 127.0.0.1.
 INGEST_ALLOW_LOOPBACK = env_bool("INGEST_ALLOW_LOOPBACK", False)

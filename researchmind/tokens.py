@@ -4,13 +4,17 @@ websocket middleware that authenticates programs by header or subprotocol."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from researchmind.models import ApiToken
+
+log = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "rm_"  # noqa: S105 (a prefix, not a secret)
 SUBPROTOCOL = "researchmind.bearer"
@@ -43,7 +47,11 @@ def user_for_token(plaintext: str):
     token = ApiToken.objects.active().select_related("user").filter(token_hash=hash_token(plaintext)).first()
     if token is None or not token.user.is_active:
         return None
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    try:  # bookkeeping only: a read must not fail because this write did (a full disk)
+        with transaction.atomic():
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    except DatabaseError:
+        log.warning("Could not note when API token %s was last used", token.pk, exc_info=True)
     return token.user
 
 

@@ -11,10 +11,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import unicodedata
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
+
+
+def model_name(value: str | None) -> str:
+    """A model name as an engine may be given it: surrounding white space
+    trimmed; any control, format or line-separator character inside refused
+    with ``ValueError`` (``"sonnet\\n"`` is ``"sonnet"``, ``"son\\nnet"`` is an
+    error), and so is a name that would read as an option. The one rule for
+    the API, the forms, the settings and the engines."""
+    name = (value or "").strip()
+    for char in name:
+        if unicodedata.category(char) in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}:
+            raise ValueError(f"A model name may not hold the control character U+{ord(char):04X}.")
+    if name.startswith("-"):
+        raise ValueError("A model name may not start with '-'.")
+    return name
 
 
 @dataclass(frozen=True, slots=True)

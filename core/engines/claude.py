@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
-from core.engines.base import Availability, OutputLine, RunOutcome
+from core.engines.base import Availability, OutputLine, RunOutcome, model_name
 from core.engines.subprocess import Limits, SubprocessEngine, child_env, resolve_executable
 from core.sandbox import instructions_text, read_manifest
 
@@ -260,7 +260,7 @@ class ClaudeCodeEngine(SubprocessEngine):
             if value:
                 self.credentials[name] = value
         self.config_dir = os.fspath(config_dir) if config_dir else None
-        self.model = model or None
+        self.model = model_name(model) or None
         self.tools = tuple(tools)
         self.extra_args = list(extra_args)
         self._flags: frozenset[str] = frozenset()

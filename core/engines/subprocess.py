@@ -74,6 +74,9 @@ class SubprocessEngine:
     name = "subprocess"
     label = "Command"
     install_hint = ""
+    # Where each run's scratch folder is made: the system's temporary folder
+    # unless the caller names one (the app: the run's own, swept on recovery).
+    scratch_root: Path | None = None
 
     def __init__(
         self,
@@ -128,8 +131,10 @@ class SubprocessEngine:
     ) -> AsyncIterator[list[OutputLine]]:
         await self.prepare()
         # A per-run scratch folder (HOME, config, prompt files), removed afterwards.
+        if self.scratch_root is not None:
+            self.scratch_root.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(
-            prefix=f"researchmind-{self.name}-", ignore_cleanup_errors=True
+            prefix=f"researchmind-{self.name}-", dir=self.scratch_root, ignore_cleanup_errors=True
         ) as tmp:
             scratch = Path(tmp)
             argv = self.command(question, sandbox, scratch)

@@ -28,6 +28,10 @@ from .documents import RENDITION_SUFFIX, documents_dir_for, kept_privately, rend
 
 MAX_NAME_BYTES = 200  # below the usual 255-byte limit, leaving room for "-2"
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f<>:\"|?*]")
+# A name with nothing visible left (zero-width or bidi marks, blanks, "."):
+# the file is kept under this name and the item's note says so.
+UNNAMED = "unnamed"
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"}
 
 
 def _truncate(name: str, limit: int) -> str:
@@ -42,7 +46,7 @@ def _truncate(name: str, limit: int) -> str:
     return stem + ext
 
 
-def clean_filename(raw: str, *, fallback: str = "file") -> str:
+def clean_filename(raw: str, *, fallback: str = UNNAMED) -> str:
     """Reduce an uploaded file's name to a safe base name.
 
     Browsers send whatever the client claims: ``../../etc/passwd``,
@@ -56,6 +60,8 @@ def clean_filename(raw: str, *, fallback: str = "file") -> str:
     name = name.encode("utf-8", "replace").decode("utf-8")
     name = re.split(r"[/\\]", name)[-1]
     name = _UNSAFE.sub("", name).strip().lstrip(".").rstrip(". ")
+    if all(unicodedata.category(char) in _INVISIBLE for char in name):
+        return fallback  # nothing a person could read or tell apart
     name = _truncate(name, MAX_NAME_BYTES)
     try:
         check_name(name or fallback)
@@ -99,8 +105,11 @@ def ingest_files(
         kept_privately(documents_dir or documents_dir_for(dest)) as private,
         staging(dest, staging_root=staging_root) as root,
     ):
+        unnamed = 0
         for raw_name, stream in files:
-            name = _unique(clean_filename(raw_name), taken)
+            cleaned = clean_filename(raw_name)
+            unnamed += cleaned == UNNAMED and raw_name != UNNAMED
+            name = _unique(cleaned, taken)
             budget.add_file(name)
             report(len(stored), None, f"Saving {name}")
             write_stream(stream, target_path(root, name), name, budget)
@@ -113,6 +122,11 @@ def ingest_files(
         if not stored:
             raise no_text_error(skipped)
         report(len(stored), len(stored), "Files saved")
+    if unnamed:
+        notes.append(
+            f"{unnamed} file{'s' if unnamed != 1 else ''} had no visible characters in "
+            f"{'their names and were' if unnamed != 1 else 'its name and was'} saved as “unnamed”."
+        )
     first = uploaded.get(stored[0], stored[0])  # a document is titled by its own name, not its rendition's
     title = first if len(stored) == 1 else f"{first} and {len(stored) - 1} more"
     return IngestResult(

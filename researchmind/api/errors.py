@@ -3,11 +3,17 @@ with ``errors`` listing the fields at fault on validation errors."""
 
 from __future__ import annotations
 
+import logging
+
 from django.http import Http404
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from researchmind.api.auth import auth_error_message
+from researchmind.services import DISK_FULL, disk_full
+
+log = logging.getLogger(__name__)
+UNEXPECTED = "The server could not answer this request: an unexpected error (logged for its administrator)."
 
 
 class ApiError(Exception):
@@ -78,3 +84,13 @@ def install_error_handlers(api: NinjaAPI) -> None:
         if exc.status_code == 400 and message.startswith("Cannot parse request body"):
             message = "The request body could not be read: send JSON (or multipart form data for uploads)."
         return respond(request, exc.status_code, message)
+
+    @api.exception_handler(Exception)
+    def unexpected(request, exc: Exception):
+        # Never Django's HTML error page on the API: a full disk says so
+        # (507 Insufficient Storage), anything else is a 500 with a sentence.
+        if disk_full(exc):
+            log.warning("Refused %s %s: the disk is full", request.method, request.path, exc_info=exc)
+            return respond(request, 507, DISK_FULL)
+        log.error("Unexpected error on %s %s", request.method, request.path, exc_info=exc)
+        return respond(request, 500, UNEXPECTED)

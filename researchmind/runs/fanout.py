@@ -26,8 +26,8 @@ from core.protocols import FANOUT_RESULT_TYPES, aggregate, build_prompt, render_
 from progress.recorder import ProgressRecorder
 from researchmind.models import ContentItem, Question
 from researchmind.runs.fanout_report import report_dict, result_text
-from researchmind.runs.lease import claim_question, question_cancel, watch_run
-from researchmind.runs.run import arun_question
+from researchmind.runs.lease import claim_question, question_cancel, release_lease, watch_run
+from researchmind.runs.run import DELETED, arun_question
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ def _finish(parent_id: int, *, cancelled: bool) -> str:
     parent.result_status = report.status
     parent.answer = parent.answer_raw = markdown
     parent.status, parent.error = status, error
-    parent.finished_at, parent.lease_expires_at = timezone.now(), None
+    parent.finished_at = timezone.now()  # the lease is released once the run has recorded its end
     parent.save()
     return status
 
@@ -150,7 +150,9 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
                 except Exception:  # the sub-run's own path records its failure; keep the others going
                     log.exception("Sub-run %s of fan-out %s failed", sub.pk, parent_id)
                     status = "error"
-                done = await Question.objects.aget(pk=sub.pk)
+                done = await Question.objects.filter(pk=sub.pk).afirst()
+                if done is None:  # deleted while it ran (its session deleted)
+                    return
                 outcome = done.result_status or status.upper()
                 recorder.add(
                     "subrun",
@@ -179,25 +181,34 @@ async def arun_fanout(parent_id: int, *, engines: Mapping[int, object] | None = 
 
     watcher = asyncio.create_task(watch_run(parent_id, cancel, cancelling))
     try:
-        await asyncio.gather(*(one(n, sub) for n, sub in enumerate(subs, start=1)))
+        try:
+            await asyncio.gather(*(one(n, sub) for n, sub in enumerate(subs, start=1)))
+        finally:
+            watcher.cancel()
+            await asyncio.wait([watcher])
+        if recorder.lost or not await Question.objects.filter(pk=parent_id).aexists():
+            return DELETED
+        recorder.add(
+            "phase",
+            stage="primary",
+            phase="aggregating",
+            step=total,
+            total=total,
+            detail="Aggregating the sub-runs' results",
+        )
+        await recorder.flush()
+        try:
+            status = await sync_to_async(_finish)(parent_id, cancelled=cancel.is_set())
+        except Question.DoesNotExist:  # deleted while it aggregated
+            return DELETED
+        recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
+        await recorder.flush()
+        return status
     finally:
-        watcher.cancel()
-    recorder.add(
-        "phase",
-        stage="primary",
-        phase="aggregating",
-        step=total,
-        total=total,
-        detail="Aggregating the sub-runs' results",
-    )
-    await recorder.flush()
-    status = await sync_to_async(_finish)(parent_id, cancelled=cancel.is_set())
-    recorder.add("end", stage="primary", detail=status.capitalize(), payload={"status": status})
-    # Flush before close: close cancels the periodic flusher, and a batch it
-    # holds while waiting for the database would be lost with it.
-    await recorder.flush()
-    await recorder.close()
-    return status
+        # The recorder's loop ends with the run; the lease is released last,
+        # so a delete waiting for the run goes on only then.
+        await recorder.close()
+        await sync_to_async(release_lease)(parent_id)
 
 
 def run_fanout(parent_id: int) -> str:

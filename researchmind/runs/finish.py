@@ -76,7 +76,6 @@ def finish_question(
     question.duration_ms = interpreter.duration_ms
     question.num_turns = interpreter.num_turns
     question.finished_at = timezone.now()
-    question.lease_expires_at = None
     if status == Question.Status.ERROR:
         question.error = failure or "; ".join(interpreter.errors or []) or _exit_reason(outcome, stderr_lines)
     elif status == Question.Status.CANCELLED:

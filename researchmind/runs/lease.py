@@ -10,18 +10,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import socket
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 
 from asgiref.sync import sync_to_async
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from progress.models import ProgressEvent
 from progress.recorder import record_end
-from researchmind.models import Question
+from researchmind.models import Question, ResearchSession
 from researchmind.runs.finish import store_run_summary
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,7 @@ log = logging.getLogger(__name__)
 LEASE_SECONDS = 30
 LEASE_RENEW_SECONDS = 10
 CANCEL_POLL_SECONDS = 0.5
+STOP_POLL_SECONDS = 0.1
 
 
 def lease_owner() -> str:
@@ -62,6 +66,19 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def run_scratch(state: Path, question_id: int) -> Path:
+    """The folder a run's engine makes its scratch folders in (HOME, config,
+    prompt files): in the session's private state, removed when the run
+    ends, and swept when a killed run is recovered (``finish_interrupted``)."""
+    return state / "runs" / f"{question_id}.scratch"
+
+
+def _owner_dead(owner: str) -> bool:
+    """Whether the lease's owner is a process of this host that is gone."""
+    owner_host, _, pid = owner.rpartition(":")
+    return owner_host == socket.gethostname() and pid.isdigit() and not _pid_alive(int(pid))
+
+
 def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool = False):
     """Mark running questions whose runner is gone as ``interrupted``: the
     lease expired, or the lease belongs to a dead process on this host.
@@ -70,14 +87,11 @@ def recover_interrupted(*, question_ids: list[int] | None = None, collect: bool 
     qs = Question.objects.filter(status=Question.Status.RUNNING)
     if question_ids is not None:
         qs = qs.filter(pk__in=question_ids)
-    host = socket.gethostname()
-    dead = []
-    for q in qs.only("pk", "lease_owner", "lease_expires_at"):
-        owner_host, _, pid = q.lease_owner.rpartition(":")
-        expired = q.lease_expires_at is None or q.lease_expires_at < now
-        gone = owner_host == host and pid.isdigit() and not _pid_alive(int(pid))
-        if expired or gone:
-            dead.append(q.pk)
+    dead = [
+        q.pk
+        for q in qs.only("pk", "lease_owner", "lease_expires_at")
+        if q.lease_expires_at is None or q.lease_expires_at < now or _owner_dead(q.lease_owner)
+    ]
     ended = finish_interrupted(dead) if dead else []
     return ended if collect else len(ended)
 
@@ -103,6 +117,10 @@ def finish_interrupted(question_ids: list[int]) -> list[tuple[int, dict]]:
                 Question.objects.filter(pk=qid, answer="").update(answer=partial)
             ended.append((qid, record_end(qid, "interrupted", "Interrupted")))
             store_run_summary(qid)
+        # The process that ran it is gone (kill -9 runs no clean-up): its scratch goes now.
+        session = ResearchSession.objects.filter(questions__pk=qid).first()
+        if session is not None:
+            shutil.rmtree(run_scratch(session.state_path, qid), ignore_errors=True)
     return ended
 
 
@@ -133,7 +151,9 @@ def renew_lease(question_id: int) -> None:
 
 
 def cancel_requested(question_id: int) -> bool:
-    return Question.objects.filter(pk=question_id, cancel_requested=True).exists()
+    """Whether the run must stop: someone asked it to, or its question is gone
+    (deleted with its session while it ran)."""
+    return not Question.objects.filter(pk=question_id, cancel_requested=False).exists()
 
 
 async def watch_run(
@@ -151,14 +171,70 @@ async def watch_run(
     while True:
         await asyncio.sleep(CANCEL_POLL_SECONDS)
         now = time.monotonic()
-        if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
-            cancel.set()
-            await on_cancel()
-        if now - last_renew >= LEASE_RENEW_SECONDS:
-            await sync_to_async(renew_lease)(question_id)
-            last_renew = now
+        try:
+            if not cancel.is_set() and await sync_to_async(cancel_requested)(question_id):
+                cancel.set()
+                await on_cancel()
+            if now - last_renew >= LEASE_RENEW_SECONDS:
+                await sync_to_async(renew_lease)(question_id)
+                last_renew = now
+        except OperationalError:  # the database is busy or blinked: look again at the next poll
+            log.debug("Could not look at question %s's run; trying again", question_id, exc_info=True)
         if on_tick is not None:
             on_tick(now)
+
+
+def release_lease(question_id: int) -> None:
+    """The run is over, its last event recorded: nothing waits for it any more
+    (``questions_stop``)."""
+    Question.objects.filter(pk=question_id).update(lease_expires_at=None)
+
+
+def questions_stop(questions, *, wait: float) -> list[int]:
+    """Ask every queued or running question among ``questions`` to stop (the
+    runner in whatever process sees the flag), then wait up to ``wait`` seconds
+    until their runs have ended and released their lease; a run whose process
+    died is marked interrupted instead of waited for. Returns the ids of runs
+    still going when the wait ran out. Called before their rows are deleted."""
+    active = list(
+        questions.filter(
+            Q(status__in=[Question.Status.QUEUED, Question.Status.RUNNING])
+            | Q(lease_expires_at__gt=timezone.now())
+        ).only("pk")
+    )
+    if not active:
+        return []
+    ids = [question.pk for question in active]
+    for question in active:
+        for attempt in range(3):  # the database may be busy with the very runs we stop
+            try:
+                question_cancel(question)
+                break
+            except OperationalError:
+                if attempt == 2:
+                    raise
+                time.sleep(STOP_POLL_SECONDS)
+    deadline = time.monotonic() + wait
+    going = ids
+    while True:
+        try:
+            recover_interrupted(question_ids=ids)  # a run whose process died is not waited for
+            going = [
+                pk
+                for pk, owner in Question.objects.filter(pk__in=ids)
+                .filter(Q(status=Question.Status.RUNNING) | Q(lease_expires_at__gt=timezone.now()))
+                .exclude(status=Question.Status.INTERRUPTED)
+                .values_list("pk", "lease_owner")
+                if not _owner_dead(owner)
+            ]
+        except OperationalError:  # the database is busy with the very runs we wait for: look again
+            log.debug("Waiting for questions %s to stop: the database is busy", ids, exc_info=True)
+        else:
+            if not going:
+                return []
+        if time.monotonic() >= deadline:
+            return going
+        time.sleep(STOP_POLL_SECONDS)
 
 
 def question_cancel(question: Question) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import time
 
 from asgiref.sync import sync_to_async
@@ -15,6 +16,7 @@ from django.conf import settings
 
 from core.engines.base import RunOutcome, batches_of
 from core.engines.scope import with_scope
+from core.engines.subprocess import SubprocessEngine
 from core.stream import StreamInterpreter
 from core.threads import Turn, conversation_prompt
 from progress.recorder import ProgressRecorder
@@ -22,9 +24,16 @@ from researchmind.engine_config import build_engine
 from researchmind.models import Question
 from researchmind.runs import judge, rewrite
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
-from researchmind.runs.lease import claim_question, finish_interrupted, watch_run
+from researchmind.runs.lease import (
+    claim_question,
+    finish_interrupted,
+    release_lease,
+    run_scratch,
+    watch_run,
+)
 
 log = logging.getLogger(__name__)
+DELETED = "deleted"  # what a run returns when its question was deleted while it ran
 
 
 def _load(question_id: int):
@@ -66,6 +75,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     sandbox = question.session.sandbox_path
     state = question.session.state_path
     recorder = ProgressRecorder(question_id, raw_log=state / "runs" / f"{question_id}.log")
+    scratch = run_scratch(state, question_id)
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -106,6 +116,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         if engine is None:
             # A provider's settings are read from the database.
             engine = await sync_to_async(build_engine)(question.engine, model=question.model, state=state)
+        if isinstance(engine, SubprocessEngine):
+            engine.scratch_root = scratch
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
@@ -116,16 +128,55 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
         # The hosting process is shutting down: leave it for recovery as interrupted.
-        watcher.cancel()
+        await _stop(watcher)
         await recorder.close()
         await sync_to_async(finish_interrupted)([question_id])
+        await asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True)
+        await sync_to_async(release_lease)(question_id)
         raise
     except Exception as exc:
         log.exception("Run of question %s failed", question_id)
         failure = str(exc) or exc.__class__.__name__
     finally:
-        watcher.cancel()
+        await _stop(watcher)
 
+    try:
+        if await _gone(question_id, recorder):
+            return DELETED
+        return await _finish(
+            question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines
+        )
+    except Exception:
+        if await _gone(question_id, recorder):  # deleted while it finished
+            return DELETED
+        raise
+    finally:
+        # Whatever happened, the recorder's loop ends with the run, and the
+        # lease is released last: a delete waiting for the run goes on then.
+        await recorder.close()
+        # The engine removed its own folder; a killed run's is swept on recovery.
+        await asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True)
+        await sync_to_async(release_lease)(question_id)
+
+
+async def _stop(task: asyncio.Task) -> None:
+    """Cancel ``task`` and wait until it has ended: no loop outlives its run."""
+    task.cancel()
+    await asyncio.wait([task])
+
+
+async def _gone(question_id: int, recorder: ProgressRecorder) -> bool:
+    """Whether the question was deleted while it ran (its session deleted)."""
+    if recorder.lost or not await Question.objects.filter(pk=question_id).aexists():
+        log.info("Question %s was deleted while it ran; its run stopped", question_id)
+        return True
+    return False
+
+
+async def _finish(
+    question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines
+) -> str:
+    """Save the outcome, verify citations, judge support, record the ``end``."""
     if cancel.is_set() and {"SIGTERM", "SIGKILL"} & set(outcome.signals):
         recorder.add(
             "cancelling",
@@ -155,7 +206,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         await judge_support(question_id, recorder)
     end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
     recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
-    await recorder.close()
+    await recorder.flush()
     await sync_to_async(store_run_summary)(question_id)
     return status
 

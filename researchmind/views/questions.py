@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -38,15 +38,16 @@ def question_ask(request, session_id):
         ready = [item for item in items if item.status == ContentItem.Status.READY]
         # An item the form did not offer (added since the page was loaded) is searched too.
         offered = set(request.POST.getlist("offered")) if "offered" in request.POST else None
-        picked = [
-            item
-            for item in ready
-            if str(item.pk) in chosen or (offered is not None and str(item.pk) not in offered)
-        ]
-        if not picked and ready:
+        added = [str(item.pk) for item in ready if offered is not None and str(item.pk) not in offered]
+        if not chosen and not added and ready:
             form.add_error(None, "Choose at least one content item to search.")
-        elif len(picked) < len(ready):
-            scope = picked
+        elif chosen or added:
+            try:  # the API's rule: an id that is not a ready item of this session is refused
+                picked = services.scope_of(session, [*chosen, *added])
+            except services.ScopeError as error:
+                form.add_error(None, str(error)[:1].upper() + str(error)[1:])
+            else:
+                scope = picked if len(picked) < len(ready) else None
     if not form.is_valid():
         if request.htmx:
             return _ask_again(
@@ -81,6 +82,8 @@ def question_follow_up(request, session_id, question_id):
     """Ask a follow-up in the question's thread, of the same engine and model;
     the new turn's page shows the thread above it and streams as it runs."""
     question = owned_question(request, session_id, question_id)
+    if not services.followable(Question.objects.filter(pk=question.pk)).exists():
+        raise Http404("A fan-out sub-run takes no follow-up.")  # the API's rule: 404
     form = forms.FollowUpForm(request.POST)
     if not form.is_valid():
         errors = " ".join(" ".join(e) for e in form.errors.values())

@@ -114,6 +114,10 @@ async def test_killed_worker_leaves_question_interrupted_and_retry_completes(clu
 
     worker_pid = cluster.worker.pid
     assert cluster.question(question_id)["lease_owner"].endswith(f":{worker_pid}")
+    env = cluster.env()
+    state_root = Path(env.get("STATE_ROOT") or Path(env["DATA_DIR"]) / "state")
+    scratch = state_root / seeded["session_id"] / "runs" / f"{question_id}.scratch"
+    assert [p.name.startswith("researchmind-claude-code-") for p in scratch.iterdir()] == [True]
     await asyncio.to_thread(cluster.kill_worker)
     watch = await watching
 
@@ -128,8 +132,7 @@ async def test_killed_worker_leaves_question_interrupted_and_retry_completes(clu
     assert question["finished_at"] < question["lease_expires_at"]
     assert question["answer"].startswith("Point 1 is noted. Point 2 is noted.")  # partial output kept
     assert sum(e["kind"] == "text_delta" for e in stored) >= 5
-    env = cluster.env()
-    state_root = Path(env.get("STATE_ROOT") or Path(env["DATA_DIR"]) / "state")
+    assert not scratch.exists()  # kill -9 ran no clean-up: recovery swept the run's scratch folder
     raw_log = state_root / seeded["session_id"] / "runs" / f"{question_id}.log"
     assert raw_log.read_text().count('"text_delta"') >= 5  # every printed line kept verbatim
     await asyncio.to_thread(
@@ -245,3 +248,34 @@ async def test_redis_restart_clients_resume_from_the_database(cluster, seeded, v
     watch = await follow(cluster, visitor, after, on="B", reconnect=False, timeout=60)
     assert_matches_database(cluster, after, watch)
     assert watch.answer["status"] == "complete"
+
+
+async def test_deleting_a_session_on_b_stops_its_run_on_the_worker_first(cluster, seeded, visitor):
+    """Issue #35, item 1, across processes: the run is on the Celery worker,
+    the delete goes to web process B. B asks the run to stop and waits for it:
+    when the delete answers, the worker's engine is gone and the worker logged
+    no failed write (no retry loop on the deleted rows)."""
+    created = await asyncio.to_thread(
+        visitor.post_form,
+        "/sessions/new/",
+        "/sessions/new/",
+        {"title": "Deleted while running", "engine": "claude-code"},
+    )
+    assert created.status_code == 302, created.status_code
+    session_id = created.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    text = "[slow lines=3000 delay=0.05] What goes when its session is deleted?"
+    question_id = await asyncio.to_thread(visitor.ask, session_id, text, "claude-code")
+    await wait_until_events(cluster, question_id, 5)
+    assert slow_engines_running(text), "the engine should be running on the worker"
+    logged_before = cluster.worker.output()
+
+    deleted = await asyncio.to_thread(
+        visitor.post_form, f"/sessions/{session_id}/", f"/sessions/{session_id}/delete/", {}, on="B"
+    )
+
+    assert deleted.status_code == 302 and deleted.headers["Location"] == "/sessions/"
+    assert not slow_engines_running(text)  # stopped before the delete answered
+    assert cluster.question(question_id) is None
+    logged = cluster.worker.output()[len(logged_before) :]
+    assert "Could not record events" not in logged and "Dropped" not in logged
+    assert "Traceback" not in logged

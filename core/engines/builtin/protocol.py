@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core import sandbox
 from core.citations.markers import citation_id, marker
 from core.protocols import FANOUT_RESULT_TYPES
 
@@ -131,10 +132,20 @@ def incomplete(task: ProtocolTask, status: str, reason: str) -> ProtocolAnswer:
     return ProtocolAnswer("\n".join([head, *_metadata(task, [], "low", "0%"), reason]) + "\n", status=status)
 
 
+def _sandbox_folder(root: Path, folder: str) -> bool:
+    """Whether ``folder`` is a folder inside the sandbox ``root`` (by the one resolver)."""
+    try:
+        return sandbox.resolve_in_sandbox(root, folder).is_dir()
+    except sandbox.SandboxError:
+        return False
+
+
 def compose(root: Path, task: ProtocolTask, *, state: str | os.PathLike[str] | None = None) -> ProtocolAnswer:
     """The protocol result of ``task`` from the sandbox ``root``, read through
     the index in the state folder ``state``."""
-    missing = [f for f in task.folders if not (root / f).is_dir()]
+    # Resolved only inside the sandbox: an absolute, ``..`` or linked-out
+    # folder is missing like one that does not exist, whatever is on the server.
+    missing = [f for f in task.folders if not _sandbox_folder(root, f)]
     if not task.folders or missing:
         names = ", ".join(f"{f}/" for f in missing) or task.scope
         return incomplete(task, "ERROR", f"The scope folder {names} is not in the sandbox.")

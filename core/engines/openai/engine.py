@@ -12,7 +12,7 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from ..base import Availability, OutputLine, RunOutcome
+from ..base import Availability, OutputLine, RunOutcome, model_name
 from .completion import ModelSettings
 from .research import TOOL_MODES, Research
 
@@ -34,6 +34,7 @@ class OpenAIEngine:
         state_dir: str | os.PathLike[str] | None = None,
         **limits,
     ) -> None:
+        model = model_name(model)
         self.settings = ModelSettings(
             base_url=base_url or DEFAULT_BASE_URL, model=model, api_key=api_key, **limits
         )

@@ -54,7 +54,7 @@ def question_ask(request, session_id: UUID, payload: AskIn):
     session = owned_session(request.auth, session_id)
     follows = None
     if payload.follows is not None:
-        follows = session.questions.filter(pk=payload.follows, parent__isnull=True).first()
+        follows = services.followable(session.questions).filter(pk=payload.follows).first()
         if follows is None:
             raise not_found("question to follow up")
     data = validated(
@@ -67,20 +67,14 @@ def question_ask(request, session_id: UUID, payload: AskIn):
     )
     scope = None
     if payload.scope is not None:
-        ready = {str(item.pk): item for item in session.content_items.filter(status="ready")}
-        unknown = [content_id for content_id in payload.scope if content_id not in ready]
-        if unknown or not payload.scope:
+        try:
+            scope = services.scope_of(session, payload.scope)
+        except services.ScopeError as error:
             raise ApiError(
                 422,
-                "The request is not valid: scope: "
-                + (
-                    f"no ready content item {unknown[0]} in this session."
-                    if unknown
-                    else "name at least one item."
-                ),
+                f"The request is not valid: scope: {error}",
                 [{"field": "scope", "message": "Give ids of this session's ready content items."}],
-            )
-        scope = [ready[content_id] for content_id in dict.fromkeys(payload.scope)]
+            ) from error
     question = services.question_ask(
         session=session,
         text=data["text"],

@@ -13,10 +13,10 @@ HOSTILE_NAMES = [
     ("a\\b.txt", "b.txt"),
     ("C:\\Users\\me\\notes.md", "notes.md"),
     ("evil\x00.txt", "evil.txt"),
-    ("..", "file"),
+    ("..", "unnamed"),
     (".bashrc", "bashrc"),
-    ("...", "file"),
-    ("", "file"),
+    ("...", "unnamed"),
+    ("", "unnamed"),
     ("folder/../x.txt", "x.txt"),
     ("\uff0e\uff0e\uff0fsecret", "secret"),  # fullwidth "../"
     ("line\nbreak.txt", "linebreak.txt"),

@@ -3,9 +3,11 @@ protocol template prompt, and comparing two items' statements."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.engines.builtin.claims import Claim
 from core.engines.builtin.consistency import contradictions
-from core.engines.builtin.protocol import parse_task
+from core.engines.builtin.protocol import _cell, compose, parse_task
 from core.protocols import build_prompt
 
 
@@ -62,3 +64,30 @@ def test_contradiction_needs_same_subject_same_unit_different_value():
         "60 minutes."
     )
     assert found.unit == "minute"
+
+
+OUTSIDE_SCOPES = ["/etc/", "/nonexistent/", "../../etc/", "/tmp/", "ok/../../etc/", "link/", "/", "~/"]
+
+
+@pytest.mark.parametrize("result_type", ["digest", "verification"])
+def test_a_scope_outside_the_sandbox_gets_one_reply_whatever_exists_there(tmp_path, result_type):
+    """``Scope: /etc/`` and ``Scope: /nonexistent/`` (any absolute, ``..`` or
+    outside path, a link leading out included) are answered alike: the scope is
+    resolved only inside the sandbox, and the reply hints at nothing on the server."""
+    root = tmp_path / "sandbox"
+    (root / "ok").mkdir(parents=True)
+    (root / "ok" / "notes.md").write_text("# Notes\n\nAccess tokens expire after 15 minutes.\n")
+    (root / "link").symlink_to("/etc", target_is_directory=True)
+    replies = set()
+    for scope in OUTSIDE_SCOPES:
+        prompt = build_prompt(result_type, scope=scope, question="What is said?", checklist=["Tokens expire"])
+        answer = compose(root, parse_task(prompt), state=tmp_path / "state")
+        assert answer.status == "ERROR" and answer.cited == []
+        replies.add(answer.text.replace(_cell(scope), "SCOPE"))
+    assert len(replies) == 1, replies
+    inside = compose(
+        root,
+        parse_task(build_prompt(result_type, scope="ok/", question="What is said?", checklist=["Tokens"])),
+        state=tmp_path / "state",
+    )
+    assert inside.status != "ERROR"
