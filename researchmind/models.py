@@ -246,6 +246,15 @@ class Question(models.Model):
         return (self.protocol or {}).get(SUB_RUN_KEY) or {}
 
     @property
+    def title(self) -> str:
+        """What a page calls the question: the person's own words. A sub-run's
+        text is the prompt built for it (its scope's folders, the format), so it
+        is named by its items and the question it serves."""
+        if self.parent_id:
+            return f"{self.sub_run_label} — {self.parent.text}"
+        return self.text
+
+    @property
     def sub_run_label(self) -> str:
         """How a sub-run is named in the lanes and the aggregated report."""
         return self.sub_run_spec.get("label") or f"Sub-run {self.pk}"

@@ -15,6 +15,7 @@ from core.threads import lead_sentence
 from progress import selectors
 from progress.models import ProgressEvent
 from researchmind.models import Question, ResearchSession
+from researchmind.runs.fanout_report import lead_paragraph
 
 # The question page's websocket (researchmind/routing.py serves it): its route, and its
 # path from the site's root for a question (the page's ws-connect, the API's "websocket").
@@ -111,6 +112,9 @@ def question_context(question: Question) -> dict:
             "scope_items": question.scope_items(),
             "sub_runs": sub_runs,
             "lanes": fanout_lanes(question) if sub_runs else [],
+            "fanout_lead": lead_paragraph(question.text, question.protocol["aggregate"])
+            if (question.protocol or {}).get("aggregate")
+            else "",
             "citation_groups": fanout_citations(question)
             if (question.protocol or {}).get("aggregate")
             else [],

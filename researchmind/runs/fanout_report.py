@@ -75,6 +75,8 @@ def report_dict(report, subs) -> dict:
                 "run_status": sub.status if sub else "",
                 "confidence": sub.confidence if sub else "",
                 "coverage_text": _coverage_text(entry.coverage),
+                # The items it covered by title (its scope is their folders' UUIDs).
+                "scope_titles": sub.sub_run_label if sub else "",
             }
         )
     findings = [
@@ -107,3 +109,38 @@ def _coverage_text(value) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f"{value:g}%"
     return "" if value is None else str(value)
+
+
+_STATUS_WORDS = {
+    "CLEAN": "found nothing to report",
+    "FINDINGS": "reported findings",
+    "PARTIAL": "covered part of its scope",
+    "BLOCKED": "was blocked",
+    "ERROR": "failed",
+    "unparseable": "answered in a form that could not be read",
+}
+
+
+def lead_paragraph(question_text: str, report: dict) -> str:
+    """The aggregated report's first paragraph, in words: what was asked of how
+    many items, what they came back with, and the worst findings."""
+    stats = report.get("stats") or {}
+    total = stats.get("total", 0)
+    parts = []
+    for name, count in (stats.get("by_status") or {}).items():
+        if count:
+            subject = "all" if count == total and total > 1 else str(count)
+            parts.append(f"{subject} {_STATUS_WORDS.get(name, name.lower())}")
+    findings = stats.get("findings_merged", 0)
+    severities = ", ".join(
+        f"{count} {severity}" for severity, count in (stats.get("by_severity") or {}).items() if count
+    )
+    found = (
+        f"{findings} finding{'s' * (findings != 1)} after merging duplicates"
+        + (f" ({severities})" if severities else "")
+        + "."
+        if findings
+        else "No findings."
+    )
+    runs = f"{total} sub-run{'s' * (total != 1)}"
+    return f"“{question_text}” was asked of {runs}: {'; '.join(parts) or 'none finished'}. {found}"

@@ -133,6 +133,30 @@ def test_report_page_after_the_run(token_session, client_for, user):
     assert reverse("question_detail", args=[session.id, sub.pk]) in page
 
 
+def test_the_report_is_said_once_in_the_persons_words(token_session, client_for, user):
+    """One report (not again as the answer), titled by the question typed, opened by a
+    paragraph that answers it; items by title, never by folder UUID; finished lanes
+    show no phase; a sub-run's page is named by its items and the question, its
+    internal prompt folded."""
+    session, items = token_session
+    parent = _run_consistency(session, items)
+    page = client_for(user).get(reverse("question_detail", args=[session.id, parent.pk])).content.decode()
+    assert page.count("<h3>Findings</h3>") == 1 and 'class="answer prose"' not in page
+    assert "Across 1 sub-run: Do these agree?" in page
+    assert '<p class="fanout-lead">“Do these agree?” was asked of 1 sub-run: 1 reported findings.' in page
+    coverage = page[
+        page.index('class="coverage-map"') : page.index("</table>", page.index('class="coverage-map"'))
+    ]
+    assert str(items[0].id) not in coverage and items[0].title in coverage
+    lanes = page[page.index('id="fanout-lanes"') : page.index("</section>", page.index('id="fanout-lanes"'))]
+    assert 'class="lane-phase"' not in lanes
+    (sub,) = parent.sub_runs.all()
+    sub_page = client_for(user).get(reverse("question_detail", args=[session.id, sub.pk])).content.decode()
+    heading = sub_page[sub_page.index('<h1 class="question-text">') : sub_page.index("</h1>")]
+    assert f"{sub.sub_run_label} — Do these agree?" in heading and "Scope:" not in heading
+    assert "The prompt this sub-run was given" in sub_page
+
+
 def test_sub_run_events_update_the_lanes_over_the_websocket(token_session, user):
     """The parent's "subrun" events carry the lanes, re-rendered from the
     database, for an out-of-band swap; its end carries the report too."""
