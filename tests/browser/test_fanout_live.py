@@ -44,8 +44,13 @@ def test_fanout_page_follows_its_sub_runs_over_one_websocket(page, login, live):
     # Lanes change while the sub-runs run (both start: two at a time), then finish.
     expect(page.locator("#fanout-lanes .lane-running")).to_have_count(2, timeout=30_000)
     expect(page.locator("#fanout-lanes .lane-queued")).to_have_count(0)
-    expect(page.locator("#fanout-report h2")).to_contain_text("Aggregated report", timeout=60_000)
+    expect(page.locator("#fanout-report h2")).to_contain_text("Across 2 sub-runs:", timeout=60_000)
     expect(page.locator("#fanout-lanes .lane-running")).to_have_count(0)
+    # Said once, the question typed as its title, a first paragraph in words.
+    expect(page.locator("#fanout-report h2")).to_contain_text("How long do access tokens last?")
+    expect(page.locator(".fanout-lead")).to_contain_text("was asked of 2 sub-runs")
+    expect(page.locator("#answer .answer.prose")).to_have_count(0)
+    expect(page.locator("#fanout-lanes .lane-phase")).to_have_count(0)
 
     question_id = question_url.rstrip("/").rsplit("/", 1)[1]
     question_sockets = [url for url in sockets if "/ws/questions/" in url]
