@@ -256,6 +256,14 @@ ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
 
+# Where content is added in the embedded default: a pool of INGEST_WORKERS in the
+# web process ("thread" or "process", docs/ARCHITECTURE.md says why the default);
+# more ingests wait in its queue ("Queued"). With RUN_EXECUTOR=celery the workers add it.
+INGEST_WORKERS = int(os.environ.get("INGEST_WORKERS", 2))
+INGEST_POOL = os.environ.get("INGEST_POOL", "thread")
+if INGEST_POOL not in {"thread", "process"}:
+    raise ImproperlyConfigured(f"INGEST_POOL must be 'thread' or 'process', not {INGEST_POOL!r}.")
+
 # Ingestion: tests set this to scrape a local HTTP server on 127.0.0.1.
 INGEST_ALLOW_LOOPBACK = env_bool("INGEST_ALLOW_LOOPBACK", False)
 # Cloning a repository by its path on the server, from the web forms.
