@@ -122,7 +122,8 @@ def test_restart_mid_ingest_fails_the_item_cleanly_and_runs_the_queued_one(serve
     assert not [p for p in sandbox.iterdir() if pdfs_id in p.name]
     assert not [p for p in (state / "staging").iterdir() if p.name.startswith(pdfs_id)]
     assert not [p for p in (state / "documents").glob("*") if pdfs_id in p.name]
-    assert not (state / "ingest").exists()  # no job left behind
+    # The job goes just after its item is ready: no job left behind.
+    wait_until(lambda: not (state / "ingest").exists(), "the finished job being removed", server)
     assert not list((state / "uploads").iterdir())  # nor a spooled upload
     notes_id = str(uuid.UUID(items(server)["Notes"][0]))
     assert "Rotate keys every 90 days." in (sandbox / notes_id / "notes.md").read_text(encoding="utf-8")
