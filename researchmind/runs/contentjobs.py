@@ -27,14 +27,16 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
-import django
 from django.conf import settings
 from django.db import close_old_connections
 
+from researchmind import poolworker
 from researchmind.runs.lease import _pid_alive
 
 log = logging.getLogger(__name__)
@@ -155,7 +157,7 @@ class ThreadPool:
             threading.Thread(target=self._work, name=f"ingest-{index}", daemon=True).start()
 
     def submit(self, fn: Callable[..., object], *args) -> None:
-        self._jobs.put((fn, args))
+        self._jobs.put((fn, args))  # no future: a thread pool never breaks
 
     def _work(self) -> None:
         while True:
@@ -185,10 +187,13 @@ def _get_pool() -> ThreadPool | ProcessPoolExecutor:
             workers = max(1, int(settings.INGEST_WORKERS))
             if settings.INGEST_POOL == "process":
                 # spawn, not fork: the web process has threads and an event loop. A
-                # spawned worker starts with nothing imported: Django is set up (by
-                # name, before this module is unpickled) first.
+                # spawned worker starts with nothing imported: it lowers its priority
+                # and sets Django up (before this module is unpickled in it).
                 _pool = ProcessPoolExecutor(
-                    workers, mp_context=get_context("spawn"), initializer=django.setup
+                    workers,
+                    mp_context=get_context("spawn"),
+                    initializer=poolworker.start,
+                    initargs=(int(settings.INGEST_NICE),),
                 )
             else:
                 _pool = ThreadPool(workers)
@@ -198,4 +203,30 @@ def _get_pool() -> ThreadPool | ProcessPoolExecutor:
 def submit(fn: Callable[..., object], *args) -> None:
     """Queue ``fn(*args)`` on this process's ingest pool (``fn`` a module-level
     function: a process pool pickles it by name)."""
-    _get_pool().submit(pooled, fn, *args)
+    pool = _get_pool()
+    try:
+        future = pool.submit(pooled, fn, *args)
+    except BrokenProcessPool:
+        _forget(pool)
+        submit(fn, *args)
+        return
+    if future is not None:
+        future.add_done_callback(partial(_after, pool, fn, args))
+
+
+def _after(pool: ProcessPoolExecutor, fn: Callable[..., object], args: tuple, future: Future) -> None:
+    """A pool worker process that died (a crash in a converter, the OOM killer)
+    breaks its pool and every job queued in it: queue them again on a new pool.
+    The job that was running keeps its claim, whose dead owner the recovery
+    finds; its new delivery finds it taken."""
+    if isinstance(future.exception(), BrokenProcessPool):
+        _forget(pool)
+        submit(fn, *args)
+
+
+def _forget(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=False)

@@ -129,3 +129,38 @@ def test_restart_mid_ingest_fails_the_item_cleanly_and_runs_the_queued_one(serve
     assert "Rotate keys every 90 days." in (sandbox / notes_id / "notes.md").read_text(encoding="utf-8")
     page = http.get(f"{server.url}/sessions/{session_id}/", timeout=10).text
     assert "Failed: The server restarted while this was being added; add it again." in page
+
+
+@pytest.mark.parametrize("server", ["process"], indirect=True)
+def test_a_killed_pool_process_fails_its_item_and_the_pool_goes_on(server):
+    """SIGKILL the process pool's worker mid-ingest (a crash in a converter, the
+    OOM killer): its item fails with the clear message, nothing half-written
+    stays, and the ingest queued behind it still runs, on a new pool."""
+    session_id = server.shell(
+        "from django.contrib.auth import get_user_model\n"
+        "from researchmind import services\n"
+        "s = services.session_create(owner=get_user_model().objects.get(username='ingest-alice'), title='R')\n"
+        "print('OUT' + '\"' + str(s.id) + '\"')"
+    )
+    http = login(server, "ingest-alice")
+    pdf = gzip.decompress(CRC_PDF.read_bytes())
+    files = [("files", (f"crc-{n}.pdf", pdf, "application/pdf")) for n in range(COPIES)]
+    post_form(http, server, session_id, "files", {"title": "Many PDFs"}, files)
+    post_form(http, server, session_id, "text", {"title": "Notes", "markdown": "Rotate keys every 90 days."})
+    wait_until(lambda: items(server)["Many PDFs"][3] > 0, "the PDFs' first pages", server)
+
+    pdfs_id = str(uuid.UUID(items(server)["Many PDFs"][0]))
+    state = server.home / "state" / session_id
+    owner = (state / "ingest" / f"{pdfs_id}.claim").read_text()
+    worker_pid = int(owner.rpartition(":")[2])
+    assert worker_pid != server.process.pid  # converted in the pool's process, not the server's
+    os.kill(worker_pid, signal.SIGKILL)
+
+    wait_until(lambda: items(server)["Many PDFs"][1] == "failed", "the killed ingest failing", server)
+    assert items(server)["Many PDFs"][2] == RESTARTED
+    wait_until(lambda: items(server)["Notes"][1] == "ready", "the queued text being added", server)
+    assert server.process.poll() is None  # the server itself went on serving
+    sandbox = server.home / "sandboxes" / session_id
+    assert not [p for p in sandbox.iterdir() if pdfs_id in p.name]
+    assert not [p for p in (state / "staging").iterdir() if p.name.startswith(pdfs_id)]
+    wait_until(lambda: not (state / "ingest").exists(), "the finished job being removed", server)
