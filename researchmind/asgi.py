@@ -16,6 +16,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from researchmind import runs, services  # noqa: E402
 from researchmind.routing import websocket_urlpatterns  # noqa: E402
+from researchmind.runs import contentjobs  # noqa: E402
 from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -45,6 +46,7 @@ class ResearchMindASGI:
             runs.remember_server_loop(loop)
             runs.keep_task(loop.create_task(runs.sweeper()))
             runs.keep_task(loop.create_task(services.content_sweeper()))
+            contentjobs.warm()
         return await self.inner(scope, receive, send)
 
 

@@ -260,7 +260,7 @@ HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
 # web process ("thread" or "process", docs/ARCHITECTURE.md says why the default);
 # more ingests wait in its queue ("Queued"). With RUN_EXECUTOR=celery the workers add it.
 INGEST_WORKERS = int(os.environ.get("INGEST_WORKERS", 2))
-INGEST_POOL = os.environ.get("INGEST_POOL", "thread")
+INGEST_POOL = os.environ.get("INGEST_POOL", "process")
 # How much a pool process steps back for the web process (os.nice; 0 keeps its priority).
 INGEST_NICE = int(os.environ.get("INGEST_NICE", 10))
 if INGEST_POOL not in {"thread", "process"}:

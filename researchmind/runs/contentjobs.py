@@ -200,6 +200,15 @@ def _get_pool() -> ThreadPool | ProcessPoolExecutor:
         return _pool
 
 
+def warm() -> None:
+    """Start the pool's processes now (the web process calls this at startup),
+    so the first ingest does not wait for them to import Django."""
+    pool = _get_pool()
+    if isinstance(pool, ProcessPoolExecutor):
+        for _ in range(max(1, int(settings.INGEST_WORKERS))):
+            pool.submit(os.getpid)
+
+
 def submit(fn: Callable[..., object], *args) -> None:
     """Queue ``fn(*args)`` on this process's ingest pool (``fn`` a module-level
     function: a process pool pickles it by name)."""
