@@ -120,8 +120,17 @@ def process_gone(owner: str, *, idle: float | None = None) -> bool:
     has been silent longer than ``CLAIM_STALE_SECONDS``."""
     host, _, pid = owner.rpartition(":")
     if host == socket.gethostname() and pid.isdigit():
-        return not _pid_alive(int(pid))
+        return not _pid_alive(int(pid)) or _zombie(int(pid))
     return idle is not None and idle > CLAIM_STALE_SECONDS
+
+
+def _zombie(pid: int) -> bool:
+    """A process that has exited but is not reaped yet (a pool's killed worker) still has its pid."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 @contextlib.contextmanager
@@ -227,7 +236,8 @@ def _after(pool: ProcessPoolExecutor, fn: Callable[..., object], args: tuple, fu
     """A pool worker process that died (a crash in a converter, the OOM killer)
     breaks its pool and every job queued in it: queue them again on a new pool.
     The job that was running keeps its claim, whose dead owner the recovery
-    finds; its new delivery finds it taken."""
+    finds; its new delivery finds it taken. (This runs in the broken pool's
+    own thread, which holds its locks: it must not shut that pool down.)"""
     if isinstance(future.exception(), BrokenProcessPool):
         _forget(pool)
         submit(fn, *args)
@@ -238,4 +248,3 @@ def _forget(pool: ProcessPoolExecutor) -> None:
     with _pool_lock:
         if _pool is pool:
             _pool = None
-    pool.shutdown(wait=False, cancel_futures=False)

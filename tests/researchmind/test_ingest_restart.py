@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.browser.harness import PASSWORD, LiveServer
+from tests.browser.harness import PASSWORD, LiveServer, free_port
 
 pytestmark = pytest.mark.slow  # two daphne starts and a few hundred PDF pages
 
@@ -112,7 +112,11 @@ def test_restart_mid_ingest_fails_the_item_cleanly_and_runs_the_queued_one(serve
     server.process = None
     assert items(server)["Many PDFs"][1] == "pending"
 
+    # Started again on a fresh port: the old one may linger in the kernel a while after a SIGKILL.
+    server.port = free_port()
+    server.url = f"http://127.0.0.1:{server.port}"
     server.start()
+    http = login(server, "ingest-alice")
     wait_until(lambda: items(server)["Many PDFs"][1] == "failed", "the interrupted item failing", server)
     assert items(server)["Many PDFs"][2] == RESTARTED
     wait_until(lambda: items(server)["Notes"][1] == "ready", "the queued text being added", server)
