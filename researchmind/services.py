@@ -200,7 +200,8 @@ def content_job_run(session_id: str, item_id: str) -> str:
             return "failed"
         ContentItem.objects.filter(pk=item_id).update(progress_message="Starting…")
         with contentjobs.renewing(state, item_id):
-            item = content_run(item, _job_work(item, job["spec"]))
+            # Built inside the run, so that even a job it cannot read fails its item clearly.
+            item = content_run(item, lambda dest, progress: _job_work(item, job["spec"])(dest, progress))
         return item.status
     finally:
         if job is not None and job["spec"].get("spool"):
