@@ -69,6 +69,7 @@ def main() -> None:
         for path in paths:
             upload = SimpleUploadedFile(path.name, path.read_bytes(), content_type="application/pdf")
             item = services.content_add(session, "files", {"files": [upload]})
+            item.refresh_from_db()  # added inline (INGEST_SYNC)
             assert item.status == "ready", item.error
             rendition = f"{path.name}.md"
             count = load_map(item.documents_path, rendition)["pages"]
