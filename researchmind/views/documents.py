@@ -115,6 +115,8 @@ def document_page_image(request, session_id, content_id, page, file_path):
             cached = page_image(item.documents_path, header["original"], page).path
         except DocumentError as exc:
             raise Http404(str(exc)) from None
+        except OSError:  # its path is private: say what is missing, not where
+            raise Http404("The original of this document is missing: its pages cannot be shown.") from None
     response = FileResponse(cached.open("rb"), content_type="image/png")
     response["Cache-Control"] = "private, max-age=3600"
     response["X-Content-Type-Options"] = "nosniff"
