@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test tools browser documents services run test test-fast test-postgres lint format check-python clean mutation
+.PHONY: help install install-test tools browser documents bench-documents services run test test-fast test-postgres lint format check-python clean mutation
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
@@ -78,6 +78,15 @@ documents:
 			&& { [ -z "$$missing" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall $$missing >/dev/null; } \
 			&& { [ -z "$$tools" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$tools >/dev/null; }) \
 		|| { echo "Could not install$$missing$$tools (needs root and Debian's package registry)." >&2; exit 1; }; fi
+
+# More real PDFs for the document benches only (bench/perf/pdf_corpus.py: 50 MB and more); not for `make test`.
+BENCH_PDF_PACKAGES := r-doc-pdf octave-doc gnuplot-doc asymptote-doc texlive-base texlive-latex-recommended valgrind
+bench-documents: documents
+	@test -e /usr/share/doc/octave/octave.pdf -a -e /usr/share/R/doc/manual/refman.pdf \
+		-a -e /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf || { \
+		echo "Installing Debian's documentation PDFs for the benches…"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BENCH_PDF_PACKAGES) >/dev/null) \
+		|| { echo "Could not install $(BENCH_PDF_PACKAGES) (needs root and Debian's package registry)." >&2; exit 1; }; }
 
 run: install
 	$(PY) manage.py migrate --noinput

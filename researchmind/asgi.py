@@ -14,8 +14,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from researchmind import runs  # noqa: E402
+from researchmind import runs, services  # noqa: E402
 from researchmind.routing import websocket_urlpatterns  # noqa: E402
+from researchmind.runs import contentjobs  # noqa: E402
 from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -31,7 +32,8 @@ router = ProtocolTypeRouter(
 class ResearchMindASGI:
     """Remembers the server's event loop (the embedded executor runs
     questions on it, beside the consumers of the in-memory channel layer) and
-    starts the sweeper that marks runs of dead processes interrupted."""
+    starts the sweepers that mark runs of dead processes interrupted and
+    recover the ingests they left (``services.content_recover``)."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
@@ -43,6 +45,8 @@ class ResearchMindASGI:
             loop = asyncio.get_running_loop()
             runs.remember_server_loop(loop)
             runs.keep_task(loop.create_task(runs.sweeper()))
+            runs.keep_task(loop.create_task(services.content_sweeper()))
+            contentjobs.warm()
         return await self.inner(scope, receive, send)
 
 

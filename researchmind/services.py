@@ -4,18 +4,19 @@ Views and management commands call these; nothing here renders."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import logging
 import shutil
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, router, transaction
+from django.db import DatabaseError, router, transaction
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
@@ -28,7 +29,9 @@ from core.ingest import IngestError, Limits
 from core.ingest.digest import folder_digest
 from core.threads import resolve_follow_up
 from researchmind import runs
+from researchmind.celery import app
 from researchmind.models import FANOUT_KEY, SUB_RUN_KEY, ContentItem, Question, ResearchSession
+from researchmind.runs import contentjobs
 from researchmind.runs.fanout import (
     MAX_CONCURRENCY,
     RESULT_TYPES,
@@ -241,27 +244,148 @@ def _content_failed(item: ContentItem, message: str) -> None:
     item.save(update_fields=["status", "error"])
 
 
-def content_run_async(item: ContentItem, work: Callable[..., object], *, cleanup: Path | None = None) -> None:
-    """Run the ingest in a background thread (after commit) so the page can
-    show its progress; ``INGEST_SYNC`` runs it inline (tests, commands)."""
+RESTARTED = "The server restarted while this was being added; add it again."
 
-    def target() -> None:
-        try:
-            content_run(ContentItem.objects.select_related("session").get(pk=item.pk), work)
-        finally:
-            if cleanup is not None:
-                shutil.rmtree(cleanup, ignore_errors=True)
 
-    def in_thread() -> None:
-        try:
-            target()
-        finally:
-            close_old_connections()  # this thread's own connection; never the request's
-
+def content_enqueue(item: ContentItem, spec: dict) -> None:
+    """Queue the ingest ``spec`` (``_job_work`` reads it) of ``item``: after
+    commit, on this process's ingest pool, or as a Celery task when questions
+    go to Celery; ``INGEST_SYNC`` runs it inline (tests, commands). Until a
+    worker takes it the item shows "Queued"."""
+    session_id, item_id = str(item.session_id), str(item.pk)
+    celery = settings.RUN_EXECUTOR == "celery"
+    queued_by = contentjobs.QUEUED_BY_CELERY if celery else contentjobs.this_process()
+    contentjobs.write_job(item.session.state_path, item_id, spec, queued_by=queued_by)
     if getattr(settings, "INGEST_SYNC", False):
-        target()
+        content_job_run(session_id, item_id)
+        return
+    ContentItem.objects.filter(pk=item_id).update(progress_message="Queued")
+    if celery:
+        # By name (researchmind/runs/tasks.py defines it): the task calls back into this module.
+        transaction.on_commit(
+            lambda: app.send_task("researchmind.ingest_content", args=(session_id, item_id))
+        )
     else:
-        transaction.on_commit(lambda: threading.Thread(target=in_thread, daemon=True).start())
+        transaction.on_commit(lambda: contentjobs.submit(content_job_run, session_id, item_id))
+
+
+def content_job_run(session_id: str, item_id: str) -> str:
+    """Run the queued ingest of one content item, wherever it runs (a pool
+    worker, a Celery worker, inline): claim it (once, however often it is
+    delivered), run it, and remove its job and spooled upload."""
+    state = Path(settings.STATE_ROOT) / session_id
+    if not contentjobs.claim(state, item_id):
+        return "taken"
+    job = contentjobs.read_job(state, item_id)
+    try:
+        item = ContentItem.objects.select_related("session").filter(pk=item_id).first()
+        if item is None or item.status != ContentItem.Status.PENDING:
+            return "gone"  # removed while queued, or a late duplicate of a finished job
+        if job is None:
+            _content_failed(item, "The content could not be added: its queued upload is missing.")
+            return "failed"
+        ContentItem.objects.filter(pk=item_id).update(progress_message="Starting…")
+        with contentjobs.renewing(state, item_id):
+            # Built inside the run, so that even a job it cannot read fails its item clearly.
+            item = content_run(item, lambda dest, progress: _job_work(item, job["spec"])(dest, progress))
+        return item.status
+    finally:
+        if job is not None and job["spec"].get("spool"):
+            shutil.rmtree(state / "uploads" / job["spec"]["spool"], ignore_errors=True)
+        contentjobs.release(state, item_id)
+
+
+def _job_work(item: ContentItem, spec: dict) -> Callable[..., object]:
+    session = item.session
+    limits, staging_root = _limits(), _staging_root(session)
+    kind = spec["kind"]
+    if kind == "text":
+        return partial(_text_work, title=spec["title"], markdown=spec["markdown"], staging_root=staging_root)
+    if kind == "git":
+        return partial(
+            _git_work,
+            url=spec["url"],
+            limits=limits,
+            staging_root=staging_root,
+            documents_dir=item.documents_path,
+        )
+    if kind == "url":
+        originals = session.state_path / "originals" / str(item.id)
+        return partial(
+            _url_work,
+            url=spec["url"],
+            limits=limits,
+            staging_root=staging_root,
+            original_dir=originals,
+            documents_dir=item.documents_path,  # a URL serving a PDF, .docx … is a document
+        )
+    spool = session.state_path / "uploads" / spec["spool"]
+    ingest_one = ingest.ingest_files if kind == "files" else _zip_work
+    return lambda dest, progress: ingest_one(
+        dest,
+        spooled_files(spool),
+        limits=limits,
+        progress=progress,
+        staging_root=staging_root,
+        documents_dir=item.documents_path,
+    )
+
+
+def _zip_work(dest, files, **options):
+    for _name, handle in files:
+        return ingest.ingest_zip(dest, handle, **options)
+    raise IngestError("The uploaded archive is missing.")
+
+
+def content_recover() -> int:
+    """Pending items whose ingest's process is gone (a restart, a killed
+    worker): one that had started is failed with ``RESTARTED`` and what it had
+    half-written is removed (the input may be what stopped the process, so it
+    is not run again); one still queued is queued again here. Items without a
+    job (ingested inline by a command) are left to that command. Returns how
+    many items it failed or queued again."""
+    handled = 0
+    for item in ContentItem.objects.filter(status=ContentItem.Status.PENDING).select_related("session"):
+        state, item_id = item.session.state_path, str(item.pk)
+        job = contentjobs.read_job(state, item_id)
+        if job is None:
+            continue
+        owner = contentjobs.claim_owner(state, item_id)
+        if owner is not None:
+            if contentjobs.process_gone(owner[0], idle=owner[1]):
+                _content_interrupted(item, job)
+                handled += 1
+        elif job["queued_by"] != contentjobs.QUEUED_BY_CELERY and contentjobs.process_gone(job["queued_by"]):
+            content_enqueue(item, job["spec"])
+            handled += 1
+    return handled
+
+
+def _content_interrupted(item: ContentItem, job: dict) -> None:
+    _content_failed(item, RESTARTED)
+    ContentItem.objects.filter(pk=item.pk).update(progress_message="")
+    sandbox_root, state = item.session.sandbox_path, item.session.state_path
+    leftovers = [
+        *sandbox_root.glob(f".{item.pk}.incoming-*"),
+        *(state / "staging").glob(f"{item.pk}-*"),
+        *(state / "documents").glob(f".{item.pk}.incoming-*"),
+        state / "originals" / str(item.pk),
+    ]
+    if job["spec"].get("spool"):
+        leftovers.append(state / "uploads" / job["spec"]["spool"])
+    for path in leftovers:
+        shutil.rmtree(path, ignore_errors=True)
+    contentjobs.release(state, str(item.pk))
+
+
+async def content_sweeper(interval: float = 10.0) -> None:
+    """In each web process: recover interrupted ingests at startup, then every ``interval`` seconds."""
+    while True:
+        try:
+            await sync_to_async(content_recover, thread_sensitive=False)()
+        except Exception:
+            log.warning("Recovering interrupted ingests failed", exc_info=True)
+        await asyncio.sleep(interval)
 
 
 def content_delete(item: ContentItem) -> None:
@@ -310,82 +434,28 @@ def content_add(session: ResearchSession, kind: str, data: dict) -> ContentItem:
     content_kind = BY_ADDED_AS.get(kind)
     if content_kind is None:
         raise ValueError(f"Unknown content kind {kind!r}; expected one of {', '.join(ADDED_AS)}.")
-    limits = _limits()
-    staging_root = _staging_root(session)
     if content_kind is ContentKind.TEXT:
         item = content_start(session=session, kind=content_kind, title=data["title"])
-        content_run_async(
-            item,
-            partial(_text_work, title=data["title"], markdown=data["markdown"], staging_root=staging_root),
-        )
+        content_enqueue(item, {"kind": "text", "title": data["title"], "markdown": data["markdown"]})
     elif content_kind is ContentKind.FILE:
         files = data["files"]
         spool = spool_uploads(session, files)
         title = data.get("title") or (files[0].name if len(files) == 1 else f"{len(files)} files")
         item = content_start(session=session, kind=content_kind, title=title)
-        content_run_async(
-            item,
-            lambda dest, progress: ingest.ingest_files(
-                dest,
-                spooled_files(spool),
-                limits=limits,
-                progress=progress,
-                staging_root=staging_root,
-                documents_dir=item.documents_path,
-            ),
-            cleanup=spool,
-        )
+        content_enqueue(item, {"kind": "files", "spool": spool.name})
     elif content_kind is ContentKind.ARCHIVE:
         spool = spool_uploads(session, [data["archive"]])
-        item = content_start(
-            session=session, kind=content_kind, title=data.get("title") or data["archive"].name
-        )
-
-        def zip_work(dest, progress):
-            for _name, handle in spooled_files(spool):
-                return ingest.ingest_zip(
-                    dest,
-                    handle,
-                    limits=limits,
-                    progress=progress,
-                    staging_root=staging_root,
-                    documents_dir=item.documents_path,
-                )
-
-        content_run_async(item, zip_work, cleanup=spool)
+        title = data.get("title") or data["archive"].name
+        item = content_start(session=session, kind=content_kind, title=title)
+        content_enqueue(item, {"kind": "zip", "spool": spool.name})
     elif content_kind is ContentKind.GIT_REPO:
         url = data["repository"]
-        item = content_start(
-            session=session,
-            kind=content_kind,
-            title=data.get("title") or url.rstrip("/").rsplit("/", 1)[-1],
-            source_url=url,
-        )
-        content_run_async(
-            item,
-            partial(
-                _git_work,
-                url=url,
-                limits=limits,
-                staging_root=staging_root,
-                documents_dir=item.documents_path,
-            ),
-        )
+        title = data.get("title") or url.rstrip("/").rsplit("/", 1)[-1]
+        item = content_start(session=session, kind=content_kind, title=title, source_url=url)
+        content_enqueue(item, {"kind": "git", "url": url})
     else:
-        url = data["url"]
-        item = content_start(session=session, kind=content_kind, source_url=url)
-        originals = session.state_path / "originals" / str(item.id)
-        content_run_async(
-            item,
-            partial(
-                _url_work,
-                url=url,
-                limits=limits,
-                staging_root=staging_root,
-                original_dir=originals,
-                documents_dir=item.documents_path,
-            ),
-        )
+        item = content_start(session=session, kind=content_kind, source_url=data["url"])
+        content_enqueue(item, {"kind": "url", "url": data["url"]})
     return item
 
 

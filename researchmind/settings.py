@@ -286,6 +286,16 @@ ENGINE_TEST_ABANDON_SECONDS = float(os.environ.get("ENGINE_TEST_ABANDON_SECONDS"
 # forced within its cancel graces).
 RUN_STOP_WAIT_SECONDS = float(os.environ.get("RUN_STOP_WAIT_SECONDS", 15.0))
 
+# Where content is added in the embedded default: a pool of INGEST_WORKERS in the
+# web process ("thread" or "process", docs/ARCHITECTURE.md says why the default);
+# more ingests wait in its queue ("Queued"). With RUN_EXECUTOR=celery the workers add it.
+INGEST_WORKERS = int(os.environ.get("INGEST_WORKERS", 2))
+INGEST_POOL = os.environ.get("INGEST_POOL", "process")
+# How much a pool process steps back for the web process (os.nice; 0 keeps its priority).
+INGEST_NICE = int(os.environ.get("INGEST_NICE", 10))
+if INGEST_POOL not in {"thread", "process"}:
+    raise ImproperlyConfigured(f"INGEST_POOL must be 'thread' or 'process', not {INGEST_POOL!r}.")
+
 # Ingestion: tests set this to scrape a local HTTP server on 127.0.0.1.
 INGEST_ALLOW_LOOPBACK = env_bool("INGEST_ALLOW_LOOPBACK", False)
 # Cloning a repository by its path on the server, from the web forms.

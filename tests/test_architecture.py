@@ -18,7 +18,16 @@ APP_ORDER = ("researchmind", "citations", "progress", "core")
 # Lowest first. A module belongs to the layer with the longest prefix it starts with.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pure core", ("core",)),
-    ("models", ("researchmind.models", "citations.models", "progress.models", "researchmind.celery")),
+    (
+        "models",
+        (
+            "researchmind.models",
+            "citations.models",
+            "progress.models",
+            "researchmind.celery",
+            "researchmind.poolworker",
+        ),
+    ),
     (
         "domain",
         (

@@ -4,6 +4,7 @@ page. The text view stays the default and the accessible fallback."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from django.contrib.auth.decorators import login_required
@@ -15,10 +16,31 @@ from django.views.decorators.http import require_GET
 from citations.models import Citation
 from core.ingest.documents import DocumentError
 from core.ingest.documents.locate import load_map
-from core.ingest.documents.pages import page_image, rect_boxes
+from core.ingest.documents.pages import cached_page_path, page_image, rect_boxes
+from core.sandbox import resolve_in_sandbox
 from researchmind.views.files import _cited_from, _owned_item
 
 _PAGE = re.compile(r"^\d{1,6}$")
+
+
+@functools.lru_cache(maxsize=64)
+def _map_header(documents_dir: str, file_path: str, _mtime_ns: int, _size: int) -> dict | None:
+    """The map's kind, original and page count, kept per map file version: an
+    image request must not parse a long document's whole map each time."""
+    data = load_map(documents_dir, file_path)
+    return None if data is None else {key: data.get(key) for key in ("kind", "original", "pages")}
+
+
+def _pdf_header(item, file_path: str) -> dict:
+    try:
+        # Resolved as load_map resolves it: ``file_path`` comes from the URL.
+        stat = resolve_in_sandbox(item.documents_path / "maps", f"{file_path}.json").stat()
+    except (OSError, ValueError):
+        raise Http404("This file is not the text of a PDF.") from None
+    header = _map_header(str(item.documents_path), file_path, stat.st_mtime_ns, stat.st_size)
+    if header is None or header["kind"] != "pdf":
+        raise Http404("This file is not the text of a PDF.")
+    return header
 
 
 def _pdf_map(item, file_path: str) -> dict:
@@ -89,12 +111,16 @@ def document_page(request, session_id, content_id, file_path):
 @require_GET
 def document_page_image(request, session_id, content_id, page, file_path):
     _session, item = _owned_item(request, session_id, content_id)
-    data = _pdf_map(item, file_path)
-    try:
-        image = page_image(item.documents_path, data["original"], page)
-    except DocumentError as exc:
-        raise Http404(str(exc)) from None
-    response = FileResponse(image.path.open("rb"), content_type="image/png")
+    header = _pdf_header(item, file_path)
+    cached = cached_page_path(item.documents_path, header["original"], page)
+    if not (1 <= page <= (header["pages"] or 0) and cached.is_file()):  # else render it (or say why not)
+        try:
+            cached = page_image(item.documents_path, header["original"], page).path
+        except DocumentError as exc:
+            raise Http404(str(exc)) from None
+        except OSError:  # its path is private: say what is missing, not where
+            raise Http404("The original of this document is missing: its pages cannot be shown.") from None
+    response = FileResponse(cached.open("rb"), content_type="image/png")
     response["Cache-Control"] = "private, max-age=3600"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -30,12 +30,17 @@ class PageImage:
     height: float
 
 
+def cached_page_path(documents_dir: str | os.PathLike[str], original: str, number: int) -> Path:
+    """Where ``page_image`` keeps page ``number`` of ``original`` as a PNG."""
+    return Path(documents_dir) / "pages" / original / f"{number}-{PAGE_DPI}dpi.png"
+
+
 def page_image(documents_dir: str | os.PathLike[str], original: str, number: int) -> PageImage:
     """Page ``number`` (from 1) of the document ``original`` as a PNG, rendered
     once at ``PAGE_DPI`` and then served from the cache."""
     documents_dir = Path(documents_dir)
     source = original_path(documents_dir, original)
-    cached = documents_dir / "pages" / original / f"{number}-{PAGE_DPI}dpi.png"
+    cached = cached_page_path(documents_dir, original, number)
     document = open_pdf(source, Path(original).name)
     try:
         count = len(document)
@@ -52,7 +57,9 @@ def page_image(documents_dir: str | os.PathLike[str], original: str, number: int
                 partial = cached.with_name(f".{cached.name}.{uuid.uuid4().hex[:8]}")
                 bitmap = page.render(scale=scale)
                 try:
-                    bitmap.to_pil().save(partial, format="PNG")
+                    # zlib level 1: encoding at the default level took twice as long (most of
+                    # a cold page's time, bench.perf.page_image) for a file no smaller.
+                    bitmap.to_pil().save(partial, format="PNG", compress_level=1)
                 finally:
                     bitmap.close()
                 os.replace(partial, cached)  # two viewers rendering at once both leave a whole image
