@@ -19,7 +19,7 @@ def _add_text(page, title: str, markdown: str) -> None:
     form.locator("button[type=submit]").click()
 
 
-def test_fanout_page_follows_its_sub_runs_over_one_websocket(page, login, live):
+def test_fanout_page_follows_its_sub_runs_over_one_websocket(page, login, live, shot):
     login()
     page.fill("#id_title", "Fan-out live")
     page.click("button:has-text('Create')")
@@ -51,6 +51,7 @@ def test_fanout_page_follows_its_sub_runs_over_one_websocket(page, login, live):
     expect(page.locator(".fanout-lead")).to_contain_text("was asked of 2 sub-runs")
     expect(page.locator("#answer .answer.prose")).to_have_count(0)
     expect(page.locator("#fanout-lanes .lane-phase")).to_have_count(0)
+    shot(page, "fanout-report")
 
     question_id = question_url.rstrip("/").rsplit("/", 1)[1]
     question_sockets = [url for url in sockets if "/ws/questions/" in url]
