@@ -20,8 +20,13 @@ from core.ingest.documents.locate import describe, load_map, locate
 from core.ingest.documents.ocr import OCR_MARK, OcrError, needs_ocr, ocr_dpi, ocr_page
 from core.ingest.documents.pdf import page_text
 from core.sandbox import ensure_layout
-from tests.core.ingest.documents.builders import joined, make_scan, with_garbage_layer
-from tests.core.ingest.documents.conftest import DEBIAN_PDFS, debian_pdf
+from tests.core.ingest.documents.builders import (
+    DEBIAN_PDFS,
+    debian_pdf,
+    joined,
+    make_scan,
+    with_garbage_layer,
+)
 
 pytestmark = pytest.mark.slow  # tesseract reads each page for a few seconds
 
