@@ -31,7 +31,7 @@ class ModelSettings:
     base_url: str
     model: str
     api_key: str = ""
-    context_length: int = 8192  # tokens the model reads and writes in one request
+    context_length: int = 0  # tokens the model reads and writes in one request; 0: ask its server
     tool_mode: str = "auto"  # on: tools; off: retrieval; auto: tools unless the server refuses them
     max_turns: int = 12  # requests in one run
     max_tokens: int = 16_000  # tokens the model may write in one run

@@ -233,7 +233,8 @@ def test_the_mode_is_shown_on_the_run(sessions, tool_mode, shown):
     with MockOpenAI(default=ChatResearcher()) as mock:
         done = run(sessions, mock, tool_mode=tool_mode)
     notices = [n["content"] for n in done.of_type("system", "informational")]
-    assert notices[0].startswith(shown) and notices[0].endswith(f"(OPENAI_TOOLS={tool_mode})")
+    assert notices[0].startswith("Context: ")  # the model's context is said first (test_openai_context.py)
+    assert notices[1].startswith(shown) and notices[1].endswith(f"(OPENAI_TOOLS={tool_mode})")
 
 
 def test_a_server_that_is_not_there_is_retried_then_named(sessions):
