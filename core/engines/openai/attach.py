@@ -38,7 +38,10 @@ MIN_TERMS = 2  # a sentence with fewer key terms states too little to cite
 MIN_SHARE = 0.6  # of the sentence's key terms a window must hold before the judge reads it
 # Where an answer's sentences part: after ".", "!" or "?" and blanks, or at a line break.
 _SENTENCE_RE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|[.!?]$|\n|$)", re.M)
+_MODEL_MARKER_RE = re.compile(rf"[ \t]*(?:{MARKER_RE.pattern})")  # the model's own [cN], and the blank before
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+|^#{1,6}\s+")
+# A file named in the sentence ("According to <id>/notes.md, …") is where, not what, it says.
+_NAMED_FILE_RE = re.compile(r"(?:\b(?:according to|in|from|see)\s+)?`?[\w.-]+(?:/[\w.-]+)+`?,?\s*", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ def usable_citations(answer: str, sandbox: Path, *, content_ids: list[str], stat
 def attach_citations(answer: str, passages: list[Hit]) -> Attached:
     """``answer`` without the model's unusable citations, each sentence that a
     passage states cited at that passage's lines."""
-    prose = MARKER_RE.sub("", strip_markers(answer)).rstrip()
+    prose = _MODEL_MARKER_RE.sub("", strip_markers(answer)).rstrip()
     windows = _windows(passages)
     pieces: list[str] = []
     entries: list[dict] = []
@@ -77,7 +80,7 @@ def attach_citations(answer: str, passages: list[Hit]) -> Attached:
         sentence = match.group(0)
         pieces.append(prose[position : match.end()])
         position = match.end()
-        claim = _BULLET_RE.sub("", sentence).strip()
+        claim = _NAMED_FILE_RE.sub("", _BULLET_RE.sub("", sentence)).strip()
         terms = _terms(claim)
         if len(terms) < MIN_TERMS:
             continue
