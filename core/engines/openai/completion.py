@@ -93,6 +93,7 @@ class Streaming:
         self.writer: ModelStreamWriter | None = None
         self.partial = ""
         self.cap_name = "max_tokens"  # what the server calls a reply's token cap
+        self.context_source = "OPENAI_CONTEXT_LENGTH"  # where the context length came from
 
     async def _complete(self, messages: list[dict], reply: Reply, *, tools: bool) -> AsyncIterator[str]:
         """Stream one Chat Completion into ``reply``, yielding its lines as they come."""
@@ -105,7 +106,7 @@ class Streaming:
         if size + min(settings.reply_tokens, left) > settings.context_length:
             raise Stopped(
                 f"The conversation outgrew the model's context (about {size} tokens of "
-                f"{settings.context_length}, OPENAI_CONTEXT_LENGTH) before the model answered."
+                f"{settings.context_length}, {self.context_source}) before the model answered."
             )
         request = {
             "model": settings.model,

@@ -60,7 +60,6 @@ class Research(Streaming):
         self.killed_by: str | None = None
         self.tools = ContentTools(sandbox, self.asked.folders, state)
         self.manifest = read_manifest(sandbox)
-        self.context_source = "OPENAI_CONTEXT_LENGTH"
         self.seen: list[Hit] = []  # the passages the model was given or read: what the app may cite
 
     async def lines(self) -> AsyncIterator[str]:

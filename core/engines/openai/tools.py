@@ -253,18 +253,19 @@ def numbered(hit: Hit) -> str:
 
 
 def fitted(done: ToolCall, max_chars: int) -> int:
-    """Cut ``done``'s result to ``max_chars`` at a line's end, saying so in the
+    """Cut ``done``'s result to ``max_chars`` (as JSON carries it) at a line's end, saying so in the
     result, and keep in ``done.read`` only the lines the model will see (what
     the app may later cite for it). Returns how many lines were left out."""
     cut = 0
-    if len(done.result) > max_chars:
+    if len(json.dumps(done.result, ensure_ascii=False)) > max_chars:
         lines = done.result.split("\n")
         kept, size = [], 0
         for line in lines:
-            if size + len(line) + 1 > max(max_chars - 80, 0):
+            shown = len(json.dumps(line, ensure_ascii=False))  # as the request carries it: escapes, "\n"
+            if size + shown > max(max_chars - 80, 0):
                 break
             kept.append(line)
-            size += len(line) + 1
+            size += shown
         cut = len(lines) - len(kept)
         done.result = "\n".join([*kept, f"… ({cut} more lines left out to fit the model's context)"])
     visible = set(done.result.split("\n"))
