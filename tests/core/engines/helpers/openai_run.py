@@ -34,8 +34,16 @@ class Run:
         return result
 
 
-def run(sessions, mock: MockOpenAI, prompt: str = QUESTION, *, cancel_when=None, **settings) -> Run:
-    engine = OpenAIEngine(base_url=mock.url, model="mock-model", state_dir=sessions.state, **settings)
+def run(
+    sessions,
+    mock: MockOpenAI,
+    prompt: str = QUESTION,
+    *,
+    cancel_when=None,
+    model: str = "mock-model",
+    **settings,
+) -> Run:
+    engine = OpenAIEngine(base_url=mock.url, model=model, state_dir=sessions.state, **settings)
     interpreter = StreamInterpreter(titles={CONTENT_ID: "Auth notes"}, sandbox=str(sessions.sandbox))
     outcome, lines = RunOutcome(), []
 
