@@ -36,7 +36,9 @@ class ContextLength:
     source: str  # where it came from, as the run says it
 
 
-_KNOWN: dict[tuple[str, str], ContextLength] = {}  # (base URL, model) → what its server said, asked once
+# (base URL, model) → what its server said, asked once per process: a server that
+# says nothing (OpenAI's) is not asked again before every run's first token.
+_KNOWN: dict[tuple[str, str], ContextLength] = {}
 
 
 async def context_length(
@@ -47,13 +49,16 @@ async def context_length(
         return ContextLength(configured, "OPENAI_CONTEXT_LENGTH")
     known = _KNOWN.get((base_url, model))
     if known is None:
-        known = await _asked(http, base_url, model, api_key)
-        if known.source != ASSUMED:  # a server that did not answer is asked again next time
+        known, answered = await _asked(http, base_url, model, api_key)
+        if answered:  # a server that did not answer is asked again next time
             _KNOWN[(base_url, model)] = known
     return known
 
 
-async def _asked(http: httpx.AsyncClient, base_url: str, model: str, api_key: str) -> ContextLength:
+async def _asked(
+    http: httpx.AsyncClient, base_url: str, model: str, api_key: str
+) -> tuple[ContextLength, bool]:
+    """What the server says, and whether it answered at all (its model list)."""
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     base = base_url.rstrip("/")
     root = base.removesuffix("/v1")
@@ -83,8 +88,8 @@ async def _asked(http: httpx.AsyncClient, base_url: str, model: str, api_key: st
                 if isinstance(key, str) and key.endswith(".context_length") and _positive(value):
                     found.append((int(value), f"the server's /api/show ({key})"))
     if found:
-        return ContextLength(*min(found))
-    return ContextLength(FALLBACK, ASSUMED)
+        return ContextLength(*min(found)), True
+    return ContextLength(FALLBACK, ASSUMED), entry is not None
 
 
 def _positive(value: object) -> bool:

@@ -140,3 +140,12 @@ def test_a_cut_result_keeps_only_the_lines_the_model_will_see_as_citable():
     assert seen.text.split("\n")[-1] == f"Line {40 - cut} says something about tokens."
     untouched = ToolCall(READ_LINES, {}, result=numbered(hit), shown_as="Read", read=[hit])
     assert fitted(untouched, 100_000) == 0 and untouched.read == [hit]
+
+
+def test_the_server_is_asked_once_not_before_every_runs_first_token(sessions):
+    with MockOpenAI(default=ChatResearcher(), model_fields={"mock-model": {"max_model_len": 6000}}) as mock:
+        first = run(sessions, mock, tool_mode="off")
+        second = run(sessions, mock, tool_mode="off")
+    said = "Context: 6000 tokens (the server's /v1/models (max_model_len))."
+    assert notices(first)[0] == notices(second)[0] == said
+    assert [r.path for r in mock.requests].count("/v1/models") == 1
