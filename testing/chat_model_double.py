@@ -168,7 +168,7 @@ class ChatResearcher:
         path, number, line = best
         if instructed and self.citing == "ignores":
             self.decisions.append(f"{why}: told to cite, ignored it")
-            return Reply(f"{line.strip()} {UNSTATED}", chunk_chars=7)
+            return Reply(f"{line.strip()}\n\n{UNSTATED}", chunk_chars=7)
         self.decisions.append(f"{why}: cite {path}:{number}" if instructed else f"{why}: no citation format")
         if not instructed:
             return Reply(f"According to {path}, {line.strip()}")
