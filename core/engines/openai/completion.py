@@ -72,6 +72,7 @@ class Reply:
     text: str = ""
     calls: dict[int, dict] = field(default_factory=dict)  # index → {id, name, arguments}
     finish_reason: str | None = None
+    capped: int = 0  # the reply stopped at this per-reply cap (tokens), not at the run's budget
 
 
 class Streaming:
@@ -200,7 +201,12 @@ class Streaming:
         if not reply.calls:
             for line in writer.end_message("end_turn" if reply.finish_reason != "length" else "max_tokens"):
                 yield line
-        if reply.finish_reason == "length" or (
+        cap = min(settings.reply_tokens, left)
+        if reply.finish_reason == "length" and not reply.calls and cap < left and reply.text.strip():
+            # The reply reached the per-request cap, not the run's budget: what it wrote is the
+            # answer (small local models write on until a cap), said to be cut where it was.
+            reply.capped = cap
+        elif reply.finish_reason == "length" or (
             reply.calls and writer.completion_tokens >= settings.max_tokens
         ):
             raise Stopped(self._tokens_sentence())

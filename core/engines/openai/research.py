@@ -121,7 +121,7 @@ class Research(Streaming):
                 yield line
             calls = [reply.calls[index] for index in sorted(reply.calls)]
             if not calls:
-                for line in await self._answer(reply.text, "read"):
+                for line in await self._answer(reply, "read"):
                     yield line
                 return
             messages.append(
@@ -214,7 +214,7 @@ class Research(Streaming):
         reply = Reply()
         async for line in self._complete(messages, reply, tools=False):
             yield line
-        for line in await self._answer(reply.text, "was given"):
+        for line in await self._answer(reply, "was given"):
             yield line
 
     # -- the context and the answer ---------------------------------------------------------
@@ -240,11 +240,19 @@ class Research(Streaming):
         used = sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
         return self.settings.context_length - self.settings.reply_tokens - used - CONTEXT_MARGIN
 
-    async def _answer(self, text: str, how: str) -> list[str]:
+    async def _answer(self, reply: Reply, how: str) -> list[str]:
         """The closing lines: the answer with citations the app attached when the
-        model's own verify nowhere, and what was left out of the model's context."""
+        model's own verify nowhere, what was left out of the model's context, and
+        where a reply was cut at its cap."""
         writer = self.writer
+        text = reply.text
         lines = []
+        notes = list(writer.left_out)
+        if reply.capped:
+            notes.append(
+                f"The model's reply reached its cap of {reply.capped} tokens: the answer may be cut short."
+            )
+            lines.append(writer.notice(notes[-1]))
         own = await asyncio.to_thread(
             usable_citations, text, self.sandbox, content_ids=list(self.manifest), state=self.state
         )
@@ -268,8 +276,8 @@ class Research(Streaming):
                         f"{how} states a sentence of its answer: no citation attached."
                     )
                 )
-        if writer.left_out:
-            text = text.rstrip() + "\n\n" + "\n".join(f"_{sentence}_" for sentence in writer.left_out)
+        if notes:
+            text = text.rstrip() + "\n\n" + "\n".join(f"_{sentence}_" for sentence in notes)
         lines.append(writer.result(duration_ms=self._elapsed_ms(), text=text))
         return lines
 

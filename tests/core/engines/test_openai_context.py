@@ -11,7 +11,7 @@ import pytest
 from core.engines.builtin.search import Hit
 from core.engines.openai.tools import READ_LINES, ToolCall, fitted, numbered
 from testing.chat_model_double import ChatResearcher
-from testing.mock_openai import MockOpenAI
+from testing.mock_openai import MockOpenAI, Reply
 from tests.core.engines.conftest import CONTENT_ID
 from tests.core.engines.helpers.openai_run import run
 
@@ -149,3 +149,18 @@ def test_the_server_is_asked_once_not_before_every_runs_first_token(sessions):
     said = "Context: 6000 tokens (the server's /v1/models (max_model_len))."
     assert notices(first)[0] == notices(second)[0] == said
     assert [r.path for r in mock.requests].count("/v1/models") == 1
+
+
+def test_a_reply_cut_at_its_cap_is_the_answer_said_to_be_cut_and_still_cited(sessions):
+    """Small local models write on until a cap: the per-reply cap (not the run's
+    token budget) ends the reply, which is kept, said to be cut, and cited."""
+    text = "Access tokens expire after 15 minutes.\n\nAnd then the tokens and the tokens and"
+    with MockOpenAI([Reply(text, finish_reason="length")]) as mock:
+        done = run(sessions, mock, tool_mode="off", reply_tokens=40)
+    assert mock.chat_requests()[0].body["max_tokens"] == 40
+    assert done.result["subtype"] == "success"
+    said = "The model's reply reached its cap of 40 tokens: the answer may be cut short."
+    assert said in notices(done)
+    answer = done.interpreter.answer_text
+    assert answer.startswith("Access tokens expire after 15 minutes. [c1]") and answer.endswith(f"_{said}_")
+    assert done.result["attached_citations"] == ["c1"] and "context_left_out" not in done.result
