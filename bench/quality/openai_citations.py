@@ -154,7 +154,7 @@ def table(rows: list[dict]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--limit", type=int, default=12, help="questions asked of the real model")
+    parser.add_argument("--limit", type=int, default=10, help="questions asked of the real model")
     parser.add_argument("--no-gemma", action="store_true", help="the double only")
     args = parser.parse_args()
     chosen = cases()
@@ -181,7 +181,7 @@ def main() -> int:
                         root,
                         where,
                         context_length=server.context,
-                        reply_tokens=160,
+                        reply_tokens=64,
                         timeout=600.0,
                     )
                 )
