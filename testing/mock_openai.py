@@ -22,7 +22,8 @@ What the local servers say of a model's context, each in its own shape:
 ``{"meta": {"n_ctx_train": …}}``, vLLM's ``{"max_model_len": …}``), ``props``
 is llama.cpp's ``GET /props`` and ``ollama_show`` Ollama's ``POST /api/show``
 answer per model. With ``context_length`` set, a request whose messages and
-reply cap exceed it (four characters a token) is refused with vLLM's 400.
+reply cap exceed it (three characters a token, as small models' tokenizers cut
+README text) is refused with vLLM's 400.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(404, f"No route for POST {self.path}")
             return
         if self.mock.context_length is not None:
-            prompt = sum(len(str(m.get("content") or "")) // 4 + 4 for m in body.get("messages") or [])
+            prompt = sum(len(str(m.get("content") or "")) // 3 + 4 for m in body.get("messages") or [])
             reply = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
             if prompt + reply > self.mock.context_length:
                 self._send_error(

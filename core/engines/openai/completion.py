@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import ssl
 import time
 from collections.abc import AsyncIterator
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 import openai
 
 from .errors import Failure, failure_of, retry_delay
-from .retrieval import tokens_of
+from .retrieval import messages_tokens, tokens_of
 from .tools import TOOLS
 from .writer import ModelStreamWriter
 
@@ -103,7 +102,7 @@ class Streaming:
         left = settings.max_tokens - writer.completion_tokens
         if left <= 0:
             raise Stopped(self._tokens_sentence())
-        size = sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+        size = messages_tokens(messages)
         if size + min(settings.reply_tokens, left) > settings.context_length:
             raise Stopped(
                 f"The conversation outgrew the model's context (about {size} tokens of "
@@ -191,7 +190,7 @@ class Streaming:
         self.partial = ""
         if not reported:  # a server that sends no usage still spends the token budget
             written = reply.text + "".join(call["arguments"] for call in reply.calls.values())
-            writer.input_tokens += sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+            writer.input_tokens += messages_tokens(messages)
             writer.completion_tokens += tokens_of(written)
         for number, index in enumerate(sorted(reply.calls), start=1):
             reply.calls[index]["id"] = reply.calls[index]["id"] or f"call_{writer.turns}_{number}"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -32,7 +31,7 @@ from .attach import attach_citations, usable_citations
 from .completion import ModelSettings, NoTools, Reply, Stopped, Streaming, tls_context
 from .context import context_length
 from .prompt import Asked, asked, system_message
-from .retrieval import retrieve, tokens_of, with_passages
+from .retrieval import CHARS_PER_TOKEN, messages_tokens, retrieve, tokens_of, with_passages
 from .tools import ContentTools, ToolCall, fitted, shown_call
 from .writer import ModelStreamWriter
 
@@ -150,7 +149,7 @@ class Research(Streaming):
             for tool_id, call in zip(steps, calls, strict=True):
                 done = await self._race(asyncio.to_thread(self.tools.run, call["name"], call["arguments"]))
                 room = self._room(messages)
-                cut = fitted(done, room * 4)
+                cut = fitted(done, int(room * CHARS_PER_TOKEN))
                 if cut:
                     sentence = (
                         f"{cut} line{'s' * (cut != 1)} of a {done.shown_as} result left out to fit the "
@@ -237,7 +236,7 @@ class Research(Streaming):
 
     def _room(self, messages: list[dict]) -> int:
         """Tokens a tool result may still take: the context less the conversation and the reply."""
-        used = sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+        used = messages_tokens(messages)
         return self.settings.context_length - self.settings.reply_tokens - used - CONTEXT_MARGIN
 
     async def _answer(self, reply: Reply, how: str) -> list[str]:
