@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test tools browser documents bench-documents services run test test-fast test-postgres lint format check-python clean mutation
+.PHONY: help install install-test build-tools tools browser documents bench-documents services run test test-fast test-postgres lint format check-python clean mutation
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
@@ -37,7 +37,7 @@ $(VENV)/.installed: requirements.txt $(VENV)/.created
 	$(PY) -m pip install --quiet -r requirements.txt
 	@touch $@
 
-$(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/.installed
+$(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/.installed | build-tools
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	@touch $@
 
@@ -48,6 +48,14 @@ install-test: $(VENV)/.installed-test
 # The real Claude Code and claude-mpm CLIs, installed under .tools/ (not global).
 tools:
 	@PYTHON=$(PYTHON) bash tools/install-cli.sh
+
+# CMake and a C++ compiler: llama-cpp-python (requirements-test.txt, the real model server of the
+# OpenAI-compatible engine's slow tests) builds from source; pip caches the wheel it builds (skipped when present).
+build-tools:
+	@command -v cmake >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || { \
+		echo "Installing Debian's cmake and g++ to build llama-cpp-python…"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake g++ >/dev/null) \
+		|| { echo "Could not install cmake and g++ (needs root and Debian's package registry)." >&2; exit 1; }; }
 
 # Debian's chromium for the browser suite (skipped when present).
 browser:

@@ -110,6 +110,7 @@ class CitationAdmin(admin.ModelAdmin):
         "location",
         "verification_badge",
         "support_badge",
+        "found_by",
         "similarity",
         "review_status",
         "reviewer",

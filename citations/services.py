@@ -11,6 +11,7 @@ from django.utils import timezone
 from citations.models import Citation, CitationFeedback
 from citations.presenters import store_answer_html
 from core.citations.parsing import ParsedCitation, parse_citations
+from core.citations.parsing.model import FoundBy
 from core.citations.states import VerificationState
 from core.citations.support.judge import claim_sentences, judge_citation
 from core.citations.verification import file_digest, verify_citations
@@ -20,6 +21,8 @@ from core.ingest.documents.locate import locate
 from core.sandbox import SandboxError, resolve_in_sandbox
 
 log = logging.getLogger(__name__)
+
+ATTACHED_KEY = "attached_citations"  # in Question.protocol: the ids the engine attached
 
 
 class Locators:
@@ -86,6 +89,9 @@ def citations_record(question) -> int:
         state=session.state_path,
     )
     claims = claim_sentences(question.answer or "")
+    # Ids the engine attached itself (named on its result line, never read from the
+    # model's text): stored as attached by the app, not as written by the model.
+    attached = set((question.protocol or {}).get(ATTACHED_KEY) or [])
     now = timezone.now()
     locators = Locators(session)
     rows = []
@@ -122,7 +128,9 @@ def citations_record(question) -> int:
                 date=str(cit.date or "")[:40],
                 version=str(cit.version or "")[:60],
                 web_type=cit.web_type or "",
-                found_by=cit.found_by,
+                found_by=FoundBy.ATTACHED
+                if cit.cid in attached and cit.found_by == FoundBy.CITATIONS_BLOCK
+                else cit.found_by,
                 verification=ver.status,
                 verification_detail=ver.detail,
                 match_score=ver.score,

@@ -10,6 +10,7 @@ def citation_payload(citation) -> dict:
     return {
         "cid": citation.cid,
         "found_by": citation.found_by,
+        "attached_by_app": citation.found_by == "attached",
         "source_type": citation.source_type,
         "source_path": citation.source_path,
         "url": citation.url,

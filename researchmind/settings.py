@@ -267,7 +267,7 @@ OPENAI_API_KEY = os.environ.get("OPENAI_API_KEY", "")
 OPENAI_MODEL = env_model("OPENAI_MODEL")
 # The model's context window in tokens: prompts are budgeted to it by the app
 # (Ollama cuts a longer prompt silently, so the server is never relied on).
-OPENAI_CONTEXT_LENGTH = int(os.environ.get("OPENAI_CONTEXT_LENGTH", 8192))
+OPENAI_CONTEXT_LENGTH = int(os.environ.get("OPENAI_CONTEXT_LENGTH") or 0)  # 0: ask the model's server
 # Tool calling: "on", "off" (retrieval mode: the app sends the passages) or
 # "auto" (tools, unless the server says the model takes none).
 OPENAI_TOOLS = os.environ.get("OPENAI_TOOLS", "auto").strip().lower()

@@ -20,6 +20,8 @@ from typing import Any
 from testing.mock_openai import Call, Reply, Turn
 from testing.model_double import INSTRUCTION_SIGNS, READ_LINE, keywords
 
+# What a model that ignores the format adds of its own: no passage states it.
+UNSTATED = "Administrators can usually change such limits elsewhere."
 PASSAGE_HEAD = re.compile(r"^(\S+/\S+) \(lines (\d+)-(\d+)\)$")
 
 
@@ -100,9 +102,15 @@ class ChatResearcher:
     the line of what it read that shares most words with the question; with no
     tools offered it answers from the passages in the user's message. It cites
     (``[c1]``, the CITATIONS block) only when the system message carries the
-    research instructions. ``decisions`` records why it did what it did."""
+    research instructions. ``decisions`` records why it did what it did.
+
+    ``citing`` is how well it follows the citation format it was told, as small
+    local models do or do not: ``obeys`` (cites as told), ``ignores`` (never
+    writes the format, and adds a sentence of its own that no passage states),
+    ``breaks`` (writes a CITATIONS block whose lines and excerpt are garbled)."""
 
     decisions: list[str] = field(default_factory=list)
+    citing: str = "obeys"
 
     def __call__(self, body: dict[str, Any]) -> Turn:
         instructed = all(sign in system_of(body) for sign in INSTRUCTION_SIGNS)
@@ -158,15 +166,26 @@ class ChatResearcher:
             )
             return Reply(text)
         path, number, line = best
+        if instructed and self.citing == "ignores":
+            self.decisions.append(f"{why}: told to cite, ignored it")
+            return Reply(f"{line.strip()}\n\n{UNSTATED}", chunk_chars=7)
         self.decisions.append(f"{why}: cite {path}:{number}" if instructed else f"{why}: no citation format")
         if not instructed:
             return Reply(f"According to {path}, {line.strip()}")
+        garbled = self.citing == "breaks"
+        if garbled:
+            self.decisions[-1] = f"{why}: cite {path}:{number} garbled"
         citation = {
             "id": "c1",
             "source_file": path,
             "source_type": "file",
-            "location": {"line_start": number, "line_end": number, "section": None, "page": None},
-            "excerpt": line.strip()[:200],
+            "location": {
+                "line_start": number + 1000 * garbled,
+                "line_end": number + 1000 * garbled,
+                "section": None,
+                "page": None,
+            },
+            "excerpt": (" ".join(reversed(line.split())) if garbled else line.strip())[:200],
             "relevance": "direct",
             "confidence": 0.9,
         }

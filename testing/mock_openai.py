@@ -16,6 +16,14 @@ chunk with the ``finish_reason``, a usage chunk when
 ``stream_options.include_usage`` asks for one, then ``data: [DONE]``.
 With ``api_key`` set, any other bearer token gets a 401 that echoes part of
 the key it was sent, as OpenAI's does.
+
+What the local servers say of a model's context, each in its own shape:
+``model_fields`` adds fields to a model's ``/v1/models`` entry (llama.cpp's
+``{"meta": {"n_ctx_train": …}}``, vLLM's ``{"max_model_len": …}``), ``props``
+is llama.cpp's ``GET /props`` and ``ollama_show`` Ollama's ``POST /api/show``
+answer per model. With ``context_length`` set, a request whose messages and
+reply cap exceed it (three characters a token, as small models' tokenizers cut
+README text) is refused with vLLM's 400.
 """
 
 from __future__ import annotations
@@ -93,6 +101,10 @@ class MockOpenAI:
     api_key: str | None = None
     models: list[str] = field(default_factory=lambda: ["mock-model"])
     requests: list[RecordedRequest] = field(default_factory=list)
+    model_fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+    props: dict[str, Any] | None = None
+    ollama_show: dict[str, dict[str, Any]] = field(default_factory=dict)
+    context_length: int | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -162,9 +174,21 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(None)
         if not self._authorised():
             return
-        if self.path.split("?", 1)[0] == "/v1/models":
-            data = [{"id": m, "object": "model", "created": 0, "owned_by": "mock"} for m in self.mock.models]
+        route = self.path.split("?", 1)[0]
+        if route == "/v1/models":
+            data = [
+                {
+                    "id": m,
+                    "object": "model",
+                    "created": 0,
+                    "owned_by": "mock",
+                    **self.mock.model_fields.get(m, {}),
+                }
+                for m in self.mock.models
+            ]
             self._send_json(200, {"object": "list", "data": data})
+        elif route == "/props" and self.mock.props is not None:
+            self._send_json(200, self.mock.props)
         else:
             self._send_error(404, f"No route for GET {self.path}")
 
@@ -177,9 +201,24 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(body)
         if not self._authorised():
             return
-        if self.path.split("?", 1)[0] != "/v1/chat/completions":
+        route = self.path.split("?", 1)[0]
+        if route == "/api/show" and str(body.get("model")) in self.mock.ollama_show:
+            self._send_json(200, self.mock.ollama_show[str(body["model"])])
+            return
+        if route != "/v1/chat/completions":
             self._send_error(404, f"No route for POST {self.path}")
             return
+        if self.mock.context_length is not None:
+            prompt = sum(len(str(m.get("content") or "")) // 3 + 4 for m in body.get("messages") or [])
+            reply = int(body.get("max_tokens") or body.get("max_completion_tokens") or 0)
+            if prompt + reply > self.mock.context_length:
+                self._send_error(
+                    400,
+                    f"This model's maximum context length is {self.mock.context_length} tokens. However, you "
+                    f"requested {prompt + reply} tokens ({prompt} in the messages, {reply} in the completion). "
+                    "Please reduce the length of the messages or completion.",
+                )
+                return
         try:
             self._answer(body)
         except (BrokenPipeError, ConnectionResetError):

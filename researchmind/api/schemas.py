@@ -123,7 +123,10 @@ class AskOut(Schema):
 
 class CitationOut(Schema):
     cid: str
-    found_by: str
+    found_by: str = Field(
+        description="The answer's form it was read from; `attached`: the app attached it, the model did not write it."
+    )
+    attached_by_app: bool
     source_type: str
     source_path: str
     url: str

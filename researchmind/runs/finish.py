@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
-from citations.services import citations_record
+from citations.services import ATTACHED_KEY, citations_record
 from core.engines.base import RunOutcome
 from core.engines.claude import credentials_advice
 from core.engines.registry import LABELS
@@ -89,12 +89,25 @@ def finish_question(
         if advice:
             question.error = advice
     question.error = clean_text(provider_advice(question.error, question.engine))
+    _engine_notes(question, interpreter.result or {})
     apply_protocols(question)
     # The finished status and the citations become visible together: a page
     # rendered in between would show (and cache) an answer without its links.
     with transaction.atomic():
         question.save()
         return record_citations(question)
+
+
+def _engine_notes(question, result: dict) -> None:
+    """What the engine said of its answer on its result line (the model never
+    writes that line): the citations it attached itself (core/engines/openai/attach.py)
+    and what it left out of the model's context."""
+    protocol = dict(question.protocol or {})
+    for key in (ATTACHED_KEY, "context_left_out"):
+        value = result.get(key)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            protocol[key] = clean_json_value(value)
+    question.protocol = protocol
 
 
 def _engine_advice(engine: str, result: dict) -> str | None:

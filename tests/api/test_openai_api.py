@@ -14,6 +14,7 @@ import logging
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import CommandError, call_command
+from django.test import Client
 from django.urls import reverse
 
 from progress.models import ProgressEvent
@@ -182,3 +183,43 @@ def test_check_engine_answers_through_the_server_and_names_the_setting_for_a_wro
     assert report["citations"][0]["verification"] == "verified"
     assert "refused the API key (HTTP 401): set OPENAI_API_KEY" in str(failed.value)
     assert len(mock.chat_requests()) == 4  # three turns answered, then one refusal, not retried
+
+
+def test_citations_the_app_attached_are_labelled_so_in_the_api_the_page_and_the_admin(
+    api, notes_session, openai_settings, user, django_user_model
+):
+    """A model that ignores the citation format still gets its sentence cited at the
+    exact line, and every reader sees that the app attached it, not the model."""
+    with MockOpenAI(default=ChatResearcher(citing="ignores"), api_key=KEY) as mock:
+        openai_settings.OPENAI_BASE_URL = mock.url
+        question_id = ask(api, notes_session, "When do access tokens expire?")
+        run_question(question_id)
+    body = api.get(f"/api/questions/{question_id}").json()
+    assert body["status"] == "complete", body["error"]
+    assert body["answer"].startswith("Access tokens expire after 15 minutes. [c1]")
+    (citation,) = body["citations"]
+    line = NOTES.splitlines().index("Access tokens expire after 15 minutes.") + 1
+    assert (citation["found_by"], citation["attached_by_app"]) == ("attached", True)
+    assert citation["verification"] == "verified", citation["verification_detail"]
+    assert (citation["line_start"], citation["line_end"]) == (line, line)
+    assert "CITATIONS" in mock.chat_requests()[-1].body["messages"][0]["content"]  # it was told
+    reader = Client()
+    reader.force_login(user)
+    page = reader.get(
+        reverse("question_detail", args=[notes_session.id, question_id]), headers={"accept": "text/html"}
+    ).content.decode()
+    assert page.count("Attached by the app</span>") == 1
+    auditor = Client()
+    auditor.force_login(django_user_model.objects.create_superuser("auditor", "a@example.com", "pw-1"))
+    listing = auditor.get(reverse("admin:citations_citation_changelist")).content.decode()
+    assert '<td class="field-found_by">Attached by the app</td>' in listing
+
+
+def test_citations_the_model_wrote_are_not_labelled_as_attached(api, notes_session, openai_settings):
+    with MockOpenAI(default=ChatResearcher()) as mock:
+        openai_settings.OPENAI_BASE_URL = mock.url
+        question_id = ask(api, notes_session, "When do access tokens expire?")
+        run_question(question_id)
+    (citation,) = api.get(f"/api/questions/{question_id}").json()["citations"]
+    assert (citation["found_by"], citation["attached_by_app"]) == ("citations_block", False)
+    assert citation["verification"] == "verified"

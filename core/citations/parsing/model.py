@@ -32,6 +32,10 @@ class FoundBy(StrEnum):
     SOURCES_SECTION = "sources_section", "Sources section", 4
     FILE_LINE = "file_line", "file:line", 3
     WEB_SOURCE = "web_source", "Web source", 2
+    # Not a form the parser reads: a citation the app attached to an answer whose
+    # model gave none that verify (core/engines/openai/attach.py); the run names
+    # its ids, and citations/services.py stores them with this value.
+    ATTACHED = "attached", "Attached by the app", 9
 
 
 SOURCE_TYPES = ("file", "url", "memory", "inference")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import ssl
 import time
 from collections.abc import AsyncIterator
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 import openai
 
 from .errors import Failure, failure_of, retry_delay
-from .retrieval import tokens_of
+from .retrieval import messages_tokens, tokens_of
 from .tools import TOOLS
 from .writer import ModelStreamWriter
 
@@ -31,7 +30,7 @@ class ModelSettings:
     base_url: str
     model: str
     api_key: str = ""
-    context_length: int = 8192  # tokens the model reads and writes in one request
+    context_length: int = 0  # tokens the model reads and writes in one request; 0: ask its server
     tool_mode: str = "auto"  # on: tools; off: retrieval; auto: tools unless the server refuses them
     max_turns: int = 12  # requests in one run
     max_tokens: int = 16_000  # tokens the model may write in one run
@@ -72,6 +71,7 @@ class Reply:
     text: str = ""
     calls: dict[int, dict] = field(default_factory=dict)  # index → {id, name, arguments}
     finish_reason: str | None = None
+    capped: int = 0  # the reply stopped at this per-reply cap (tokens), not at the run's budget
 
 
 class Streaming:
@@ -93,6 +93,7 @@ class Streaming:
         self.writer: ModelStreamWriter | None = None
         self.partial = ""
         self.cap_name = "max_tokens"  # what the server calls a reply's token cap
+        self.context_source = "OPENAI_CONTEXT_LENGTH"  # where the context length came from
 
     async def _complete(self, messages: list[dict], reply: Reply, *, tools: bool) -> AsyncIterator[str]:
         """Stream one Chat Completion into ``reply``, yielding its lines as they come."""
@@ -101,11 +102,11 @@ class Streaming:
         left = settings.max_tokens - writer.completion_tokens
         if left <= 0:
             raise Stopped(self._tokens_sentence())
-        size = sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+        size = messages_tokens(messages)
         if size + min(settings.reply_tokens, left) > settings.context_length:
             raise Stopped(
                 f"The conversation outgrew the model's context (about {size} tokens of "
-                f"{settings.context_length}, OPENAI_CONTEXT_LENGTH) before the model answered."
+                f"{settings.context_length}, {self.context_source}) before the model answered."
             )
         request = {
             "model": settings.model,
@@ -189,7 +190,7 @@ class Streaming:
         self.partial = ""
         if not reported:  # a server that sends no usage still spends the token budget
             written = reply.text + "".join(call["arguments"] for call in reply.calls.values())
-            writer.input_tokens += sum(tokens_of(json.dumps(m, ensure_ascii=False)) for m in messages)
+            writer.input_tokens += messages_tokens(messages)
             writer.completion_tokens += tokens_of(written)
         for number, index in enumerate(sorted(reply.calls), start=1):
             reply.calls[index]["id"] = reply.calls[index]["id"] or f"call_{writer.turns}_{number}"
@@ -199,7 +200,12 @@ class Streaming:
         if not reply.calls:
             for line in writer.end_message("end_turn" if reply.finish_reason != "length" else "max_tokens"):
                 yield line
-        if reply.finish_reason == "length" or (
+        cap = min(settings.reply_tokens, left)
+        if reply.finish_reason == "length" and not reply.calls and cap < left and reply.text.strip():
+            # The reply reached the per-request cap, not the run's budget: what it wrote is the
+            # answer (small local models write on until a cap), said to be cut where it was.
+            reply.capped = cap
+        elif reply.finish_reason == "length" or (
             reply.calls and writer.completion_tokens >= settings.max_tokens
         ):
             raise Stopped(self._tokens_sentence())

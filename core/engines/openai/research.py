@@ -16,20 +16,27 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import openai
+
+from core.engines.builtin.search import Hit
 from core.sandbox import read_manifest
 
-from .completion import ModelSettings, NoTools, Reply, Stopped, Streaming
+from .attach import attach_citations, usable_citations
+from .completion import ModelSettings, NoTools, Reply, Stopped, Streaming, tls_context
+from .context import context_length
 from .prompt import Asked, asked, system_message
-from .retrieval import retrieve, tokens_of, with_passages
-from .tools import ContentTools, ToolCall, shown_call
+from .retrieval import CHARS_PER_TOKEN, messages_tokens, retrieve, tokens_of, with_passages
+from .tools import ContentTools, ToolCall, fitted, shown_call
 from .writer import ModelStreamWriter
 
 TOOL_MODES = ("auto", "on", "off")
+CONTEXT_MARGIN = 64  # tokens kept free of the estimate's error
 
 
 class Research(Streaming):
@@ -52,12 +59,14 @@ class Research(Streaming):
         self.killed_by: str | None = None
         self.tools = ContentTools(sandbox, self.asked.folders, state)
         self.manifest = read_manifest(sandbox)
+        self.seen: list[Hit] = []  # the passages the model was given or read: what the app may cite
 
     async def lines(self) -> AsyncIterator[str]:
         mode = "retrieval" if self.settings.tool_mode == "off" else "tools"
         writer = self.writer = self._writer(mode)
         yield writer.init(str(self.sandbox))
         try:
+            yield await self._context_length()
             try:
                 if mode == "tools":
                     yield writer.notice(
@@ -111,7 +120,8 @@ class Research(Streaming):
                 yield line
             calls = [reply.calls[index] for index in sorted(reply.calls)]
             if not calls:
-                yield writer.result(duration_ms=self._elapsed_ms(), text=reply.text)
+                for line in await self._answer(reply, "read"):
+                    yield line
                 return
             messages.append(
                 {
@@ -138,6 +148,16 @@ class Research(Streaming):
                 yield line
             for tool_id, call in zip(steps, calls, strict=True):
                 done = await self._race(asyncio.to_thread(self.tools.run, call["name"], call["arguments"]))
+                room = self._room(messages)
+                cut = fitted(done, int(room * CHARS_PER_TOKEN))
+                if cut:
+                    sentence = (
+                        f"{cut} line{'s' * (cut != 1)} of a {done.shown_as} result left out to fit the "
+                        f"model's context ({self.settings.context_length} tokens, {self.context_source})."
+                    )
+                    writer.left_out.append(sentence)
+                    yield writer.notice(sentence)
+                self.seen.extend(done.read)
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": done.result})
                 yield writer.tool_result(tool_id, done.result, _structured(done), is_error=done.is_error)
 
@@ -148,7 +168,7 @@ class Research(Streaming):
         fixed = (
             tokens_of(system) + tokens_of(question) + sum(tokens_of(m["content"]) for m in self.asked.earlier)
         )
-        budget = self.settings.context_length - self.settings.reply_tokens - fixed - 64
+        budget = self.settings.context_length - self.settings.reply_tokens - fixed - CONTEXT_MARGIN
         for line in writer.start_message():
             yield line
         tool_id, lines = writer.tool_use("Grep", {"pattern": self.asked.search_words, "path": "."})
@@ -174,11 +194,14 @@ class Research(Streaming):
                 "numFiles": len(found.passages),
             },
         )
+        self.seen = list(found.passages)
         if found.left_out:
-            yield writer.notice(
+            sentence = (
                 f"{found.left_out} passage{'s' * (found.left_out != 1)} left out to fit the model's context "
-                f"({self.settings.context_length} tokens, OPENAI_CONTEXT_LENGTH)."
+                f"({self.settings.context_length} tokens, {self.context_source})."
             )
+            writer.left_out.append(sentence)
+            yield writer.notice(sentence)
         messages = [
             {"role": "system", "content": system},
             *self.asked.earlier,
@@ -190,9 +213,72 @@ class Research(Streaming):
         reply = Reply()
         async for line in self._complete(messages, reply, tools=False):
             yield line
-        yield writer.result(duration_ms=self._elapsed_ms(), text=reply.text)
+        for line in await self._answer(reply, "was given"):
+            yield line
 
-    # -- one streamed completion ----------------------------------------------------------
+    # -- the context and the answer ---------------------------------------------------------
+
+    async def _context_length(self) -> str:
+        """Learn the model's context length (configured, or from its server) and say it as a step."""
+        async with openai.DefaultAsyncHttpxClient(verify=tls_context()) as http:
+            known = await self._race(
+                context_length(
+                    http,
+                    self.settings.base_url,
+                    self.settings.model,
+                    configured=self.settings.context_length,
+                    api_key=self.settings.api_key,
+                )
+            )
+        self.settings = dataclasses.replace(self.settings, context_length=known.tokens)
+        self.context_source = known.source
+        return self.writer.notice(f"Context: {known.tokens} tokens ({known.source}).")
+
+    def _room(self, messages: list[dict]) -> int:
+        """Tokens a tool result may still take: the context less the conversation and the reply."""
+        used = messages_tokens(messages)
+        return self.settings.context_length - self.settings.reply_tokens - used - CONTEXT_MARGIN
+
+    async def _answer(self, reply: Reply, how: str) -> list[str]:
+        """The closing lines: the answer with citations the app attached when the
+        model's own verify nowhere, what was left out of the model's context, and
+        where a reply was cut at its cap."""
+        writer = self.writer
+        text = reply.text
+        lines = []
+        notes = list(writer.left_out)
+        if reply.capped:
+            notes.append(
+                f"The model's reply reached its cap of {reply.capped} tokens: the answer may be cut short."
+            )
+            lines.append(writer.notice(notes[-1]))
+        own = await asyncio.to_thread(
+            usable_citations, text, self.sandbox, content_ids=list(self.manifest), state=self.state
+        )
+        if text.strip() and not own:
+            attached = await asyncio.to_thread(attach_citations, text, self.seen)
+            if attached.ids:
+                text = attached.text
+                writer.attached = attached.ids
+                lines.append(
+                    writer.notice(
+                        f"No citation of the model's verifies: the app attached {len(attached.ids)} "
+                        f"citation{'s' * (len(attached.ids) != 1)} to "
+                        f"{attached.sentences - attached.uncited} of {attached.sentences} sentences, "
+                        f"at the lines of the passages the model {how} that state them."
+                    )
+                )
+            else:
+                lines.append(
+                    writer.notice(
+                        "No citation of the model's verifies, and no passage the model "
+                        f"{how} states a sentence of its answer: no citation attached."
+                    )
+                )
+        if notes:
+            text = text.rstrip() + "\n\n" + "\n".join(f"_{sentence}_" for sentence in notes)
+        lines.append(writer.result(duration_ms=self._elapsed_ms(), text=text))
+        return lines
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -207,6 +293,7 @@ class Research(Streaming):
         if previous is not None:  # the same run carries on: ids, turns and usage go on counting
             writer._n, writer.turns = previous._n, previous.turns
             writer.input_tokens, writer.completion_tokens = previous.input_tokens, previous.completion_tokens
+            writer.left_out = previous.left_out
         return writer
 
     def _close_partial(self):

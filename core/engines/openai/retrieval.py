@@ -10,6 +10,8 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +30,28 @@ class Retrieved:
     tokens: int  # the sent passages' estimated size
 
 
+# Characters per token the budget assumes. OpenAI's rule of thumb is four, but small
+# local tokenizers cut finer: Gemma 3's cut the retrieval prompts over package READMEs
+# at 2.7 to 3.3 characters a token (docs/benchmarks/openai-citations.md), so at four
+# every one of them overran a 4096-token context. Erring short wastes some context;
+# erring long makes the server cut or refuse.
+CHARS_PER_TOKEN = 2.5
+
+
 def tokens_of(text: str) -> int:
-    """A size estimate in tokens: four characters each (OpenAI's rule of thumb;
-    small local tokenizers cut finer, so the budget keeps a margin)."""
-    return max(1, len(text) // 4)
+    """A conservative size estimate in tokens (``CHARS_PER_TOKEN``)."""
+    return max(1, math.ceil(len(text) / CHARS_PER_TOKEN))
+
+
+def messages_tokens(messages: list[dict]) -> int:
+    """The estimated size of chat messages: their text, their tool calls, a few
+    tokens each for the role and the template around it."""
+    size = 0
+    for message in messages:
+        size += tokens_of(str(message.get("content") or "")) + 4
+        if message.get("tool_calls"):
+            size += tokens_of(json.dumps(message["tool_calls"], ensure_ascii=False))
+    return size
 
 
 def retrieve(

@@ -260,6 +260,46 @@ def numbered(hit: Hit) -> str:
     return f"{hit.path} (lines {hit.line_start}-{hit.line_start + len(lines) - 1})\n{body}"
 
 
+def fitted(done: ToolCall, max_chars: int) -> int:
+    """Cut ``done``'s result to ``max_chars`` (as JSON carries it) at a line's end, saying so in the
+    result, and keep in ``done.read`` only the lines the model will see (what
+    the app may later cite for it). Returns how many lines were left out."""
+    cut = 0
+    if len(json.dumps(done.result, ensure_ascii=False)) > max_chars:
+        lines = done.result.split("\n")
+        kept, size = [], 0
+        for line in lines:
+            shown = len(json.dumps(line, ensure_ascii=False))  # as the request carries it: escapes, "\n"
+            if size + shown > max(max_chars - 80, 0):
+                break
+            kept.append(line)
+            size += shown
+        cut = len(lines) - len(kept)
+        done.result = "\n".join([*kept, f"… ({cut} more lines left out to fit the model's context)"])
+    visible = set(done.result.split("\n"))
+    seen = []
+    for hit in done.read:
+        lines = []
+        for offset, line in enumerate(hit.text.split("\n")):
+            if f"{hit.line_start + offset:>6}→{line}" not in visible:
+                break
+            lines.append(line)
+        if lines:
+            seen.append(
+                Hit(
+                    hit.path,
+                    hit.line_start,
+                    hit.line_start + len(lines) - 1,
+                    hit.heading,
+                    "\n".join(lines),
+                    hit.score,
+                    hit.total_lines,
+                )
+            )
+    done.read = seen
+    return cut
+
+
 def _clipped(hit: Hit) -> Hit:
     lines = hit.text.split("\n")[:MAX_HIT_LINES]
     text = "\n".join(line[:MAX_LINE_CHARS] for line in lines)

@@ -22,6 +22,16 @@ class ModelStreamWriter(StreamWriter):
         self.mode = mode
         self.input_tokens = 0  # as the server reported them
         self.completion_tokens = 0
+        self.attached: list[str] = []  # citation ids the app attached to the answer (``attach.py``)
+        self.left_out: list[str] = []  # what was left out to fit the model's context, one sentence each
+
+    def _line(self, obj: dict) -> str:
+        if obj.get("type") == "result":
+            if self.attached:
+                obj["attached_citations"] = list(self.attached)
+            if self.left_out:
+                obj["context_left_out"] = list(self.left_out)
+        return super()._line(obj)
 
     def init(self, cwd: str) -> str:
         return self._line(

@@ -6,66 +6,18 @@ the requests the engine sent are checked too."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from dataclasses import dataclass
 
 import pytest
 
-from core.citations.parsing import parse_citations
-from core.citations.verification import verify_citations
-from core.engines.base import RunOutcome
-from core.engines.openai import OpenAIEngine
 from core.engines.openai.tools import LIST_FILES, READ_LINES, SEARCH_TEXT
 from core.engines.scope import with_scope
 from core.sandbox import instructions_text, read_manifest
-from core.stream import StreamInterpreter
 from core.threads import Turn, conversation_prompt
 from testing.chat_model_double import ChatResearcher
 from testing.mock_openai import Call, Fail, MockOpenAI, Reply, Stall
 from tests.core.engines.conftest import CONTENT_ID, SECRET
-
-QUESTION = "When do access tokens expire?"
-
-
-@dataclass
-class Run:
-    lines: list[str]
-    interpreter: StreamInterpreter
-    outcome: RunOutcome
-
-    def of_type(self, kind: str, subtype: str | None = None) -> list[dict]:
-        parsed = [json.loads(line) for line in self.lines]
-        return [p for p in parsed if p["type"] == kind and (subtype is None or p.get("subtype") == subtype)]
-
-    @property
-    def result(self) -> dict:
-        (result,) = self.of_type("result")
-        return result
-
-
-def run(sessions, mock: MockOpenAI, prompt: str = QUESTION, *, cancel_when=None, **settings) -> Run:
-    engine = OpenAIEngine(base_url=mock.url, model="mock-model", state_dir=sessions.state, **settings)
-    interpreter = StreamInterpreter(titles={CONTENT_ID: "Auth notes"}, sandbox=str(sessions.sandbox))
-    outcome, lines = RunOutcome(), []
-
-    async def go():
-        cancel = asyncio.Event()
-        async for line in engine.stream(prompt, sessions.sandbox, cancel=cancel, outcome=outcome):
-            lines.append(line.text)
-            interpreter.feed(line.text)
-            if cancel_when is not None and cancel_when(line.text):
-                cancel.set()
-        interpreter.finish()
-
-    asyncio.run(go())
-    return Run(lines, interpreter, outcome)
-
-
-def verified_at(sessions, answer: str) -> list[tuple[str, int, int]]:
-    parsed = parse_citations(answer, content_ids=[CONTENT_ID])
-    checked = verify_citations(sessions.sandbox, parsed.citations, content_ids=[CONTENT_ID])
-    return [(v.status, v.line_start, v.line_end) for v in checked]
+from tests.core.engines.helpers.openai_run import run, verified_at
 
 
 def test_a_question_is_researched_with_tools_and_cited_at_the_exact_line(sessions):
@@ -233,7 +185,8 @@ def test_the_mode_is_shown_on_the_run(sessions, tool_mode, shown):
     with MockOpenAI(default=ChatResearcher()) as mock:
         done = run(sessions, mock, tool_mode=tool_mode)
     notices = [n["content"] for n in done.of_type("system", "informational")]
-    assert notices[0].startswith(shown) and notices[0].endswith(f"(OPENAI_TOOLS={tool_mode})")
+    assert notices[0].startswith("Context: ")  # the model's context is said first (test_openai_context.py)
+    assert notices[1].startswith(shown) and notices[1].endswith(f"(OPENAI_TOOLS={tool_mode})")
 
 
 def test_a_server_that_is_not_there_is_retried_then_named(sessions):
