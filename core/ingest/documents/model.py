@@ -19,7 +19,8 @@ MAP_VERSION = 1
 # characters are kept as the document has them.
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"'})
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# Control characters, and lone surrogates (pdfium returns some for broken fonts; UTF-8 has none).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
 
 def plain(text: str) -> str:

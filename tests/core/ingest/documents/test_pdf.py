@@ -10,7 +10,7 @@ import pytest
 
 from core.ingest import Limits
 from core.ingest.documents import DocumentError, convert_document
-from core.ingest.documents.pdf import expand, page_text
+from core.ingest.documents.pdf import expand, page_lines, page_text
 
 LIMITS = Limits()
 
@@ -125,3 +125,11 @@ def test_a_page_without_text_is_named_in_the_notes(mime_pdf, tmp_path):
     rendition = convert_document(padded, "padded.pdf", "pdf", limits=LIMITS)
     assert rendition.notes == ["padded.pdf: page 18 has no text."]
     assert "Shared MIME-info Database" in rendition.text
+
+
+def test_lone_surrogates_from_pdfium_are_dropped_not_fatal():
+    """LuaTeX's and OpTeX's manuals gave pdfium text with lone surrogates; writing the
+    rendition failed with UnicodeEncodeError. They are dropped, the rest keeps its map."""
+    ((text, runs),) = page_lines("Caf\u00e9 \ud835x end")
+    assert text == "Café x end" and text.encode("utf-8")
+    assert expand(runs) == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]  # the surrogate's character (5) is skipped
