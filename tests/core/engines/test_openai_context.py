@@ -115,12 +115,12 @@ def test_a_tool_result_beyond_the_context_is_cut_and_said(sessions):
     long_line = "Access tokens expire when the session ends; " * 8
     (folder / "long.md").write_text("".join(f"{long_line}{i}\n" for i in range(40)), encoding="utf-8")
     # Room for the instructions and one search result, not for the read after it.
-    server = {"model_fields": {"mock-model": {"max_model_len": 2800}}}
-    with MockOpenAI(default=ChatResearcher(), context_length=2800, **server) as mock:
+    server = {"model_fields": {"mock-model": {"max_model_len": 2900}}}
+    with MockOpenAI(default=ChatResearcher(), context_length=2900, **server) as mock:
         done = run(sessions, mock, tool_mode="on", reply_tokens=256)
     assert done.result["subtype"] == "success", done.result.get("errors")
     said = [n for n in notices(done) if "result left out to fit the model's context" in n]
-    assert said and "(2800 tokens, the server's /v1/models (max_model_len))" in said[0]
+    assert said and "(2900 tokens, the server's /v1/models (max_model_len))" in said[0]
     cut = [
         m["content"]
         for r in mock.chat_requests()
