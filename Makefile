@@ -17,7 +17,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12 \
 	$$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null && { echo $$p; break; }; \
 	done)
 
-.PHONY: help install install-test build-tools tools browser documents bench-documents services run test test-fast test-postgres lint format check-python clean mutation
+.PHONY: help install install-test build-tools tools browser documents bench-documents bench-ripgrep services run test test-fast test-postgres lint format check-python clean mutation
 
 help:
 	@echo "make run    install, migrate, load the demo session, serve http://$(HOST):$(PORT)"
@@ -95,6 +95,13 @@ bench-documents: documents
 		echo "Installing Debian's documentation PDFs for the benches…"; \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BENCH_PDF_PACKAGES) >/dev/null) \
 		|| { echo "Could not install $(BENCH_PDF_PACKAGES) (needs root and Debian's package registry)." >&2; exit 1; }; }
+
+# ripgrep, the contender of the verification benches (bench/perf/verify_real.py); not for `make test`.
+bench-ripgrep:
+	@command -v rg >/dev/null 2>&1 || { \
+		echo "Installing Debian's ripgrep for the benches…"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null) \
+		|| { echo "Could not install ripgrep (needs root and Debian's package registry)." >&2; exit 1; }; }
 
 run: install
 	$(PY) manage.py migrate --noinput

@@ -40,6 +40,11 @@ _FOLD = str.maketrans(
         "–": " - ", "—": " - ", "―": " - ",
     }
 )  # fmt: skip
+# Replaced where they are, found by one C-speed regex scan: ``str.translate``
+# looks every character of a non-ASCII text up in the table (a 1.35 MB file
+# with 111 non-ASCII characters took ~250 ms), the regex skips the rest.
+_FOLD_ANY = re.compile("[" + re.escape("".join(map(chr, _FOLD))) + "]")
+_FOLD_TO = {chr(key): value for key, value in _FOLD.items()}
 # Step 2: a typed dash. Step 3: markup a renderer drops (one line at a time).
 _DASHES_RE = re.compile(r"-{2,}")
 _ROLE_RE = re.compile(r"(?<![\w`]):(?:[A-Za-z][\w.+-]*:){1,2}(?=`)")
@@ -61,10 +66,20 @@ FUZZY_THRESHOLD = 0.9
 MAX_GAP = 2000  # characters allowed between the pieces of an excerpt elided with "..."
 
 
+def _fold_one(match: re.Match[str]) -> str:
+    return _FOLD_TO[match.group()]
+
+
+def plain_forms(text: str) -> str:
+    """Step 1: compatibility forms and typographic look-alikes to ASCII."""
+    if text.isascii():
+        return text
+    return _FOLD_ANY.sub(_fold_one, unicodedata.normalize("NFKC", text))
+
+
 def unwrap(text: str) -> str:
     """Steps 1-3: the text as read once rendered, case and whitespace kept."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    text = plain_forms(text)
     if "--" in text:
         text = _DASHES_RE.sub(" - ", text)
     if "`" in text:

@@ -5,6 +5,7 @@ a changed word never does; then the issue's cases on real files."""
 from __future__ import annotations
 
 import shutil
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from core.citations.verification import verify_citations
 from core.citations.verification.needle import make_needle
-from core.citations.verification.normalize import MAX_GAP, fold, matches, normalize_text
+from core.citations.verification.normalize import _FOLD, MAX_GAP, fold, matches, normalize_text, plain_forms
 from tests.core.citations.builders import file_citation, installed_file, line_of
 
 _WORDS = ["page", "object", "Paginator", "count", "24h", "token", "expiry", "a", "is", "not", "v2"]
@@ -105,6 +106,43 @@ def test_normalised_text_has_no_markup_or_odd_spaces(text):
     assert not set(norm) & set("*_`#>\u2013\u2014\u201c\u00a0\n")
     assert "  " not in norm
     assert norm == norm.strip()
+
+
+def _translated(text: str) -> str:
+    """Step 1 as it was: NFKC, then ``str.translate`` over the fold table, on every non-ASCII text."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    return text
+
+
+# The table's keys, characters NFKC turns into them ("\u2024" one dot leader,
+# full-width and compatibility forms), markup and plain letters, among any character.
+_LOOKALIKES = [chr(key) for key in _FOLD] + ["\u2026", "\u00a0", "\ufb01", "\uff0d", "\u2033", "\u00df"]
+_any_text = st.text(
+    alphabet=st.one_of(st.sampled_from(_LOOKALIKES), st.sampled_from(list("ab -`:[]()*\n")), st.characters()),
+    max_size=60,
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_any_text)
+def test_look_alikes_replaced_where_they_are_read_as_translating_the_whole_text(text):
+    """Replacing only the look-alikes a regex finds gives, on any Unicode
+    text, what translating every character with the fold table gave: step 1
+    is unchanged, so is every later step."""
+    assert plain_forms(text) == _translated(text)
+    assert not any(chr(key) in plain_forms(text) for key in _FOLD)
+
+
+def test_look_alikes_replaced_in_a_long_text_with_few_of_them():
+    """The case the regex is for: a long text, a few non-ASCII characters, some of them look-alikes."""
+    text = (
+        ("plain ASCII line\n" * 5000)
+        + "caf\u00e9 \u201cquoted\u201d \u2014 x\u2212y \ufb01le\n"
+        + "end\n" * 100
+    )
+    assert plain_forms(text) == _translated(text)
+    assert 'caf\u00e9 "quoted"  -  x-y file' in plain_forms(text)
 
 
 def test_every_dash_form_reads_as_one_spaced_hyphen():
