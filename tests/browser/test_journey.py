@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -109,6 +110,11 @@ def test_sources_sit_beside_the_answer_on_wide_screens(page, login, live, shot, 
     _new_session(page, f"Rail {width}")
     _add_text(page, "Key notes", RAIL_NOTES, 1)
     live.ask_builtin(page, page.url, "How often does the signing key of region 7 rotate?")
+    # The short answer first: no report title or "Quick Answer" heading, the confidence folded.
+    expect(page.locator("#answer .prose").locator("h1, h2, h3", has_text="Quick Answer")).to_have_count(0)
+    expect(page.locator("#answer .prose h1")).to_have_count(0)
+    expect(page.locator("#answer details.answer-confidence")).not_to_have_attribute("open", "")
+    assert page.locator("#answer .prose > p").first.inner_text().startswith("Fact 7:")
     answer = page.locator(".answer-main").bounding_box()
     rail = page.locator(".answer-rail").bounding_box()
     if width >= 1440:
@@ -202,3 +208,45 @@ def test_the_audit_screens_read_at_1280(page, login, live):
     evidence = page.locator(".field-excerpt").bounding_box()
     assert review["y"] < evidence["y"]
     expect(page.locator("a.deletelink")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_content_snags_twice_added_removed_and_original(
+    page, login, live, http_server, width, height, scheme
+):
+    """The same text twice says so; a page's original is labelled as a download;
+    removing cited content asks first, and its citation then reads "Source removed",
+    unlinked, with its quote kept (it was a link to a 404)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    page.on("dialog", lambda dialog: dialog.accept())  # the Remove confirmation
+    login()
+    session_url = _new_session(page, f"Snags {width}")
+    notes = "# Harbour\n\nThe harbour lamp shows a green light.\n"
+    _add_text(page, "Harbour", notes, 1)
+    _add_text(page, "Harbour", notes, 2)
+    expect(page.locator("#content-list .item-note").last).to_contain_text("Same files as “Harbour”")
+    page.click("#tab-url")
+    page.locator("#content-form-url [name=url]").fill(f"{http_server[0]}/page")
+    page.locator("#content-form-url button[type=submit]").click()
+    expect(page.locator("#content-list li.content-ready")).to_have_count(3, timeout=30_000)
+    expect(page.locator("#content-list a[download]", has_text="Download the original page")).to_have_count(1)
+    question_id = live.ask_builtin(page, session_url, "What light does the harbour lamp show?")
+    excerpt = page.locator(".source .excerpt").first.inner_text()
+    for left in (2, 1):  # both copies of the notes (one of them is cited)
+        page.goto(session_url)
+        harbour = page.locator("#content-list li.content-item", has_text="Harbour")
+        harbour.first.locator("button", has_text="Remove").click()
+        try:  # cited: a page says how many citations lose their source, and asks again
+            page.wait_for_url(re.compile(r"/delete/$"), timeout=5_000)
+            page.locator("main button", has_text="Remove").click()
+            page.wait_for_url(re.compile(r"/sessions/[0-9a-f-]{36}/$"))
+        except PlaywrightTimeout:  # uncited: gone once the page's own confirmation was accepted
+            pass
+        expect(harbour).to_have_count(left - 1)
+    page.goto(f"{session_url}questions/{question_id}/")
+    expect(page.locator("#answer .cite").first).to_be_visible()
+    expect(page.locator("#answer a.cite")).to_have_count(0)  # no link into removed content
+    source = page.locator(".source").first
+    expect(source).to_contain_text("Source removed")
+    expect(source.locator(".excerpt")).to_have_text(excerpt)
