@@ -133,3 +133,40 @@ def test_a_wrong_key_ends_the_question_at_the_first_refusal(tools, research_with
         ProgressEvent.objects.filter(question=question, kind="system").values_list("detail", flat=True)
     )
     assert any(d.startswith("API error (authentication_failed), retry 1/10") for d in details), details
+
+
+def test_a_long_thread_runs_with_its_final_question_whole(tools, research_with_notes, settings):
+    """Eight turns of ten-thousand-character follow-ups (French: some letters are
+    two bytes) would overflow one command-line argument; the run completes, the
+    model receives the final question whole, and the run says which earlier
+    turns it shortened."""
+    from researchmind import services
+
+    session, _item = research_with_notes
+    follow_up = "Précisez la couleur du ciel à chaque heure du jour. " * 190
+    answer = "Le ciel est bleu par temps clair — la diffusion l'explique. " * 70
+    settings.CLAUDE_BIN = str(tools / "claude")
+    settings.ANTHROPIC_API_KEY = "test-key"
+    earlier = None
+    for n in range(8):
+        earlier = services.question_ask(
+            session=session, text=f"{n}: {follow_up}", engine="claude-code", follows=earlier
+        )
+        Question.objects.filter(pk=earlier.pk).update(status="complete", answer=answer)
+    final = "Enfin : " + "pourquoi le coucher du soleil est-il rouge ? " * 300
+    question = services.question_ask(session=session, text=final, engine="claude-code", follows=earlier)
+    with MockAnthropic(default=Reply([Text("Sunsets are red because of scattering.")])) as api:
+        settings.ANTHROPIC_BASE_URL = api.url
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    sent = api.messages_requests()[0].body["messages"][0]["content"]
+    texts = [sent] if isinstance(sent, str) else [block.get("text", "") for block in sent]
+    assert any(text.rstrip().endswith(final.strip()) for text in texts)
+    # The six latest turns are given (two left out by the turn limit), the oldest of them folded.
+    assert any("Turn 8 question: 7: " in text and "Turn 2 question" not in text for text in texts)
+    (step,) = ProgressEvent.objects.filter(question=question, payload__subtype="thread_budget")
+    assert (step.payload["folded"], step.payload["dropped"]) == (1, 2)
+    assert step.detail == (
+        "Long thread: 1 earlier turn shortened to question and first sentence; 2 earliest turns left out"
+    )
