@@ -17,6 +17,7 @@ from django.conf import settings
 from core.engines.base import RunOutcome, batches_of
 from core.engines.scope import with_scope
 from core.engines.subprocess import SubprocessEngine
+from core.redact import run_redactor
 from core.stream import StreamInterpreter
 from core.threads import Budgeted, Turn, budget_thread, conversation_prompt
 from progress.recorder import ProgressRecorder
@@ -93,8 +94,12 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     question, titles = await sync_to_async(_load)(question_id)
     sandbox = question.session.sandbox_path
     state = question.session.state_path
-    recorder = ProgressRecorder(question_id, raw_log=state / "runs" / f"{question_id}.log")
     scratch = run_scratch(state, question_id)
+    recorder = ProgressRecorder(
+        question_id,
+        raw_log=state / "runs" / f"{question_id}.log",
+        redactor=run_redactor(sandbox, state, scratch),
+    )
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -137,6 +142,8 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             engine = await sync_to_async(build_engine)(question.engine, model=question.model, state=state)
         if isinstance(engine, SubprocessEngine):
             engine.scratch_root = scratch
+        # claude-mpm's persistent home is the engine's too.
+        recorder.redactor = run_redactor(sandbox, state, scratch, getattr(engine, "home", None) or "")
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
@@ -214,6 +221,7 @@ async def _finish(
         failure=failure,
         stderr_lines=stderr_lines or outcome.stderr_tail,
         raw_output="\n".join(raw_lines),
+        redactor=recorder.redactor,
     )
     if n_citations:
         recorder.add(

@@ -170,3 +170,53 @@ def test_a_long_thread_runs_with_its_final_question_whole(tools, research_with_n
     assert step.detail == (
         "Long thread: 1 earlier turn shortened to question and first sentence; 2 earliest turns left out"
     )
+
+
+def test_server_folders_never_reach_events_answer_page_or_api(
+    tools, research_with_notes, settings, user, client_for
+):
+    """The CLI's refusal of a state file quotes its absolute path and the model
+    echoes the sandbox root, the state folder and the scratch home: events,
+    answer, page and API say <sandbox>, <state>, <engine home>; the raw output
+    keeps the engine's bytes."""
+    from django.urls import reverse
+
+    from researchmind.tokens import token_create
+
+    session, item = research_with_notes
+    question = Question.objects.create(session=session, text="Where are the files?", engine="claude-code")
+    sandbox, state = str(session.sandbox_path), str(session.state_path)
+    scratch = f"{state}/runs/{question.pk}.scratch"
+    (session.state_path / "index").mkdir(parents=True, exist_ok=True)
+    echoed = f"Files live in {sandbox}/{item.id}, state in {state}/index and home in {scratch}/home."
+    with MockAnthropic(
+        [
+            Reply([ToolUse("Read", {"file_path": f"{state}/index/secret.txt"})]),
+            Reply([Text(echoed)]),
+        ]
+    ) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "test-key"
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    # The CLI really quoted the state path in its refusal, and the raw log keeps it all.
+    assert f"{state}/index/secret.txt" in json.dumps(api.messages_requests()[-1].body)
+    assert sandbox in question.raw_output and scratch in question.raw_output
+    assert question.answer_raw.startswith(f"Files live in {sandbox}/")
+    assert question.answer == (
+        f"Files live in <sandbox>/{item.id}, state in <state>/index and home in <engine home>/home."
+    )
+    events = json.dumps(
+        list(ProgressEvent.objects.filter(question=question).values("detail", "payload")), ensure_ascii=False
+    )
+    assert "<state>/index/secret.txt" in events  # the refused read, as a step
+    page = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
+    token = token_create(user=user, name="tests")[1]
+    body = client_for(user).get(f"/api/questions/{question.pk}", headers={"Authorization": f"Bearer {token}"})
+    assert body.status_code == 200
+    for shown in (events, question.answer, question.thinking, question.error, page, body.content.decode()):
+        for root in (sandbox, state, scratch):
+            assert root not in shown, shown[max(0, shown.find(root) - 300) : shown.find(root) + 200]
+    assert "&lt;sandbox&gt;" in page  # escaped on the page
