@@ -19,6 +19,10 @@ from pathlib import Path
 SANDBOX = "<sandbox>"
 STATE = "<state>"
 ENGINE_HOME = "<engine home>"
+# The folders holding every session's sandbox and state: a link into another
+# session's folder is refused with its target quoted.
+SANDBOXES = "<sandboxes>"
+STATES = "<states>"
 
 
 class Redactor:
@@ -83,10 +87,16 @@ NOTHING = Redactor({})
 
 
 def run_redactor(
-    sandbox: str | os.PathLike[str], state: str | os.PathLike[str], *homes: str | os.PathLike[str]
+    sandbox: str | os.PathLike[str],
+    state: str | os.PathLike[str],
+    *homes: str | os.PathLike[str],
+    sandboxes: str | os.PathLike[str] = "",
+    states: str | os.PathLike[str] = "",
 ) -> Redactor:
-    """The redactor of one run: its sandbox, its session's state folder and
-    the engine's homes (the run's scratch folder, a persistent engine home)."""
+    """The redactor of one run: its sandbox, its session's state folder, the
+    engine's homes (the run's scratch folder, a persistent engine home) and
+    the folders of all sessions' sandboxes and states."""
     roots: dict[str | os.PathLike[str], str] = {sandbox: SANDBOX, state: STATE}
     roots.update({home: ENGINE_HOME for home in homes if home})
+    roots.update({root: name for root, name in ((sandboxes, SANDBOXES), (states, STATES)) if root})
     return Redactor(roots)

@@ -17,7 +17,7 @@ from django.conf import settings
 from core.engines.base import RunOutcome, batches_of
 from core.engines.scope import with_scope
 from core.engines.subprocess import SubprocessEngine
-from core.redact import run_redactor
+from core.redact import Redactor, run_redactor
 from core.stream import StreamInterpreter
 from core.threads import Budgeted, Turn, budget_thread, conversation_prompt
 from progress.recorder import ProgressRecorder
@@ -41,6 +41,11 @@ def _load(question_id: int):
     question = Question.objects.select_related("session").get(pk=question_id)
     titles = {str(item.id): item.title or str(item.id)[:8] for item in question.session.content_items.all()}
     return question, titles
+
+
+def redactor_for(sandbox, state, *homes) -> Redactor:
+    """``core.redact.run_redactor`` of a run, with the server's roots of all sessions."""
+    return run_redactor(sandbox, state, *homes, sandboxes=settings.SANDBOX_ROOT, states=settings.STATE_ROOT)
 
 
 def engine_prompt(question: Question) -> str:
@@ -98,7 +103,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     recorder = ProgressRecorder(
         question_id,
         raw_log=state / "runs" / f"{question_id}.log",
-        redactor=run_redactor(sandbox, state, scratch),
+        redactor=redactor_for(sandbox, state, scratch),
     )
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
@@ -143,7 +148,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         if isinstance(engine, SubprocessEngine):
             engine.scratch_root = scratch
         # claude-mpm's persistent home is the engine's too.
-        recorder.redactor = run_redactor(sandbox, state, scratch, getattr(engine, "home", None) or "")
+        recorder.redactor = redactor_for(sandbox, state, scratch, getattr(engine, "home", None) or "")
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")

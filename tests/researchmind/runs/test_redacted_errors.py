@@ -26,7 +26,8 @@ def test_an_engine_error_quoting_server_folders_shows_neutral_names(user, make_s
     # its own HOME (the run's scratch folder) among them, then a failing exit.
     script = (
         'echo "Error: cannot read $PWD/../other (outside $PWD)" >&2; '
-        f'echo "Error: {state}/index is not allowed; home is $HOME" >&2; exit 3'
+        f'echo "Error: {state}/index is not allowed; home is $HOME" >&2; '
+        f'echo "Error: the link points to {session.sandbox_path.parent}/other-session/x.md" >&2; exit 3'
     )
     engine = SubprocessEngine(
         ["/bin/sh", "-c", script], env={"HOME": f"{state}/runs/{question.pk}.scratch/home"}, limits=Limits()
@@ -37,6 +38,7 @@ def test_an_engine_error_quoting_server_folders_shows_neutral_names(user, make_s
     assert sandbox in raw_log and f"{state}/index" in raw_log
     assert "<sandbox>/../other (outside <sandbox>)" in question.stderr_tail
     assert "<state>/index is not allowed; home is <engine home>/home" in question.stderr_tail
+    assert "the link points to <sandboxes>/other-session/x.md" in question.stderr_tail  # another session's
     assert "<state>/index" in question.error
     events = json.dumps(list(ProgressEvent.objects.filter(question=question).values("detail", "payload")))
     page = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
@@ -45,3 +47,4 @@ def test_an_engine_error_quoting_server_folders_shows_neutral_names(user, make_s
     assert body.status_code == 200 and body.json()["status"] == "error"
     for shown in (question.error, question.stderr_tail, events, page, body.content.decode()):
         assert sandbox not in shown and state not in shown
+        assert str(session.sandbox_path.parent) not in shown
