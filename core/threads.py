@@ -39,6 +39,11 @@ _NOT_NOUN = frozenset(
 )
 MAX_TURNS = 6  # earlier turns given to an engine
 MAX_ANSWER_CHARS = 4_000  # of each earlier answer
+# The whole prompt, in UTF-8 bytes: well under Linux's 128 KiB cap on one
+# command-line argument (claude-mpm still hands the prompt to claude as one),
+# and a bounded cost per follow-up for every engine.
+MAX_PROMPT_BYTES = 96 * 1024
+FOLDED_ANSWER_CHARS = 220  # an answer folded to its first sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,26 +121,84 @@ def resolve_follow_up(follow_up: str, previous: str) -> str:
     return text
 
 
-def conversation_prompt(turns: list[Turn], question: str) -> str:
+@dataclass(frozen=True, slots=True)
+class Budgeted:
+    """The earlier turns a prompt can carry within ``MAX_PROMPT_BYTES``: ``turns``
+    (numbered from ``first``), how many of the oldest were folded to their
+    question and the first sentence of their answer, and how many were dropped."""
+
+    turns: list[Turn]
+    first: int
+    folded: int = 0
+    dropped: int = 0
+
+    def note(self) -> str:
+        """What was left out, in words ("" when nothing was)."""
+        parts = []
+        if self.folded:
+            parts.append(
+                f"{self.folded} earlier turn{'s' if self.folded != 1 else ''} shortened to question and first sentence"
+            )
+        if self.dropped:
+            parts.append(f"{self.dropped} earliest turn{'s' if self.dropped != 1 else ''} left out")
+        return "; ".join(parts)
+
+
+def _cut(turn: Turn) -> Turn:
+    answer = turn.answer.strip() or "(no answer)"
+    if len(answer) > MAX_ANSWER_CHARS:
+        answer = answer[:MAX_ANSWER_CHARS] + " …"
+    return Turn(turn.question.strip(), answer, turn.sources[:10])
+
+
+def _fold(turn: Turn) -> Turn:
+    return Turn(turn.question, lead_sentence(turn.answer, FOLDED_ANSWER_CHARS) or "(no answer)", turn.sources)
+
+
+def budget_thread(turns: list[Turn], question: str, budget: int = MAX_PROMPT_BYTES) -> Budgeted:
+    """The last ``MAX_TURNS`` turns, each answer cut to ``MAX_ANSWER_CHARS``;
+    while the prompt is over ``budget`` bytes the oldest turns are folded to
+    their question and first sentence, then the oldest dropped. The follow-up
+    itself is never cut."""
+    shown = [_cut(turn) for turn in turns[-MAX_TURNS:]]
+    first = len(turns) - len(shown) + 1
+    dropped = len(turns) - len(shown)
+    folded = 0
+
+    def size() -> int:
+        return len(_render(shown, first, question).encode("utf-8"))
+
+    while shown and size() > budget and folded < len(shown):
+        shown[folded] = _fold(shown[folded])
+        folded += 1
+    while shown and size() > budget:
+        shown.pop(0)
+        first += 1
+        dropped += 1
+        folded = max(0, folded - 1)
+    return Budgeted(shown, first, folded, dropped)
+
+
+def conversation_prompt(turns: list[Turn], question: str, budget: int = MAX_PROMPT_BYTES) -> str:
     """The prompt for an engine that reads prose: the thread's earlier turns
-    (the last ``MAX_TURNS``, each answer cut to ``MAX_ANSWER_CHARS``), then
-    the follow-up. The answers are the engine's own earlier words; the
-    sandbox's files stay the only evidence to cite."""
+    (as ``budget_thread`` keeps them), then the follow-up. The answers are the
+    engine's own earlier words; the sandbox's files stay the only evidence to cite."""
     if not turns:
         return question
+    kept = budget_thread(turns, question, budget)
+    return _render(kept.turns, kept.first, question)
+
+
+def _render(shown: list[Turn], first: int, question: str) -> str:
     parts = [
         "This question continues an earlier conversation in this research session. "
         "Earlier turns, oldest first (use them to understand the question; cite only the files):",
         "",
     ]
-    shown = turns[-MAX_TURNS:]
-    for number, turn in enumerate(shown, start=len(turns) - len(shown) + 1):
-        answer = turn.answer.strip() or "(no answer)"
-        if len(answer) > MAX_ANSWER_CHARS:
-            answer = answer[:MAX_ANSWER_CHARS] + " …"
-        parts += [f"Turn {number} question: {turn.question.strip()}", f"Turn {number} answer: {answer}"]
+    for number, turn in enumerate(shown, start=first):
+        parts += [f"Turn {number} question: {turn.question}", f"Turn {number} answer: {turn.answer}"]
         if turn.sources:
-            parts.append(f"Turn {number} cited: {', '.join(turn.sources[:10])}")
+            parts.append(f"Turn {number} cited: {', '.join(turn.sources)}")
         parts.append("")
     parts.append(f"The follow-up question to answer now: {question.strip()}")
     return "\n".join(parts)

@@ -20,6 +20,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.db.models import Max
 from django.utils import timezone
 
+from core.redact import NOTHING, Redactor
 from core.stream.events import clean_text
 from core.text import clip
 from progress import broadcast
@@ -104,8 +105,14 @@ class ProgressRecorder:
         raw_log: Path | None = None,
         flush_interval: float = 0.05,
         max_batch: int = 1000,
+        redactor: Redactor = NOTHING,
     ) -> None:
         self.question_id = question_id
+        # The server's folders out of every event (the raw log keeps them).
+        self.redactor = redactor
+        # Text held back from a stream of text deltas because it may be the
+        # start of a folder name split over two deltas: (message, index, parent) -> text.
+        self._held: dict[tuple, tuple[str, str, str, str]] = {}
         self.flush_interval = flush_interval
         self.max_batch = max_batch
         self.raw_log = raw_log
@@ -186,6 +193,18 @@ class ProgressRecorder:
             self._text_started = True
             self._wake.set()
         self.events_added += 1
+        if self.redactor.pattern is not None:
+            if kind == "text_delta":
+                key = (payload.get("message_id"), payload.get("index"), payload.get("parent_tool_use_id"))
+                text = self._held.pop(key, ("", "", "", ""))[3] + str(payload.get("text", ""))
+                shown, held = self.redactor.split_tail(text)
+                if held:
+                    self._held[key] = (stage, detail, phase, held)
+                payload = {**payload, "text": shown}
+            else:
+                self._release_held()
+                payload = self.redactor.value(payload)
+            detail = self.redactor.text(detail)
         pending = self._pending
         if kind == "text_delta" and pending:
             last = pending[-1]
@@ -215,6 +234,15 @@ class ProgressRecorder:
         phase = shown
         pending.append((self._next_seq, kind, stage, detail, phase, step, total, payload))
         self._next_seq += 1
+
+    def _release_held(self) -> None:
+        """Text deltas held back, as deltas of their own: another event came, so
+        the stream they belong to has ended (or paused) where they stop."""
+        held, self._held = self._held, {}
+        for (message_id, index, parent), (stage, detail, phase, text) in held.items():
+            payload = {"text": self.redactor.text(text), "message_id": message_id, "index": index}
+            payload["parent_tool_use_id"] = parent
+            self._queue("text_delta", stage, detail, phase, None, None, payload)
 
     async def _flush_loop(self) -> None:
         # Stopped by an event, never cancelled: a cancel landing between the
@@ -328,6 +356,7 @@ class ProgressRecorder:
         """Stop the flush loop and flush what is left: a passing database error
         is tried ``attempts`` times, then the rest is dropped (and logged), so
         nothing of the recorder outlives its run."""
+        self._release_held()  # a run stopped mid-stream keeps its last words
         if self._flusher is not None:
             self._stop.set()
             self._wake.set()

@@ -119,7 +119,8 @@ def engine_overview() -> list[dict]:
         entry |= {"available": availability.available, "reason": availability.reason}
         if isinstance(engine, ClaudeCodeEngine):
             entry["version"] = engine_version(engine) or "not installed"
-            entry["executable"] = engine.executable() or engine.argv[0]
+            # Its name only: where the server keeps it is no one else's business.
+            entry["executable"] = Path(engine.executable() or engine.argv[0]).name
             entry["credentials"] = [v for v in AUTH_VARIABLES if engine.credentials.get(v)]
             if engine.config_dir and any((Path(engine.config_dir) / f).is_file() for f in LOGIN_FILES):
                 entry["credentials"].append("CLAUDE_CONFIG_DIR (a logged-in Claude Code)")

@@ -313,8 +313,15 @@ class ClaudeCodeEngine(SubprocessEngine):
 
     def command(self, question: str, sandbox: Path, scratch: Path) -> list[str]:
         self.write_instructions(sandbox, scratch)
-        # The question goes after ``--`` so one starting with "-" is never read as an option.
-        return [self.executable() or self.argv[0], "-p", *self.claude_args(scratch), "--", question]
+        # The question is read from standard input (``stdin_file``): in an argument
+        # a long thread hits Linux's 128 KiB cap on one argument, and one starting
+        # with "-" could be read as an option.
+        return [self.executable() or self.argv[0], "-p", *self.claude_args(scratch)]
+
+    def stdin_file(self, question: str, sandbox: Path, scratch: Path) -> Path | None:
+        prompt = scratch / "question.txt"
+        prompt.write_text(question, encoding="utf-8")
+        return prompt
 
     def config_home(self, scratch: Path) -> dict[str, str]:
         """A fresh HOME and CLAUDE_CONFIG_DIR for this run, with a configured login copied in."""
@@ -434,6 +441,9 @@ class ClaudeMpmEngine(ClaudeCodeEngine):
         (scratch / "mpm-project").mkdir(exist_ok=True)
         mpm = self.executable() or self.argv[0]
         return [mpm, "run", "--headless", "--no-hooks", "-i", str(prompt), "--", *self.claude_args(scratch)]
+
+    def stdin_file(self, question: str, sandbox: Path, scratch: Path) -> Path | None:
+        return None  # mpm reads the question from the file named by ``-i``
 
     def working_dir(self, sandbox: Path, scratch: Path) -> Path:
         return scratch / "mpm-project"  # the shim starts claude in the sandbox

@@ -53,8 +53,10 @@ async def run_process(
     cancel: asyncio.Event,
     outcome: RunOutcome,
     limits: Limits | None = None,
+    stdin: Path | None = None,
 ) -> AsyncIterator[list[OutputLine]]:
-    """Run ``argv`` and yield its stdout and stderr lines as they arrive, in
+    """Run ``argv`` (reading the file ``stdin`` on its standard input, else
+    /dev/null) and yield its stdout and stderr lines as they arrive, in
     batches (the lines read together; never empty).
 
     The iterator ends when the process has exited and its pipes are closed; by
@@ -65,17 +67,20 @@ async def run_process(
         outcome.killed_by = "cancel"
         return
     try:
-        process = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=cwd,
-            env=dict(env),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
-        )
+        with open(stdin, "rb") if stdin is not None else contextlib.nullcontext() as source:
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=cwd,
+                env=dict(env),
+                stdin=source if source is not None else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+            )
     except OSError as error:
-        message = f"Could not start {argv[0]}: {error.strerror or error}"
+        # The program's name only: the server's paths are no one else's business
+        # (and ``str(error)`` would name them).
+        message = f"Could not start {Path(argv[0]).name}: {error.strerror or error.__class__.__name__}"
         outcome.returncode = 127 if isinstance(error, FileNotFoundError) else 126
         outcome.stderr_tail = [message]
         yield [OutputLine("stderr", message)]

@@ -113,6 +113,11 @@ class SubprocessEngine:
         program = self.executable() or self.argv[0]
         return [program, *(question if part == QUESTION else part for part in self.argv[1:])]
 
+    def stdin_file(self, question: str, sandbox: Path, scratch: Path) -> Path | None:
+        """A file the child reads on its standard input (e.g. the prompt, which
+        is too long for one command-line argument), else ``None``: /dev/null."""
+        return None
+
     def environment(self, sandbox: Path, scratch: Path) -> dict[str, str]:
         return child_env(self.env, self.inherit_env)
 
@@ -138,9 +143,11 @@ class SubprocessEngine:
         ) as tmp:
             scratch = Path(tmp)
             argv = self.command(question, sandbox, scratch)
+            stdin = self.stdin_file(question, sandbox, scratch)
             env = self.environment(sandbox, scratch)
             batches = run_process(
                 argv,
+                stdin=stdin,
                 cwd=self.working_dir(sandbox, scratch),
                 env=env,
                 cancel=cancel,

@@ -13,6 +13,7 @@ from citations.services import ATTACHED_KEY, citations_record
 from core.engines.base import RunOutcome
 from core.engines.claude import credentials_advice
 from core.engines.registry import LABELS
+from core.redact import NOTHING, Redactor
 from core.stream.events import clean_text
 from progress.broadcast import clean_json_value
 from progress.selectors import run_summary
@@ -62,8 +63,11 @@ def finish_question(
     failure: str,
     stderr_lines: list[str],
     raw_output: str,
+    redactor: Redactor = NOTHING,
 ) -> int:
-    """Save the run's outcome and its verified citations; returns how many."""
+    """Save the run's outcome and its verified citations; returns how many.
+    What a user is shown (answer, thinking, error, stderr tail) goes through
+    ``redactor``; the raw answer and raw output keep the engine's own text."""
     question = Question.objects.get(pk=question_id)
     question.status = status
     question.answer_raw = clean_text(interpreter.answer_raw)
@@ -89,6 +93,10 @@ def finish_question(
         if advice:
             question.error = advice
     question.error = clean_text(provider_advice(question.error, question.engine))
+    question.answer = redactor.text(question.answer)
+    question.thinking = redactor.text(question.thinking)
+    question.error = redactor.text(question.error)
+    question.stderr_tail = redactor.text(question.stderr_tail)
     _engine_notes(question, interpreter.result or {})
     apply_protocols(question)
     # The finished status and the citations become visible together: a page

@@ -17,8 +17,9 @@ from django.conf import settings
 from core.engines.base import RunOutcome, batches_of
 from core.engines.scope import with_scope
 from core.engines.subprocess import SubprocessEngine
+from core.redact import Redactor, run_redactor
 from core.stream import StreamInterpreter
-from core.threads import Turn, conversation_prompt
+from core.threads import Budgeted, Turn, budget_thread, conversation_prompt
 from progress.recorder import ProgressRecorder
 from researchmind.engine_config import build_engine
 from researchmind.models import Question
@@ -42,20 +43,32 @@ def _load(question_id: int):
     return question, titles
 
 
+def redactor_for(sandbox, state, *homes) -> Redactor:
+    """``core.redact.run_redactor`` of a run, with the server's roots of all sessions."""
+    return run_redactor(sandbox, state, *homes, sandboxes=settings.SANDBOX_ROOT, states=settings.STATE_ROOT)
+
+
 def engine_prompt(question: Question) -> str:
     """What the engine is asked: the question, or for a follow-up the
     rewritten stand-alone question (built-in engine, which searches words) or
     the thread's earlier turns and the follow-up (engines that read prose);
     then the scope line when the question searches only some content items."""
+    return prompt_for(question)[0]
+
+
+def prompt_for(question: Question) -> tuple[str, Budgeted | None]:
+    """``engine_prompt`` and, for a thread given to an engine that reads prose,
+    which earlier turns it carries (``core.threads.budget_thread``)."""
     scope = [(str(item.pk), item.title) for item in question.scope_items()]
-    return with_scope(_asked(question), scope)
+    asked, kept = _asked(question)
+    return with_scope(asked, scope), kept
 
 
-def _asked(question: Question) -> str:
+def _asked(question: Question) -> tuple[str, Budgeted | None]:
     if question.follows_id is None:
-        return question.text
+        return question.text, None
     if question.engine == "builtin":
-        return question.asked_as or question.text
+        return question.asked_as or question.text, None
     turns = [
         Turn(
             question=turn.text,
@@ -64,7 +77,19 @@ def _asked(question: Question) -> str:
         )
         for turn in question.earlier_turns().filter(parent__isnull=True)
     ]
-    return conversation_prompt(turns, question.text)
+    return conversation_prompt(turns, question.text), budget_thread(turns, question.text)
+
+
+def record_thread_budget(recorder: ProgressRecorder, kept: Budgeted | None) -> None:
+    """A step on the run when a long thread did not go to the engine whole."""
+    if kept is None or not kept.note():
+        return
+    recorder.add(
+        "system",
+        stage="primary",
+        detail=f"Long thread: {kept.note()}",
+        payload={"subtype": "thread_budget", "folded": kept.folded, "dropped": kept.dropped},
+    )
 
 
 async def arun_question(question_id: int, *, engine=None, claimed: bool = False) -> str:
@@ -74,8 +99,12 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     question, titles = await sync_to_async(_load)(question_id)
     sandbox = question.session.sandbox_path
     state = question.session.state_path
-    recorder = ProgressRecorder(question_id, raw_log=state / "runs" / f"{question_id}.log")
     scratch = run_scratch(state, question_id)
+    recorder = ProgressRecorder(
+        question_id,
+        raw_log=state / "runs" / f"{question_id}.log",
+        redactor=redactor_for(sandbox, state, scratch),
+    )
     await recorder.start()
     interpreter = StreamInterpreter(titles=titles, sandbox=str(sandbox))
     cancel = asyncio.Event()
@@ -118,12 +147,15 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             engine = await sync_to_async(build_engine)(question.engine, model=question.model, state=state)
         if isinstance(engine, SubprocessEngine):
             engine.scratch_root = scratch
+        # claude-mpm's persistent home is the engine's too.
+        recorder.redactor = redactor_for(sandbox, state, scratch, getattr(engine, "home", None) or "")
         availability = engine.availability()
         if not availability.available:
             raise RuntimeError(f"The {question.engine} engine is unavailable: {availability.reason}")
         if rewrite.enabled(question):  # the model's stand-alone form of a follow-up
             await rewrite.rewrite_follow_up(question, recorder)
-        prompt = await sync_to_async(engine_prompt)(question)
+        prompt, kept = await sync_to_async(prompt_for)(question)
+        record_thread_budget(recorder, kept)
         batches = batches_of(engine, prompt, sandbox, cancel=cancel, outcome=outcome)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
@@ -194,6 +226,7 @@ async def _finish(
         failure=failure,
         stderr_lines=stderr_lines or outcome.stderr_tail,
         raw_output="\n".join(raw_lines),
+        redactor=recorder.redactor,
     )
     if n_citations:
         recorder.add(

@@ -133,3 +133,90 @@ def test_a_wrong_key_ends_the_question_at_the_first_refusal(tools, research_with
         ProgressEvent.objects.filter(question=question, kind="system").values_list("detail", flat=True)
     )
     assert any(d.startswith("API error (authentication_failed), retry 1/10") for d in details), details
+
+
+def test_a_long_thread_runs_with_its_final_question_whole(tools, research_with_notes, settings):
+    """Eight turns of ten-thousand-character follow-ups (French: some letters are
+    two bytes) would overflow one command-line argument; the run completes, the
+    model receives the final question whole, and the run says which earlier
+    turns it shortened."""
+    from researchmind import services
+
+    session, _item = research_with_notes
+    follow_up = "Précisez la couleur du ciel à chaque heure du jour. " * 190
+    answer = "Le ciel est bleu par temps clair — la diffusion l'explique. " * 70
+    settings.CLAUDE_BIN = str(tools / "claude")
+    settings.ANTHROPIC_API_KEY = "test-key"
+    earlier = None
+    for n in range(8):
+        earlier = services.question_ask(
+            session=session, text=f"{n}: {follow_up}", engine="claude-code", follows=earlier
+        )
+        Question.objects.filter(pk=earlier.pk).update(status="complete", answer=answer)
+    final = "Enfin : " + "pourquoi le coucher du soleil est-il rouge ? " * 300
+    question = services.question_ask(session=session, text=final, engine="claude-code", follows=earlier)
+    with MockAnthropic(default=Reply([Text("Sunsets are red because of scattering.")])) as api:
+        settings.ANTHROPIC_BASE_URL = api.url
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    sent = api.messages_requests()[0].body["messages"][0]["content"]
+    texts = [sent] if isinstance(sent, str) else [block.get("text", "") for block in sent]
+    assert any(text.rstrip().endswith(final.strip()) for text in texts)
+    # The six latest turns are given (two left out by the turn limit), the oldest of them folded.
+    assert any("Turn 8 question: 7: " in text and "Turn 2 question" not in text for text in texts)
+    (step,) = ProgressEvent.objects.filter(question=question, payload__subtype="thread_budget")
+    assert (step.payload["folded"], step.payload["dropped"]) == (1, 2)
+    assert step.detail == (
+        "Long thread: 1 earlier turn shortened to question and first sentence; 2 earliest turns left out"
+    )
+
+
+def test_server_folders_never_reach_events_answer_page_or_api(
+    tools, research_with_notes, settings, user, client_for
+):
+    """The CLI's refusal of a state file quotes its absolute path and the model
+    echoes the sandbox root, the state folder and the scratch home: events,
+    answer, page and API say <sandbox>, <state>, <engine home>; the raw output
+    keeps the engine's bytes."""
+    from django.urls import reverse
+
+    from researchmind.tokens import token_create
+
+    session, item = research_with_notes
+    question = Question.objects.create(session=session, text="Where are the files?", engine="claude-code")
+    sandbox, state = str(session.sandbox_path), str(session.state_path)
+    scratch = f"{state}/runs/{question.pk}.scratch"
+    (session.state_path / "index").mkdir(parents=True, exist_ok=True)
+    echoed = f"Files live in {sandbox}/{item.id}, state in {state}/index and home in {scratch}/home."
+    with MockAnthropic(
+        [
+            Reply([ToolUse("Read", {"file_path": f"{state}/index/secret.txt"})]),
+            Reply([Text(echoed)]),
+        ]
+    ) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "test-key"
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    # The CLI really quoted the state path in its refusal, and the raw log keeps it all.
+    assert f"{state}/index/secret.txt" in json.dumps(api.messages_requests()[-1].body)
+    assert sandbox in question.raw_output and scratch in question.raw_output
+    assert question.answer_raw.startswith(f"Files live in {sandbox}/")
+    assert question.answer == (
+        f"Files live in <sandbox>/{item.id}, state in <state>/index and home in <engine home>/home."
+    )
+    events = json.dumps(
+        list(ProgressEvent.objects.filter(question=question).values("detail", "payload")), ensure_ascii=False
+    )
+    assert "<state>/index/secret.txt" in events  # the refused read, as a step
+    page = client_for(user).get(reverse("question_detail", args=[session.id, question.pk])).content.decode()
+    token = token_create(user=user, name="tests")[1]
+    body = client_for(user).get(f"/api/questions/{question.pk}", headers={"Authorization": f"Bearer {token}"})
+    assert body.status_code == 200
+    for shown in (events, question.answer, question.thinking, question.error, page, body.content.decode()):
+        for root in (sandbox, state, scratch):
+            assert root not in shown, shown[max(0, shown.find(root) - 300) : shown.find(root) + 200]
+    assert "&lt;sandbox&gt;" in page  # escaped on the page

@@ -288,3 +288,11 @@ def test_an_abandoned_claude_test_stops_its_cli(settings, client_for, staff, tmp
         time.sleep(0.05)
     assert EngineCheck.objects.get(pk=check_id).status == "cancelled"
     assert not set(_slow_clis()) & cli
+
+
+def test_the_page_names_the_cli_but_not_where_the_server_keeps_it(claude_settings, client_for, staff):
+    page = client_for(staff).get(reverse("engine_settings")).content.decode()
+    section = page.split('id="engine-claude-code"', 1)[1].split("</section>", 1)[0]
+    assert "<dt>Program</dt><dd><code>claude</code></dd>" in section
+    assert "(Claude Code)" in section  # and its version
+    assert str(Path(claude_settings.CLAUDE_BIN).parent) not in page
