@@ -79,13 +79,16 @@ def test_ask_buttons_stand_apart(page, login, live, width, height, scheme):
     assert button["width"] < field["width"] / 2, (button, field)
 
 
-def test_plain_words_where_the_app_used_its_own(page, login):
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_plain_words_where_the_app_used_its_own(page, login, width, height, scheme):
     """A missing session's page, and a git address that is not a URL."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
     login()
     page.goto("/sessions/00000000-0000-0000-0000-000000000000/")
     body = page.locator("main").inner_text()
     assert "This research session was not found" in body and "ResearchSession" not in body
-    _new_session(page, "Plain words")
+    _new_session(page, f"Plain words {width}")
     page.click("#tab-git")
     form = page.locator("#content-form-git")
     form.locator("[name=repository]").fill("not a url")
@@ -130,11 +133,14 @@ def test_sources_sit_beside_the_answer_on_wide_screens(page, login, live, shot, 
     shot(page, f"answer-rail-{width}-{scheme}")
 
 
-def test_tab_order_follows_what_the_page_shows(page, login, live):
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_tab_order_follows_what_the_page_shows(page, login, live, width, height, scheme):
     """On a finished answer the answer's links come before the folded run below it
     (the run's summary took focus first while the page showed it last)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
     login()
-    _new_session(page, "Tab order")
+    _new_session(page, f"Tab order {width}")
     _add_text(page, "Harbour", "# Harbour\n\nThe harbour lamp shows a green light.\n", 1)
     live.ask_builtin(page, page.url, "What light does the harbour lamp show?")
     page.reload()
@@ -250,3 +256,41 @@ def test_content_snags_twice_added_removed_and_original(
     source = page.locator(".source").first
     expect(source).to_contain_text("Source removed")
     expect(source.locator(".excerpt")).to_have_text(excerpt)
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
+def test_a_fanout_report_reads_at_every_size(page, login, live, shot, width, height, scheme):
+    """A finished fan-out (built-in engine): titled by the question, a paragraph in
+    words, the report once, status counts whose numbers sit beside (not on) their
+    badges, item titles and not UUIDs, nothing running off a phone's screen."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    login()
+    _new_session(page, f"Fan-out {width}")
+    _add_text(page, "Auth service", "# Auth\n\nAccess tokens expire after 15 minutes.\n", 1)
+    _add_text(page, "Gateway notes", "# Gateway\n\nAccess tokens expire after 60 minutes.\n", 2)
+    page.click("#fanout-link")
+    page.fill("#fanout-form [name=text]", "How long do access tokens last?")
+    page.select_option("#fanout-form [name=engine]", "builtin")
+    page.click("#fanout-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/questions/\d+/$"))
+    report = page.locator("#fanout-report")
+    expect(report.locator("h2")).to_contain_text("How long do access tokens last?", timeout=60_000)
+    expect(report.locator(".fanout-lead")).to_contain_text("was asked of 2 sub-runs")
+    expect(page.locator("#answer .answer.prose")).to_have_count(0)
+    expect(report.locator(".coverage-map")).not_to_contain_text(re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-"))
+    expect(report.locator(".coverage-map")).to_contain_text("Gateway notes")
+    expect(report.locator(".subrun-citations").first).not_to_contain_text(
+        re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-")
+    )
+    cells = report.locator(".coverage-map td").all()
+    assert min(cell.bounding_box()["width"] for cell in cells) >= 60  # no column squeezed to a letter
+    for item in report.locator(".status-counts li").all():
+        badge = item.locator(".badge").bounding_box()
+        number = item.evaluate(
+            "li => { const r = document.createRange(); r.setStart(li.lastChild, 0);"
+            " r.setEnd(li.lastChild, li.lastChild.length); return r.getBoundingClientRect().left; }"
+        )
+        assert number >= badge["x"] + badge["width"], (badge, number)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    shot(page, f"fanout-report-{width}-{scheme}")
