@@ -44,6 +44,15 @@ async def wait_until_events(cluster, question_id: int, count: int, timeout: floa
     )
 
 
+def _stdin_of(proc: Path) -> bytes:
+    """What a process was given on standard input when that is a file (Claude Code's prompt)."""
+    try:
+        with open(proc / "fd" / "0", "rb") as stdin:
+            return stdin.read(1 << 20)
+    except OSError:
+        return b""
+
+
 def slow_engines_running(question_text: str) -> list[int]:
     """Pids of slow_claude stand-ins answering ``question_text``."""
     marker, text = str(HERE / "slow_claude.py").encode(), question_text.encode()
@@ -53,7 +62,9 @@ def slow_engines_running(question_text: str) -> list[int]:
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if entry.name.isdigit() and marker in cmdline and text in cmdline:
+        if not entry.name.isdigit() or marker not in cmdline:
+            continue
+        if text in cmdline or text in _stdin_of(entry):  # the prompt comes on stdin (a file)
             pids.append(int(entry.name))
     return pids
 
