@@ -3,7 +3,10 @@
 Each visual line of a page is one rendition line; a word hyphenated at the
 line end (pdfium marks that hyphen as U+FFFE) is joined with the next line.
 Every page starts with a ``## Page N`` line that a reader, the built-in
-index (as a section) and a model citing "p. N" all see. Each rendition line
+index (as a section) and a model citing "p. N" all see. Running headers and
+footers (a page's first or last line, page numbers aside, repeated on many
+pages) stay on their page but as paragraphs of their own, so they never run
+into the sentence that follows them. Each rendition line
 keeps the indexes of the page's characters it was made from, so a citation
 can be drawn on the page from pdfium's character boxes.
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +30,9 @@ SOFT_HYPHENS = ("\ufffe", "\x02")  # pdfium's marks for a hyphen that breaks a w
 _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
 _CONTROL_ASCII = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_DIGITS = re.compile(r"\d+")
+RUNNING_MIN_PAGES = 3  # a first or last line seen on at least this many pages …
+RUNNING_SHARE = 0.3  # … and on at least this share of the pages with text is a running head
 
 
 def page_heading(number: int) -> str:
@@ -192,9 +199,45 @@ def convert_pdf(
             )
         if len(failed) + len(empty) + len(scans.blank) == count:
             raise DocumentError(f"{name} has no readable text on any page. " + " ".join(rendition.notes))
+        set_apart_running_lines(rendition)
         return rendition
     finally:
         document.close()
+
+
+def set_apart_running_lines(rendition: Rendition) -> None:
+    """Put a blank line after each running header and before each running
+    footer: a page's first or last text line whose words (numbers aside)
+    open or close many pages. Nothing is dropped; the lines keep their origins."""
+    edges: dict[int, list[int]] = {}  # page → indexes of its first and last text lines
+    for index, (line, origin) in enumerate(zip(rendition.lines, rendition.origins, strict=True)):
+        if origin is None or "page" not in origin or not line.strip():
+            continue
+        if line.startswith("## Page ") or line == OCR_MARK or line.startswith("("):
+            continue
+        found = edges.setdefault(origin["page"], [index, index])
+        found[1] = index
+    if len(edges) < RUNNING_MIN_PAGES:
+        return
+    needed = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(edges))
+
+    def key(index: int) -> str:
+        return _DIGITS.sub("#", rendition.lines[index].strip())
+
+    heads = Counter(key(first) for first, last in edges.values() if first != last)
+    feet = Counter(key(last) for first, last in edges.values() if first != last)
+    after = {first for first, last in edges.values() if first != last and heads[key(first)] >= needed}
+    before = {last for first, last in edges.values() if first != last and feet[key(last)] >= needed}
+    if not after and not before:
+        return
+    lines, origins = rendition.lines, rendition.origins
+    rendition.lines, rendition.origins = [], []
+    for index, (line, origin) in enumerate(zip(lines, origins, strict=True)):
+        if index in before and rendition.lines and rendition.lines[-1] != "":
+            rendition.add("")
+        rendition.add(line, origin)
+        if index in after and index + 1 < len(lines) and lines[index + 1] != "":
+            rendition.add("")
 
 
 class _Scans:

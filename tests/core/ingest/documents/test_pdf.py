@@ -133,3 +133,31 @@ def test_lone_surrogates_from_pdfium_are_dropped_not_fatal():
     ((text, runs),) = page_lines("Caf\u00e9 \ud835x end")
     assert text == "Café x end" and text.encode("utf-8")
     assert expand(runs) == [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]  # the surrogate's character (5) is skipped
+
+
+def test_running_headers_and_page_numbers_stand_apart_from_the_text(mime_pdf):
+    """Every page of the specification starts with its title and ends with its
+    number. Run into the body, the title became the first words of a sentence
+    ("Shared MIME-info Database • A magic-deleteall element …"). Each stays in
+    the rendition, on its page, but as a paragraph of its own."""
+    rendition = convert_document(mime_pdf, "mime.pdf", "pdf", limits=LIMITS)
+    lines = rendition.lines
+    headers = [i for i, line in enumerate(lines) if line == "Shared MIME-info Database"]
+    assert len(headers) >= 15  # one per page, none dropped
+    for i in headers[1:]:
+        assert lines[i - 1] == "" and lines[i + 1] == "", lines[i - 1 : i + 2]
+        assert rendition.origins[i]["page"] == rendition.origins[i + 2]["page"]
+    body = line_with(rendition, "A magic-deleteall element")
+    assert lines[body - 2 : body] == ["Shared MIME-info Database", ""]
+    numbers = [i for i, line in enumerate(lines) if line.isdigit()]
+    assert len(numbers) >= 15
+    for i in numbers:
+        assert lines[i - 1] == "", lines[i - 2 : i + 1]
+
+
+def test_first_lines_that_differ_from_page_to_page_keep_their_paragraph(crc_pdf):
+    """The CRC paper has no running header: page 3 starts mid-sentence and its
+    first line stays joined to the next one."""
+    rendition = convert_document(crc_pdf, "crc.pdf", "pdf", limits=LIMITS)
+    first = line_with(rendition, "complex formula is used:")
+    assert rendition.lines[first - 2 : first + 2] == ["## Page 3", "", "complex formula is used:", "CRCu"]
