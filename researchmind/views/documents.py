@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from citations.models import Citation
 from core.ingest.documents import DocumentError
 from core.ingest.documents.locate import load_map
-from core.ingest.documents.pages import cached_page_path, page_image, rect_boxes
+from core.ingest.documents.pages import cached_page_path, media_type, page_image, rect_boxes
 from core.sandbox import resolve_in_sandbox
 from researchmind.views.files import _cited_from, _owned_item
 
@@ -113,14 +113,14 @@ def document_page_image(request, session_id, content_id, page, file_path):
     _session, item = _owned_item(request, session_id, content_id)
     header = _pdf_header(item, file_path)
     cached = cached_page_path(item.documents_path, header["original"], page)
-    if not (1 <= page <= (header["pages"] or 0) and cached.is_file()):  # else render it (or say why not)
+    if not (1 <= page <= (header["pages"] or 0) and cached is not None):  # else render it (or say why not)
         try:
             cached = page_image(item.documents_path, header["original"], page).path
         except DocumentError as exc:
             raise Http404(str(exc)) from None
         except OSError:  # its path is private: say what is missing, not where
             raise Http404("The original of this document is missing: its pages cannot be shown.") from None
-    response = FileResponse(cached.open("rb"), content_type="image/png")
+    response = FileResponse(cached.open("rb"), content_type=media_type(cached))
     response["Cache-Control"] = "private, max-age=3600"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -93,6 +93,9 @@ def test_a_scan_uploaded_on_the_page_is_cited_as_ocr_text_everywhere(
     assert (float(drawn[0]), float(drawn[1])) == pytest.approx(
         (rect[0] - 1.5, height - rect[3] - 1.5), abs=0.01
     )
+    image = client.get(reverse("document_page_image", args=[research.id, item.id, 1, "scan.pdf.md"]))
+    assert image.status_code == 200 and image["Content-Type"] == "image/jpeg"  # a picture, not type
+    assert b"".join(image.streaming_content)[:3] == b"\xff\xd8\xff"
 
     auditor = django_user_model.objects.create_superuser("ocr-auditor", "o@example.com", "pw-for-tests-2")
     admin = client_for(auditor).get(reverse("admin:citations_citation_changelist")).content.decode()
