@@ -11,7 +11,10 @@ The corpus is ``bench/perf/pdf_corpus.py``'s (Debian's documentation PDFs,
 file, so the machine's load falls on both alike; CPU time is the figure (wall
 time is printed too). Memory: each ``--memory`` PDF (default: three of
 growing size from the corpus) is ingested in a fresh process; its cost is how
-far the process's peak RSS rises above its RSS just before (the peak is reset first).
+far the process's peak RSS rises above its RSS just before (the peak is reset first),
+beside the same figure for pdfium's bare text extraction of that PDF (pdfium's
+own document state, which any reader of the PDF pays): our work on top of it
+should stay flat.
 """
 
 from __future__ import annotations
@@ -75,19 +78,23 @@ def _status_kb(field: str) -> int:
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
-def child(path: str) -> None:
-    """In a fresh process: ingest ``path``; print how far its resident memory
-    rose above what it held just before (Linux: the peak is reset first)."""
+def child(path: str, *, baseline: bool) -> None:
+    """In a fresh process: ingest ``path`` (or, the baseline, only extract its
+    text with pdfium); print how far its resident memory rose above what it
+    held just before (Linux: the peak is reset first)."""
     with tempfile.TemporaryDirectory() as tmp:
         pages = len(pdfium.PdfDocument(path))
         Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM, the peak RSS, to the current RSS
         before = _status_kb("VmRSS")
-        ours(Path(path), Path(tmp))
+        if baseline:
+            bare(Path(path))
+        else:
+            ours(Path(path), Path(tmp))
         print(json.dumps({"extra_mb": (_status_kb("VmHWM") - before) / 1024, "pages": pages}))
 
 
-def peak(path: Path) -> dict:
-    argv = [sys.executable, "-m", "bench.perf.pdf_ingest", "--child", str(path)]
+def peak(path: Path, *, baseline: bool = False) -> dict:
+    argv = [sys.executable, "-m", "bench.perf.pdf_ingest", "--child-bare" if baseline else "--child", str(path)]
     done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -97,9 +104,10 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=55, help="megabytes of PDFs")
     parser.add_argument("--memory", nargs="*", help="PDFs for the memory figure")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--child-bare", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        child(args.child)
+    if args.child or args.child_bare:
+        child(args.child or args.child_bare, baseline=bool(args.child_bare))
         return
     with tempfile.TemporaryDirectory() as tmp:
         paths = corpus(Path(tmp), args.mb)
@@ -144,12 +152,13 @@ def main() -> None:
         if not args.memory:
             by_pages = sorted(chosen, key=lambda p: len(pdfium.PdfDocument(str(p))))
             chosen = [by_pages[len(by_pages) // 4], by_pages[len(by_pages) // 2], by_pages[-1]]
-        print("peak RSS of one ingest above the process's RSS just before it:")
+        print("peak RSS of one ingest above the process's RSS just before it (baseline: pdfium's bare text):")
         for path in chosen:
-            figure = peak(path)
+            figure, baseline = peak(path), peak(path, baseline=True)
             print(
                 f"  {figure['pages']:5} pages, {path.stat().st_size / 1e6:5.1f} MB: "
-                f"+{figure['extra_mb']:6.1f} MB  ({path.name})"
+                f"+{figure['extra_mb']:6.1f} MB, bare pdfium +{baseline['extra_mb']:6.1f} MB, "
+                f"ours above it {figure['extra_mb'] - baseline['extra_mb']:+6.1f} MB  ({path.name})"
             )
 
 

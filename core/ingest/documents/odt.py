@@ -97,7 +97,7 @@ class _Writer:
         else:
             prefix = ""
         origin = {"paragraph": self.paragraphs, "heading": self.heading}
-        if not (depth and self.rendition.lines and self.rendition.lines[-1].lstrip().startswith("- ")):
+        if not (depth and (self.rendition.last_line or "").lstrip().startswith("- ")):
             self.rendition.blank()
         for index, line in enumerate(lines):
             self.rendition.add((prefix if index == 0 else "  " * depth) + line, origin)

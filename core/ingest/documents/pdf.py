@@ -147,7 +147,7 @@ def convert_pdf(
         count = len(document)
         if count > max_pages:
             raise DocumentError(f"{name} has {count:,} pages; the limit is {max_pages:,} pages per PDF.")
-        rendition = Rendition(kind="pdf", pages=count)
+        rendition = Rendition(kind="pdf", pages=count, spool=True)
         rendition.add(f"# {name}")
         failed: list[int] = []
         empty: list[int] = []
@@ -209,35 +209,26 @@ def set_apart_running_lines(rendition: Rendition) -> None:
     """Put a blank line after each running header and before each running
     footer: a page's first or last text line whose words (numbers aside)
     open or close many pages. Nothing is dropped; the lines keep their origins."""
-    edges: dict[int, list[int]] = {}  # page → indexes of its first and last text lines
-    for index, (line, origin) in enumerate(zip(rendition.lines, rendition.origins, strict=True)):
+    edges: dict[int, list] = {}  # page → [first index, its key, last index, its key]
+    for index, (line, origin) in enumerate(rendition.added()):
         if origin is None or "page" not in origin or not line.strip():
             continue
         if line.startswith("## Page ") or line == OCR_MARK or line.startswith("("):
             continue
-        found = edges.setdefault(origin["page"], [index, index])
-        found[1] = index
-    if len(edges) < RUNNING_MIN_PAGES:
+        key = _DIGITS.sub("#", line.strip())
+        found = edges.setdefault(origin["page"], [index, key, index, key])
+        found[2:] = index, key
+    paged = [edge for edge in edges.values() if edge[0] != edge[2]]
+    if len(paged) < RUNNING_MIN_PAGES:
         return
     needed = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(edges))
-
-    def key(index: int) -> str:
-        return _DIGITS.sub("#", rendition.lines[index].strip())
-
-    heads = Counter(key(first) for first, last in edges.values() if first != last)
-    feet = Counter(key(last) for first, last in edges.values() if first != last)
-    after = {first for first, last in edges.values() if first != last and heads[key(first)] >= needed}
-    before = {last for first, last in edges.values() if first != last and feet[key(last)] >= needed}
-    if not after and not before:
-        return
-    lines, origins = rendition.lines, rendition.origins
-    rendition.lines, rendition.origins = [], []
-    for index, (line, origin) in enumerate(zip(lines, origins, strict=True)):
-        if index in before and rendition.lines and rendition.lines[-1] != "":
-            rendition.add("")
-        rendition.add(line, origin)
-        if index in after and index + 1 < len(lines) and lines[index + 1] != "":
-            rendition.add("")
+    heads = Counter(edge[1] for edge in paged)
+    feet = Counter(edge[3] for edge in paged)
+    for first, head, last, foot in paged:
+        if heads[head] >= needed:
+            rendition.break_before(first + 1)
+        if feet[foot] >= needed:
+            rendition.break_before(last)
 
 
 class _Scans:

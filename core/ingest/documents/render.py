@@ -12,14 +12,13 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from core.ingest.common import IngestError, Limits, Progress, human_size, no_progress, open_new_file
+from core.ingest.common import IngestError, Limits, Progress, no_progress, open_new_file
 from core.sandbox import default_state_dir
 
 from .convert import convert_document
@@ -95,22 +94,22 @@ def render_documents(
             refused.append(str(exc))
             continue
         target = _rendition_name(name, taken)
-        data = rendition.text.encode("utf-8")
-        if len(data) > limits.max_file_bytes:
-            raise IngestError(
-                f"The text of {shown} is larger than the limit of {human_size(limits.max_file_bytes)} per file."
-            )
-        with open_new_file(root / target) as out:
-            out.write(data)
+        locator = map_path(private, target)
+        locator.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with open_new_file(root / target) as out, locator.open("wb") as map_out:
+                rendition.write(
+                    out, map_out, original=name, rendition=target, max_bytes=limits.max_file_bytes
+                )
+        except DocumentError as exc:  # over the size limit: nothing half-written stays
+            (root / target).unlink(missing_ok=True)
+            locator.unlink(missing_ok=True)
+            raise IngestError(str(exc)) from None
+        finally:
+            rendition.close()
         kept_original = original_path(private, name)
         kept_original.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(source, kept_original)
-        locator = map_path(private, target)
-        locator.parent.mkdir(parents=True, exist_ok=True)
-        locator.write_text(
-            json.dumps(rendition.locator_map(original=name, rendition=target), separators=(",", ":")),
-            encoding="utf-8",
-        )
         notes.extend(rendition.notes)
         kept.append(target)
     if refused and not kept:

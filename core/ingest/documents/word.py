@@ -73,7 +73,9 @@ def convert_docx(path: Path, name: str) -> Rendition:
             if prefix.startswith("#"):
                 heading = " ".join(text.split())
             origin = {"paragraph": number, "heading": heading}
-            if not prefix.startswith(("- ", "1. ")) or not rendition.lines[-1].startswith(("- ", "1. ")):
+            if not prefix.startswith(("- ", "1. ")) or not (rendition.last_line or "").startswith(
+                ("- ", "1. ")
+            ):
                 rendition.blank()
             for index, line in enumerate(text.splitlines()):
                 rendition.add((prefix if index == 0 else "") + line.rstrip(), origin)

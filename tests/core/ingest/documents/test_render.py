@@ -110,3 +110,36 @@ def test_the_engines_instructions_say_what_a_rendition_is():
     assert "`## Page 7`" in text and '("report.pdf, p. 7")' in text
     # … and how the rendition marks a page read by OCR, as the rendition writes it.
     assert OCR_MARK.startswith("_(OCR text: ") and 'starts with "_(OCR text: …)_"' in text
+
+
+def test_a_long_pdf_is_written_as_it_was_read_from_its_spool(tmp_path, mime_pdf, word_file):
+    """A PDF's lines wait on disk, not in memory, and are streamed out: the
+    rendition file and the map are the same text and origins the converter
+    read, running headers set apart; a Word file (kept in memory) likewise."""
+    from core.ingest.documents import convert_document
+
+    for source, name, kind in ((mime_pdf, "mime.pdf", "pdf"), (word_file, "notes.docx", "docx")):
+        rendition = convert_document(source, name, kind, limits=Limits())
+        text_path, map_path = tmp_path / f"{name}.md", tmp_path / f"{name}.json"
+        with text_path.open("wb") as out, map_path.open("wb") as map_out:
+            size = rendition.write(out, map_out, original=name, rendition=f"{name}.md", max_bytes=10**8)
+        assert text_path.read_text(encoding="utf-8") == rendition.text
+        assert size == len(rendition.text.encode("utf-8"))
+        assert json.loads(map_path.read_bytes()) == rendition.locator_map(
+            original=name, rendition=f"{name}.md"
+        )
+        rendition.close()
+
+
+def test_a_rendition_over_the_file_limit_is_refused_and_leaves_nothing(tmp_path, mime_pdf):
+    """The limit per file holds for the text a document becomes (a compressed
+    PDF can hold more text than its own size): refused, nothing half-written."""
+    from core.ingest.documents.render import render_documents
+
+    root, private = tmp_path / "content", tmp_path / "private"
+    root.mkdir()
+    (root / "mime.pdf").write_bytes(mime_pdf.read_bytes())
+    with pytest.raises(IngestError, match=r"The text of mime\.pdf is larger than the limit of 19\.5 KiB"):
+        render_documents(root, ["mime.pdf"], private, limits=Limits(max_file_bytes=20_000))
+    assert sorted(p.name for p in root.iterdir()) == ["mime.pdf"]  # the caller's to remove, as before
+    assert [p for p in private.rglob("*") if p.is_file()] == []
