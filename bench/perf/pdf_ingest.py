@@ -94,7 +94,13 @@ def child(path: str, *, baseline: bool) -> None:
 
 
 def peak(path: Path, *, baseline: bool = False) -> dict:
-    argv = [sys.executable, "-m", "bench.perf.pdf_ingest", "--child-bare" if baseline else "--child", str(path)]
+    argv = [
+        sys.executable,
+        "-m",
+        "bench.perf.pdf_ingest",
+        "--child-bare" if baseline else "--child",
+        str(path),
+    ]
     done = subprocess.run(argv, capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
