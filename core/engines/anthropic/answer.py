@@ -26,6 +26,7 @@ from core.citations.parsing.model import EXCERPT_LIMIT
 from .citing import ApiCitation
 
 _ANY_ID = re.compile(r"\bc(\d{1,6})\b", re.I)
+_REPEATED = re.compile(r"(\[c\d{1,6}\])(?:[ \t]*\1)+")  # "[c3] [c3]" once a model's id points at the API's
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,7 @@ def compose(blocks: list[TextBlock], *, content_ids: list[str]) -> Answer:
             body = text.rstrip()
             text = f"{body} {markers}{text[len(body) :]}" if body else text
         pieces.append(text)
-    prose = MARKER_RE.sub(lambda m: _renamed(m, renamed), "".join(pieces)).rstrip()
+    prose = _REPEATED.sub(r"\1", MARKER_RE.sub(lambda m: _renamed(m, renamed), "".join(pieces))).rstrip()
     tail = list(kept_blocks)
     if entries:
         tail.append(citations_block(json.dumps(entries, ensure_ascii=False, indent=2)))
