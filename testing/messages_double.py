@@ -45,10 +45,14 @@ def search_results(body: dict[str, Any]) -> list[SearchResult]:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "search_result":
-                texts = tuple(str(c.get("text") or "") for c in block.get("content") or [] if isinstance(c, dict))
+                texts = tuple(
+                    str(c.get("text") or "") for c in block.get("content") or [] if isinstance(c, dict)
+                )
                 citable = (block.get("citations") or {}).get("enabled") is True
                 found.append(
-                    SearchResult(len(found), str(block.get("source")), str(block.get("title")), texts, citable)
+                    SearchResult(
+                        len(found), str(block.get("source")), str(block.get("title")), texts, citable
+                    )
                 )
             elif block.get("type") == "tool_result":
                 visit(block.get("content"))
@@ -111,7 +115,9 @@ class CitingResearcher:
         results = search_results(body)
         if "search" in tools and tools["search"] not in done:
             self.decisions.append("search")
-            return Reply([Text("Let me search the notes."), ToolUse(tools["search"], {"query": " ".join(words)})])
+            return Reply(
+                [Text("Let me search the notes."), ToolUse(tools["search"], {"query": " ".join(words)})]
+            )
         if "read" in tools and tools["read"] not in done and results:
             best = max(results, key=lambda r: _score(" ".join(r.texts), words))
             self.decisions.append(f"read {best.source}")
@@ -136,7 +142,10 @@ class CitingResearcher:
             "end_block_index": end - 1 if self.inclusive_end else end,
         }
         self.decisions.append(f"cite {result.source} blocks {start}-{end}")
-        blocks = [Text("According to the notes, "), Text(" ".join(t.strip() for t in result.texts[start:end]), (location,))]
+        blocks = [
+            Text("According to the notes, "),
+            Text(" ".join(t.strip() for t in result.texts[start:end]), (location,)),
+        ]
         if self.own_block:
             blocks.append(Text(self.own_block))
         return Reply(blocks)

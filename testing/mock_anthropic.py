@@ -244,7 +244,10 @@ class _Handler(BaseHTTPRequestHandler):
                     piece = text[i : i + turn.chunk_chars]
                     self._event("content_block_delta", _delta(index, {"type": "text_delta", "text": piece}))
                 for citation in block.get("citations") or []:
-                    self._event("content_block_delta", _delta(index, {"type": "citations_delta", "citation": citation}))
+                    self._event(
+                        "content_block_delta",
+                        _delta(index, {"type": "citations_delta", "citation": citation}),
+                    )
             else:
                 start = {**block, "input": {}}
                 self._event("content_block_start", _block_start(index, start))

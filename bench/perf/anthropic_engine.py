@@ -38,27 +38,26 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
 from bench.perf import model_engine as shared  # sets Django up (a throwaway SQLite, in-memory layer)
 from bench.perf.model_engine import bare_operation, build_sandbox, pct, tool_calls
-
-from asgiref.sync import sync_to_async  # noqa: E402, I001 (after django.setup())
-from channels.layers import get_channel_layer  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-
-from core.engines.anthropic.request import tool_result  # noqa: E402
-from core.engines.anthropic.writer import AnthropicStreamWriter  # noqa: E402
-from core.engines.builtin.index import index_path  # noqa: E402
-from core.engines.openai.tools import ContentTools, fitted, shown_call, step_result  # noqa: E402
-from core.ingest import ingest_text  # noqa: E402
-from core.sandbox import default_state_dir, read_manifest  # noqa: E402
-from core.stream import StreamInterpreter  # noqa: E402
-from progress.broadcast import question_group  # noqa: E402
-from progress.recorder import ProgressRecorder  # noqa: E402
-from researchmind import runs, services  # noqa: E402
-from researchmind.models import Question  # noqa: E402
-from testing.mock_anthropic import MockAnthropic, Reply, Text  # noqa: E402
+from core.engines.anthropic.request import tool_result
+from core.engines.anthropic.writer import AnthropicStreamWriter
+from core.engines.builtin.index import index_path
+from core.engines.openai.tools import ContentTools, fitted, shown_call, step_result
+from core.ingest import ingest_text
+from core.sandbox import default_state_dir, read_manifest
+from core.stream import StreamInterpreter
+from progress.broadcast import question_group
+from progress.recorder import ProgressRecorder
+from researchmind import runs, services
+from researchmind.models import Question
+from testing.mock_anthropic import MockAnthropic, Reply, Text
 
 ANSWER = "Access tokens expire after 15 minutes, as the notes say."
 
@@ -66,7 +65,12 @@ ANSWER = "Access tokens expire after 15 minutes, as the notes say."
 async def bare_first_text(url: str) -> float:
     """Seconds from sending a bare streaming request to the first ``text_delta`` event."""
     body = json.dumps(
-        {"model": "bench", "max_tokens": 64, "stream": True, "messages": [{"role": "user", "content": "When?"}]}
+        {
+            "model": "bench",
+            "max_tokens": 64,
+            "stream": True,
+            "messages": [{"role": "user", "content": "When?"}],
+        }
     ).encode()
     where = urlsplit(url)
     started = time.perf_counter()
@@ -87,7 +91,9 @@ async def bare_first_text(url: str) -> float:
 
 
 async def app_first_token(session) -> float:
-    question = await Question.objects.acreate(session=session, text="When do access tokens expire?", engine="anthropic")
+    question = await Question.objects.acreate(
+        session=session, text="When do access tokens expire?", engine="anthropic"
+    )
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(question_group(question.pk), channel)
@@ -111,7 +117,9 @@ async def first_token(asks: int, delay: float) -> dict:
 
     def add_notes():
         item = services.content_start(session=session, kind="text", title="Auth notes")
-        notes = "# Token lifetimes\n\nAccess tokens expire after 15 minutes.\nRefresh tokens live for 30 days.\n"
+        notes = (
+            "# Token lifetimes\n\nAccess tokens expire after 15 minutes.\nRefresh tokens live for 30 days.\n"
+        )
         services.content_run(
             item,
             lambda dest, progress: ingest_text(

@@ -37,7 +37,9 @@ def anthropic_settings(settings):
 
 
 def ask(api, session, text: str, **fields) -> int:
-    response = api.post(f"/api/sessions/{session.id}/questions", {"text": text, "engine": "anthropic", **fields})
+    response = api.post(
+        f"/api/sessions/{session.id}/questions", {"text": text, "engine": "anthropic", **fields}
+    )
     assert response.status_code == 201, response.content
     return response.json()["question_id"]
 
@@ -67,7 +69,7 @@ def test_a_question_is_answered_with_the_api_citation_verified_at_the_blocks_lin
     lines = [json.loads(raw) for raw in Question.objects.get(pk=question_id).raw_output.splitlines()]
     written = [b.get("text", "") for x in lines if x["type"] == "assistant" for b in x["message"]["content"]]
     assert "CITATIONS" not in "".join(written)  # the model wrote none: the app did, from the API's
-    assert [x for x in lines if x["type"] == "result"][0]["api_citations"] == ["c1"]
+    assert next(x for x in lines if x["type"] == "result")["api_citations"] == ["c1"]
     steps = [e["detail"] for e in api.get(f"/api/questions/{question_id}/events").json()["events"]]
     assert any(step.startswith("Searching for `") for step in steps)
     assert any(step.startswith("Reading Auth notes/auth-notes.md") for step in steps)
@@ -96,7 +98,10 @@ def test_a_follow_up_sends_the_thread(api, notes_session, anthropic_settings):
     assert messages[2]["content"].endswith("And refresh tokens?")
     body = api.get(f"/api/questions/{follow_up}").json()
     assert body["status"] == "complete" and body["citations"][0]["verification"] == "verified"
-    assert body["citations"][0]["line_start"] == NOTES.splitlines().index("Refresh tokens live for 30 days and rotate on every use.") + 1
+    assert (
+        body["citations"][0]["line_start"]
+        == NOTES.splitlines().index("Refresh tokens live for 30 days and rotate on every use.") + 1
+    )
 
 
 def test_a_refused_key_fails_at_once_saying_what_to_set(api, notes_session, anthropic_settings):

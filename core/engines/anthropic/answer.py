@@ -89,7 +89,9 @@ def compose(blocks: list[TextBlock], *, content_ids: list[str]) -> Answer:
         position = end
         text = _without(block.text, start, cuts)
         if block.citations:
-            markers = "".join(marker(ids[(c.path, c.line_start, c.line_end)]) for c in _unique(block.citations))
+            markers = "".join(
+                marker(ids[(c.path, c.line_start, c.line_end)]) for c in _unique(block.citations)
+            )
             body = text.rstrip()
             text = f"{body} {markers}{text[len(body) :]}" if body else text
         pieces.append(text)
@@ -102,7 +104,9 @@ def compose(blocks: list[TextBlock], *, content_ids: list[str]) -> Answer:
 
 
 def _parsed(raw: str, content_ids: list[str]):
-    return [c for c in parse_citations(raw, content_ids=content_ids).citations if c.found_by == "citations_block"]
+    return [
+        c for c in parse_citations(raw, content_ids=content_ids).citations if c.found_by == "citations_block"
+    ]
 
 
 def _same_lines(parsed, ids: dict[tuple[str, int, int], str]) -> str | None:
@@ -169,4 +173,3 @@ def _shortened(excerpt: str) -> str:
     if kept:
         return kept
     return excerpt[:EXCERPT_LIMIT].rsplit(" ", 1)[0] or excerpt[:EXCERPT_LIMIT]
-

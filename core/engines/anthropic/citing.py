@@ -106,7 +106,9 @@ def cited_lines(location: dict, sent: list[SentResult]) -> ApiCitation | None:
                 continue
             texts = result.texts[span[0] : span[1]]
             if _squeezed("".join(texts)) == _squeezed(cited):
-                return ApiCitation(source, result.lines[span[0]], result.lines[span[1] - 1], _excerpt(texts), True)
+                return ApiCitation(
+                    source, result.lines[span[0]], result.lines[span[1] - 1], _excerpt(texts), True
+                )
             fallback = fallback or (result, span)
     if fallback is None:
         return None

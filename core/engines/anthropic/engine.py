@@ -50,7 +50,9 @@ class AnthropicEngine:
         if not self.settings.api_key:
             return Availability(False, "The Anthropic API needs a key: set ANTHROPIC_API_KEY.")
         if not self.model:
-            return Availability(False, "No model is named: set CLAUDE_MODEL (e.g. sonnet or claude-sonnet-4-5).")
+            return Availability(
+                False, "No model is named: set CLAUDE_MODEL (e.g. sonnet or claude-sonnet-4-5)."
+            )
         return Availability(True)
 
     async def stream(

@@ -70,7 +70,13 @@ class Research:
     why it stopped early (``cancel``, ``timeout``) once they end."""
 
     def __init__(
-        self, settings: AnthropicSettings, prompt: str, sandbox: Path, *, state: Path | None, cancel: asyncio.Event
+        self,
+        settings: AnthropicSettings,
+        prompt: str,
+        sandbox: Path,
+        *,
+        state: Path | None,
+        cancel: asyncio.Event,
     ) -> None:
         self.settings = settings
         self.cancel = cancel
@@ -83,7 +89,9 @@ class Research:
         self.tools = ContentTools(sandbox, self.asked.folders, state)
         self.manifest = read_manifest(sandbox)
         self.sent: list[SentResult] = []  # every search_result sent, in request order
-        self.writer = AnthropicStreamWriter(str(uuid.uuid4()), model=settings.model, tools=["Grep", "Read", "LS"])
+        self.writer = AnthropicStreamWriter(
+            str(uuid.uuid4()), model=settings.model, tools=["Grep", "Read", "LS"]
+        )
         self.partial = ""  # the text of the turn being streamed (kept if it is cut short)
         self.client = anthropic.AsyncAnthropic(
             base_url=settings.base_url,
@@ -108,7 +116,9 @@ class Research:
             if self.partial:  # the text of a turn cut short is kept as the partial answer
                 for line in [*self._close_text(True), *writer.end_message("end_turn")]:
                     yield line
-            yield writer.result(duration_ms=self._elapsed_ms(), text=None, errors=[stop.sentence], subtype=stop.subtype)
+            yield writer.result(
+                duration_ms=self._elapsed_ms(), text=None, errors=[stop.sentence], subtype=stop.subtype
+            )
         finally:
             await self.client.close()
 
@@ -153,7 +163,12 @@ class Research:
         left = settings.max_tokens - writer.completion_tokens
         if left <= 0:
             raise Stopped(self._tokens_sentence())
-        request = {**request, "model": settings.model, "max_tokens": min(settings.reply_tokens, left), "stream": True}
+        request = {
+            **request,
+            "model": settings.model,
+            "max_tokens": min(settings.reply_tokens, left),
+            "stream": True,
+        }
         if settings.thinking_tokens:
             request["thinking"] = {"type": "enabled", "budget_tokens": settings.thinking_tokens}
             request["max_tokens"] += settings.thinking_tokens
@@ -162,13 +177,19 @@ class Research:
             try:
                 stream = await self._race(self.client.messages.create(**request))
             except anthropic.APIError as error:
-                failure = failure_of(error, base_url=settings.base_url, model=settings.model, api_key=settings.api_key)
+                failure = failure_of(
+                    error, base_url=settings.base_url, model=settings.model, api_key=settings.api_key
+                )
                 if not failure.retry or attempt == settings.max_retries:
                     raise Stopped(failure.sentence) from None
                 attempt += 1
                 delay = retry_delay(attempt, settings.retry_delay, failure)
                 yield writer.retry(
-                    attempt=attempt, max_retries=settings.max_retries, delay_s=delay, status=failure.status, error=failure.kind
+                    attempt=attempt,
+                    max_retries=settings.max_retries,
+                    delay_s=delay,
+                    status=failure.status,
+                    error=failure.kind,
                 )
                 await self._race(asyncio.sleep(delay))
         for line in writer.start_message():
@@ -219,7 +240,9 @@ class Research:
                             yield line
                         text_open = False
                         block["input"] = json.loads(block.pop("json") or "{}")
-                        step_id, lines = writer.tool_use(*shown_call(block["name"], json.dumps(block["input"])))
+                        step_id, lines = writer.tool_use(
+                            *shown_call(block["name"], json.dumps(block["input"]))
+                        )
                         turn.calls.append((step_id, block))
                         for line in lines:
                             yield line
@@ -229,9 +252,13 @@ class Research:
         except anthropic.APIStatusError as error:
             body = error.body if isinstance(error.body, dict) else {}
             inner = body.get("error") if isinstance(body.get("error"), dict) else {"type": "api_error"}
-            raise Stopped(stream_failure(inner, base_url=settings.base_url, api_key=settings.api_key).sentence) from None
+            raise Stopped(
+                stream_failure(inner, base_url=settings.base_url, api_key=settings.api_key).sentence
+            ) from None
         except anthropic.APIError as error:
-            failure = failure_of(error, base_url=settings.base_url, model=settings.model, api_key=settings.api_key)
+            failure = failure_of(
+                error, base_url=settings.base_url, model=settings.model, api_key=settings.api_key
+            )
             raise Stopped(failure.sentence) from None
         finally:
             await stream.close()  # cancel: the HTTP stream goes at once
@@ -244,7 +271,9 @@ class Research:
         else:
             for line in writer.end_message("tool_use"):
                 yield line
-        if turn.stop_reason == "max_tokens" or (turn.calls and writer.completion_tokens >= settings.max_tokens):
+        if turn.stop_reason == "max_tokens" or (
+            turn.calls and writer.completion_tokens >= settings.max_tokens
+        ):
             raise Stopped(self._tokens_sentence())
 
     def _delta(self, block: dict | None, delta, turn: Turn):

@@ -43,7 +43,11 @@ class AnthropicStreamWriter(ModelStreamWriter):
 
     def thinking_delta(self, piece: str) -> Iterator[str]:
         yield from self._event(
-            {"type": "content_block_delta", "index": self._index, "delta": {"type": "thinking_delta", "thinking": piece}}
+            {
+                "type": "content_block_delta",
+                "index": self._index,
+                "delta": {"type": "thinking_delta", "thinking": piece},
+            }
         )
 
     def end_thinking(self, text: str, signature: str) -> Iterator[str]:

@@ -305,4 +305,3 @@ class Research(Streaming):
 
     def _elapsed_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)
-

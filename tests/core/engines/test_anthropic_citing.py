@@ -35,12 +35,19 @@ def location(start: int, end: int, cited: str, index: int = 0, source: str = PAT
 
 
 def test_a_passage_is_one_block_per_non_empty_line_with_its_line_map():
-    result = sent_result(hit(1, "# Token lifetimes\n\nAccess tokens expire.\n  \nRefresh tokens rotate."), "Auth notes — notes.md")
+    result = sent_result(
+        hit(1, "# Token lifetimes\n\nAccess tokens expire.\n  \nRefresh tokens rotate."),
+        "Auth notes — notes.md",
+    )
     assert result.lines == (1, 3, 5)
     block = result.block()
     assert block["type"] == "search_result" and block["source"] == PATH
     assert block["citations"] == {"enabled": True}
-    assert [c["text"] for c in block["content"]] == ["# Token lifetimes", "Access tokens expire.", "Refresh tokens rotate."]
+    assert [c["text"] for c in block["content"]] == [
+        "# Token lifetimes",
+        "Access tokens expire.",
+        "Refresh tokens rotate.",
+    ]
     assert sent_result(hit(4, "\n  \n"), "t") is None
 
 
@@ -66,7 +73,10 @@ def test_an_inclusive_end_as_in_the_api_examples_is_read_too():
 
 
 def test_the_result_is_found_by_its_index_among_results_of_the_same_file():
-    sent = [sent_result(hit(1, "Alpha line.\nBeta line."), "t"), sent_result(hit(10, "Gamma line.\nDelta line."), "t")]
+    sent = [
+        sent_result(hit(1, "Alpha line.\nBeta line."), "t"),
+        sent_result(hit(10, "Gamma line.\nDelta line."), "t"),
+    ]
     cited = cited_lines(location(1, 2, "Delta line.", index=1), sent)
     assert (cited.line_start, cited.line_end) == (11, 11)
     # A wrong index: the result of that source whose blocks hold the text.
@@ -88,11 +98,15 @@ def citation(first: int, last: int, excerpt: str = "Access tokens expire.") -> A
 
 def test_markers_follow_the_cited_blocks_and_the_block_lists_the_api_citations():
     answer = compose(
-        [TextBlock("Per the notes, ", []), TextBlock("access tokens expire", [citation(3, 3)]), TextBlock(".", [])],
+        [
+            TextBlock("Per the notes, ", []),
+            TextBlock("access tokens expire", [citation(3, 3)]),
+            TextBlock(".", []),
+        ],
         content_ids=CONTENT_IDS,
     )
     assert answer.api_ids == ["c1"]
-    prose, block = answer.text.split("\n\n", 1)
+    prose, _block = answer.text.split("\n\n", 1)
     assert prose == "Per the notes, access tokens expire [c1]."
     parsed = parse_citations(answer.text, content_ids=CONTENT_IDS)
     (only,) = parsed.citations
@@ -111,11 +125,19 @@ def test_one_range_cited_twice_is_one_citation():
 
 def test_a_model_written_block_is_read_as_today_and_deduplicated_against_the_api():
     own = [
-        {"id": "c1", "source_file": PATH, "location": {"line_start": 3, "line_end": 3}, "excerpt": "Access tokens expire."},
+        {
+            "id": "c1",
+            "source_file": PATH,
+            "location": {"line_start": 3, "line_end": 3},
+            "excerpt": "Access tokens expire.",
+        },
         {"id": "c2", "source_file": PATH, "location": {"line_start": 9, "line_end": 9}, "excerpt": "Other."},
     ]
     written = f"Tokens expire [c1] and other [c2].\n\n<!-- CITATIONS: {json.dumps(own)} -->"
-    answer = compose([TextBlock("Tokens expire", [citation(3, 3)]), TextBlock(written[len("Tokens expire") :], [])], content_ids=CONTENT_IDS)
+    answer = compose(
+        [TextBlock("Tokens expire", [citation(3, 3)]), TextBlock(written[len("Tokens expire") :], [])],
+        content_ids=CONTENT_IDS,
+    )
     assert answer.api_ids == ["c3"]  # numbered after the model's own
     parsed = parse_citations(answer.text, content_ids=CONTENT_IDS)
     assert sorted((c.cid, c.line_start) for c in parsed.citations) == [("c2", 9), ("c3", 3)]

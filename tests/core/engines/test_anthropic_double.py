@@ -30,22 +30,37 @@ def request(*, citations: bool | None = True, question: str = "When do access to
         ],
         "messages": [
             {"role": "user", "content": question},
-            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search_text", "input": {}}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "search_text", "input": {}}],
+            },
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [result]}]},
-            {"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "read_lines", "input": {}}]},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "Refused: no."}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t2", "name": "read_lines", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "Refused: no."}],
+            },
         ],
     }
 
 
 def test_the_stream_accumulates_in_the_library_to_the_cited_message():
     reply = CitingResearcher()(request())
-    with MockAnthropic([reply, Reply([Text("Searching."), ToolUse("search_text", {"query": "tokens"})])]) as mock:
+    with MockAnthropic(
+        [reply, Reply([Text("Searching."), ToolUse("search_text", {"query": "tokens"})])]
+    ) as mock:
         client = anthropic.Anthropic(base_url=mock.url, api_key="k", max_retries=0)
-        with client.messages.stream(model="m", max_tokens=100, messages=[{"role": "user", "content": "q"}]) as stream:
+        with client.messages.stream(
+            model="m", max_tokens=100, messages=[{"role": "user", "content": "q"}]
+        ) as stream:
             events = [event.type for event in stream]
             message = stream.get_final_message()
-        with client.messages.stream(model="m", max_tokens=100, messages=[{"role": "user", "content": "q"}]) as stream:
+        with client.messages.stream(
+            model="m", max_tokens=100, messages=[{"role": "user", "content": "q"}]
+        ) as stream:
             called = stream.get_final_message()
     assert events[0] == "message_start" and events[-1] == "message_stop"
     assert "citation" in events and "text" in events
@@ -70,7 +85,11 @@ def test_results_sent_without_citations_enabled_are_never_cited():
 
 def test_the_search_result_index_counts_every_result_of_the_request_in_order():
     body = request()
-    extra = dict(body["messages"][2]["content"][0]["content"][0], source="item/other.md", content=[{"type": "text", "text": "Unrelated words."}])
+    extra = dict(
+        body["messages"][2]["content"][0]["content"][0],
+        source="item/other.md",
+        content=[{"type": "text", "text": "Unrelated words."}],
+    )
     body["messages"][2]["content"][0]["content"].insert(0, extra)
     assert [(r.index, r.source) for r in search_results(body)] == [(0, "item/other.md"), (1, SOURCE)]
     (location,) = CitingResearcher()(body).blocks[1].citations

@@ -23,7 +23,9 @@ ANSWER_LINE = "Access tokens expire after 15 minutes."
 
 def texts_written(done) -> str:
     """What the model itself wrote: the assistant text blocks."""
-    return "".join(b["text"] for a in done.of_type("assistant") for b in a["message"]["content"] if b["type"] == "text")
+    return "".join(
+        b["text"] for a in done.of_type("assistant") for b in a["message"]["content"] if b["type"] == "text"
+    )
 
 
 def test_a_question_is_cited_by_the_api_at_the_lines_of_the_blocks_and_verifies(sessions):
@@ -38,7 +40,9 @@ def test_a_question_is_cited_by_the_api_at_the_lines_of_the_blocks_and_verifies(
     assert "CITATIONS" not in texts_written(done)  # the model wrote none: the app did, from the API's
     # The citation as the API sent it, and the lines the app mapped it to, as it arrived.
     deltas = [
-        e["event"]["delta"] for e in done.of_type("stream_event") if e["event"].get("delta", {}).get("type") == "citations_delta"
+        e["event"]["delta"]
+        for e in done.of_type("stream_event")
+        if e["event"].get("delta", {}).get("type") == "citations_delta"
     ]
     (delta,) = deltas
     assert delta["citation"]["cited_text"] == ANSWER_LINE
@@ -58,7 +62,9 @@ def test_the_requests_carry_one_line_per_block_read_only_tools_and_cached_instru
         assert [t["name"] for t in body["tools"]] == [LIST_FILES, SEARCH_TEXT, READ_LINES]
         assert body["tools"][-1]["cache_control"] == {"type": "ephemeral"}
         assert body["stream"] is True and body["model"] == "claude-mock"
-    keys = [{k.lower(): v for k, v in r.headers.items()}.get("authorization") for r in mock.messages_requests()]
+    keys = [
+        {k.lower(): v for k, v in r.headers.items()}.get("authorization") for r in mock.messages_requests()
+    ]
     assert keys == [f"Bearer {KEY}"] * 3  # how the library sends ANTHROPIC_API_KEY
     last = bodies[-1]
     assert [m["role"] for m in last["messages"]] == ["user", "assistant", "user", "assistant", "user"]
@@ -86,7 +92,14 @@ def test_a_citation_of_two_blocks_covers_both_lines(sessions):
 
 
 def test_a_citations_block_the_model_writes_anyway_is_deduplicated(sessions):
-    own = [{"id": "c1", "source_file": f"{CONTENT_ID}/notes.md", "location": {"line_start": 3, "line_end": 3}, "excerpt": ANSWER_LINE}]
+    own = [
+        {
+            "id": "c1",
+            "source_file": f"{CONTENT_ID}/notes.md",
+            "location": {"line_start": 3, "line_end": 3},
+            "excerpt": ANSWER_LINE,
+        }
+    ]
     block = f" [c1]\n\n<!-- CITATIONS: {json.dumps(own)} -->"
     with MockAnthropic(default=CitingResearcher(own_block=block)) as mock:
         done = run(sessions, mock)
@@ -97,7 +110,10 @@ def test_a_citations_block_the_model_writes_anyway_is_deduplicated(sessions):
 
 
 def test_a_follow_up_sends_the_thread(sessions):
-    prompt = conversation_prompt([Turn("When do access tokens expire?", "Access tokens expire after 15 minutes. [c1]")], "And refresh tokens?")
+    prompt = conversation_prompt(
+        [Turn("When do access tokens expire?", "Access tokens expire after 15 minutes. [c1]")],
+        "And refresh tokens?",
+    )
     with MockAnthropic(default=CitingResearcher()) as mock:
         done = run(sessions, mock, prompt)
     first = mock.messages_requests()[0].body["messages"]
@@ -136,7 +152,9 @@ def test_retries_are_bounded(sessions):
 
 
 def test_cancel_closes_the_stream_and_keeps_the_partial_answer(sessions):
-    slow = Reply([Text("Access tokens expire after fifteen minutes, and " * 20)], chunk_chars=8, chunk_delay=0.05)
+    slow = Reply(
+        [Text("Access tokens expire after fifteen minutes, and " * 20)], chunk_chars=8, chunk_delay=0.05
+    )
     with MockAnthropic([slow]) as mock:
         done = run(sessions, mock, cancel_when=lambda line: '"text_delta"' in line)
         assert mock.disconnected.wait(10)
