@@ -141,3 +141,24 @@ def test_the_engines_page_shows_and_tests_the_engine(client, admin_user, anthrop
         page = polled(client, EngineCheck.objects.get(engine="anthropic").pk)
     assert "<strong>OK:</strong> 1 of 1 citation(s) verified." in page
     assert KEY not in page
+
+
+def test_asked_on_the_page_the_answer_links_its_api_citation_and_the_timeline_shows_the_steps(
+    client_for, user, notes_session, anthropic_settings
+):
+    client = client_for(user)
+    page = client.get(reverse("session_detail", args=[notes_session.id])).content.decode()
+    assert '<option value="anthropic"' in page
+    with MockAnthropic(default=CitingResearcher()) as mock:
+        anthropic_settings.ANTHROPIC_BASE_URL = mock.url
+        client.post(
+            reverse("question_ask", args=[notes_session.id]),
+            {"text": "When do access tokens expire?", "engine": "anthropic"},
+        )
+        question = Question.objects.get()
+        run_question(question.pk)
+    page = client.get(reverse("question_detail", args=[notes_session.id, question.pk])).content.decode()
+    assert 'class="cite"' in page and 'data-cid="c1"' in page and 'data-status="verified"' in page
+    assert page.count("Extracted by the API</span>") == 1
+    assert "&lt;!-- CITATIONS" not in page and "<!-- CITATIONS" not in page
+    assert "Searching for" in page and "Reading Auth notes/auth-notes.md" in page  # the timeline
