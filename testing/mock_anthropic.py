@@ -40,6 +40,14 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Thinking:
+    """An extended-thinking block: ``thinking_delta`` pieces, then its ``signature_delta``."""
+
+    thinking: str
+    signature: str = "mock-signature"
+
+
+@dataclass(frozen=True)
 class ToolUse:
     name: str
     input: dict[str, Any]
@@ -49,7 +57,7 @@ class ToolUse:
 class Reply:
     """One model response. ``stop_reason`` defaults to ``tool_use`` when a tool is called."""
 
-    blocks: list[Text | ToolUse]
+    blocks: list[Text | Thinking | ToolUse]
     stop_reason: str | None = None
     chunk_chars: int = 24  # text is streamed in deltas of this size
     chunk_delay: float = 0.0  # seconds between deltas, to look like a real stream
@@ -248,6 +256,16 @@ class _Handler(BaseHTTPRequestHandler):
                         "content_block_delta",
                         _delta(index, {"type": "citations_delta", "citation": citation}),
                     )
+            elif block["type"] == "thinking":
+                self._event(
+                    "content_block_start", _block_start(index, {**block, "thinking": "", "signature": ""})
+                )
+                text = block["thinking"]
+                for i in range(0, len(text), turn.chunk_chars):
+                    delta = {"type": "thinking_delta", "thinking": text[i : i + turn.chunk_chars]}
+                    self._event("content_block_delta", _delta(index, delta))
+                signature = {"type": "signature_delta", "signature": block["signature"]}
+                self._event("content_block_delta", _delta(index, signature))
             else:
                 start = {**block, "input": {}}
                 self._event("content_block_start", _block_start(index, start))
@@ -289,6 +307,8 @@ def _message(turn: Turn, number: int, model: str) -> dict[str, Any]:
         if isinstance(block, Text):
             cited = {"citations": [dict(c) for c in block.citations]} if block.citations else {}
             content.append({"type": "text", "text": block.text, **cited})
+        elif isinstance(block, Thinking):
+            content.append({"type": "thinking", "thinking": block.thinking, "signature": block.signature})
         else:
             content.append(
                 {

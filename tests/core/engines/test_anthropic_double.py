@@ -8,7 +8,7 @@ from __future__ import annotations
 import anthropic
 
 from testing.messages_double import CitingResearcher, search_results
-from testing.mock_anthropic import MockAnthropic, Reply, Text, ToolUse
+from testing.mock_anthropic import MockAnthropic, Reply, Text, Thinking, ToolUse
 
 SOURCE = "item/notes.md"
 LINES = ["# Token lifetimes", "Access tokens expire after 15 minutes.", "Refresh tokens live for 30 days."]
@@ -94,3 +94,19 @@ def test_the_search_result_index_counts_every_result_of_the_request_in_order():
     assert [(r.index, r.source) for r in search_results(body)] == [(0, "item/other.md"), (1, SOURCE)]
     (location,) = CitingResearcher()(body).blocks[1].citations
     assert location["search_result_index"] == 1 and location["cited_text"] == LINES[1]
+
+
+def test_a_thinking_block_accumulates_in_the_library_with_its_signature():
+    with MockAnthropic([Reply([Thinking("Weighing the notes.", "sig-9"), Text("Done.")])]) as mock:
+        client = anthropic.Anthropic(base_url=mock.url, api_key="k", max_retries=0)
+        with client.messages.stream(
+            model="m", max_tokens=100, messages=[{"role": "user", "content": "q"}]
+        ) as stream:
+            message = stream.get_final_message()
+    thinking, text = message.content
+    assert (thinking.type, thinking.thinking, thinking.signature) == (
+        "thinking",
+        "Weighing the notes.",
+        "sig-9",
+    )
+    assert text.text == "Done."

@@ -13,7 +13,7 @@ from core.engines.openai.tools import LIST_FILES, READ_LINES, SEARCH_TEXT
 from core.sandbox import instructions_text, read_manifest
 from core.threads import Turn, conversation_prompt
 from testing.messages_double import CitingResearcher, search_results
-from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text
+from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text, Thinking, ToolUse
 from tests.core.engines.conftest import CONTENT_ID, NOTES, SECRET
 from tests.core.engines.helpers.anthropic_run import KEY, run
 from tests.core.engines.helpers.openai_run import verified_at
@@ -169,3 +169,23 @@ def test_an_answer_from_results_sent_without_citations_has_none(sessions):
         done = run(sessions, mock, "Where is the zebra xylophone?")
     assert "api_citations" not in done.result
     assert not verified_at(sessions, done.interpreter.answer_raw)
+
+
+def test_thinking_is_kept_apart_from_the_answer_and_sent_back_signed(sessions):
+    thought = "The notes have a token section; search it."
+    turns = [
+        Reply([Thinking(thought, "sig-1"), ToolUse(SEARCH_TEXT, {"query": "access tokens expire"})]),
+        Reply([Text("Access tokens expire after 15 minutes.")]),
+    ]
+    with MockAnthropic(turns) as mock:
+        done = run(sessions, mock, thinking_tokens=1024)
+    assert done.interpreter.thinking_text == thought
+    assert thought not in done.interpreter.answer_text
+    first, second = (r.body for r in mock.messages_requests())
+    assert first["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert first["max_tokens"] > 1024
+    assert second["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": thought,
+        "signature": "sig-1",
+    }
