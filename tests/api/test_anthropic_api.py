@@ -7,24 +7,29 @@ and reads; a follow-up carries the thread; a refused key says what to set;
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from progress.models import ProgressEvent
+from researchmind import runs
 from researchmind.models import EngineCheck, Question
 from researchmind.runs import run_question
 from testing.messages_double import CitingResearcher, search_results
-from testing.mock_anthropic import Fail, MockAnthropic
+from testing.mock_anthropic import Fail, MockAnthropic, Reply, Text
 from tests.api.conftest import NOTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KEY = "sk-ant-test-7e1d2c3b4a59-secret"
 LINE = "Access tokens expire after 15 minutes."
+GUARD = 30  # seconds: a hang guard, not a timing assertion
 
 
 @pytest.fixture
@@ -162,3 +167,22 @@ def test_asked_on_the_page_the_answer_links_its_api_citation_and_the_timeline_sh
     assert page.count("Extracted by the API</span>") == 1
     assert "&lt;!-- CITATIONS" not in page and "<!-- CITATIONS" not in page
     assert "Searching for" in page and "Reading Auth notes/auth-notes.md" in page  # the timeline
+
+
+async def test_cancel_mid_stream_closes_the_stream_and_keeps_the_partial_answer(
+    api, notes_session, anthropic_settings
+):
+    slow = Reply(
+        [Text("Access tokens expire after" + " fifteen minutes" * 40)], chunk_chars=26, chunk_delay=0.2
+    )
+    with MockAnthropic([slow]) as mock:
+        anthropic_settings.ANTHROPIC_BASE_URL = mock.url
+        question_id = await sync_to_async(ask)(api, notes_session, "When do access tokens expire?")
+        run = asyncio.create_task(runs.arun_question(question_id))
+        while not await ProgressEvent.objects.filter(question_id=question_id, kind="text_delta").aexists():
+            await asyncio.sleep(0.05)
+        await sync_to_async(api.post)(f"/api/questions/{question_id}/cancel")
+        assert await asyncio.wait_for(run, GUARD) == "cancelled"
+        assert await asyncio.to_thread(mock.disconnected.wait, GUARD)  # the HTTP stream was closed
+    body = await sync_to_async(lambda: api.get(f"/api/questions/{question_id}").json())()
+    assert body["status"] == "cancelled" and body["answer"].startswith("Access tokens expire after")
