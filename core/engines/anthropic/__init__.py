@@ -8,6 +8,6 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 from .engine import AnthropicEngine
-from .research import AnthropicSettings
+from .turns import AnthropicSettings
 
 __all__ = ["AnthropicEngine", "AnthropicSettings"]

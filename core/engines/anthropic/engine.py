@@ -13,7 +13,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from ..base import Availability, OutputLine, RunOutcome, model_name
-from .research import AnthropicSettings, Research
+from .research import Research
+from .turns import AnthropicSettings
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 # The Claude engines' model setting takes Claude Code's aliases; the API takes full names.

@@ -19,7 +19,6 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import anthropic
@@ -34,35 +33,10 @@ from .answer import TextBlock, compose
 from .citing import ApiCitation, SentResult, cited_lines
 from .errors import failure_of, retry_delay, stream_failure
 from .request import system_blocks, thread_messages, tool_definitions, tool_result
+from .turns import AnthropicSettings, Turn, sent_back
 from .writer import AnthropicStreamWriter
 
 MAX_SHOWN_CHARS = 1_000_000  # what one result may show; the tools bound it far lower
-
-
-@dataclass(frozen=True, slots=True)
-class AnthropicSettings:
-    """The Messages API, the model, and the run's limits."""
-
-    base_url: str
-    model: str
-    api_key: str = ""
-    max_turns: int = 12  # requests in one run
-    max_tokens: int = 16_000  # tokens the model may write in one run
-    reply_tokens: int = 4_096  # tokens asked for per reply (at most)
-    thinking_tokens: int = 0  # extended thinking's budget per reply; 0: off
-    timeout: float = 300.0  # seconds for the whole run
-    max_retries: int = 3  # of one request, on 429 / 529 / 5xx / unreachable
-    retry_delay: float = 1.0  # the first retry's delay in seconds, doubling
-
-
-@dataclass
-class Turn:
-    """One streamed reply: its content blocks as they are sent back, and the answer's text blocks."""
-
-    content: list[dict] = field(default_factory=list)
-    texts: list[TextBlock] = field(default_factory=list)
-    calls: list[tuple[str, dict]] = field(default_factory=list)  # (step id on the page, tool_use block)
-    stop_reason: str | None = None
 
 
 class Research:
@@ -264,7 +238,7 @@ class Research:
             await stream.close()  # cancel: the HTTP stream goes at once
         for line in self._close_text(text_open):
             yield line
-        turn.content = [_sent_back(blocks[i]) for i in sorted(blocks)]
+        turn.content = [sent_back(blocks[i]) for i in sorted(blocks)]
         if not turn.calls:
             for line in writer.end_message(turn.stop_reason or "end_turn"):
                 yield line
@@ -329,11 +303,3 @@ class Research:
 
     def _elapsed_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)
-
-
-def _sent_back(block: dict) -> dict:
-    """A reply's block as the next request carries it (the thread of the run)."""
-    kept = {key: value for key, value in block.items() if key != "json"}
-    if kept.get("type") == "text" and not kept.get("citations"):
-        kept.pop("citations", None)
-    return kept
