@@ -213,7 +213,7 @@ class Research:
                         for line in self._close_text(text_open):
                             yield line
                         text_open = False
-                        block["input"] = json.loads(block.pop("json") or "{}")
+                        block["input"] = _arguments(block.pop("json"))
                         step_id, lines = writer.tool_use(
                             *shown_call(block["name"], json.dumps(block["input"]))
                         )
@@ -303,3 +303,13 @@ class Research:
 
     def _elapsed_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)
+
+
+def _arguments(raw: str) -> dict:
+    """A tool call's input; JSON cut short (a reply stopped at its cap) or not an
+    object is no input, which the tool refuses as a result the model reads."""
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
