@@ -23,6 +23,7 @@ from core.sandbox import SandboxError, resolve_in_sandbox
 log = logging.getLogger(__name__)
 
 ATTACHED_KEY = "attached_citations"  # in Question.protocol: the ids the engine attached
+API_KEY = "api_citations"  # in Question.protocol: the ids the model's API extracted
 
 
 class Locators:
@@ -92,6 +93,7 @@ def citations_record(question) -> int:
     # Ids the engine attached itself (named on its result line, never read from the
     # model's text): stored as attached by the app, not as written by the model.
     attached = set((question.protocol or {}).get(ATTACHED_KEY) or [])
+    extracted = set((question.protocol or {}).get(API_KEY) or [])
     now = timezone.now()
     locators = Locators(session)
     rows = []
@@ -128,9 +130,7 @@ def citations_record(question) -> int:
                 date=str(cit.date or "")[:40],
                 version=str(cit.version or "")[:60],
                 web_type=cit.web_type or "",
-                found_by=FoundBy.ATTACHED
-                if cit.cid in attached and cit.found_by == FoundBy.CITATIONS_BLOCK
-                else cit.found_by,
+                found_by=_found_by(cit, attached, extracted),
                 verification=ver.status,
                 verification_detail=ver.detail,
                 match_score=ver.score,
@@ -152,6 +152,17 @@ def citations_record(question) -> int:
         question.save(update_fields=["protocol"])
         store_answer_html(question)
     return len(rows)
+
+
+def _found_by(cit: ParsedCitation, attached: set[str], extracted: set[str]) -> str:
+    """How the citation came: as the model wrote it, or, for the ids the engine
+    named on its result line, attached by the app or extracted by the API."""
+    if cit.found_by == FoundBy.CITATIONS_BLOCK:
+        if cit.cid in extracted:
+            return FoundBy.API
+        if cit.cid in attached:
+            return FoundBy.ATTACHED
+    return cit.found_by
 
 
 def citations_reverify(citations) -> int:

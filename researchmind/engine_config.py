@@ -48,6 +48,7 @@ def engine_settings() -> dict[str, dict]:
     }
     return {
         "openai": openai_settings(),
+        "anthropic": anthropic_settings(),
         "claude-code": claude,
         "claude-mpm": dict(
             claude,
@@ -75,6 +76,21 @@ def openai_settings() -> dict:
     }
 
 
+def anthropic_settings() -> dict:
+    """The Anthropic engine's constructor settings (``ANTHROPIC_*`` and the Claude engines' model)."""
+    return {
+        "base_url": settings.ANTHROPIC_BASE_URL,
+        "api_key": settings.ANTHROPIC_API_KEY,
+        "model": settings.CLAUDE_MODEL,
+        "max_turns": settings.ANTHROPIC_MAX_TURNS,
+        "max_tokens": settings.ANTHROPIC_MAX_TOKENS,
+        "thinking_tokens": settings.ANTHROPIC_THINKING_TOKENS,
+        "timeout": settings.ANTHROPIC_TIMEOUT,
+        "max_retries": settings.ANTHROPIC_MAX_RETRIES,
+        "retry_delay": settings.ANTHROPIC_RETRY_DELAY,
+    }
+
+
 def build_engine(name: str, *, model: str = "", state=None):
     """The engine called ``name`` with its settings; ``model`` (a question's
     choice) wins over the default, ``state`` is the session's private folder.
@@ -84,9 +100,9 @@ def build_engine(name: str, *, model: str = "", state=None):
         config = provider_settings(provider_of(name)) | ({"model": model} if model else {})
         return get_engine("openai", **config, **({"state_dir": state} if state is not None else {}))
     config = dict(engine_settings().get(name, {}))
-    if model and name in ("claude-code", "claude-mpm", "openai"):
+    if model and name in ("claude-code", "claude-mpm", "openai", "anthropic"):
         config["model"] = model
-    if name in ("builtin", "openai") and state is not None:
+    if name in ("builtin", "openai", "anthropic") and state is not None:
         config["state_dir"] = state
     return get_engine(name, **config)
 
@@ -99,7 +115,7 @@ AUTH_VARIABLES = (
     "CLAUDE_CODE_USE_VERTEX",
     "ANTHROPIC_BASE_URL",
 )
-SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm", "openai")
+SHOWN_ENGINES = ("builtin", "claude-code", "claude-mpm", "openai", "anthropic")
 
 
 def engine_overview() -> list[dict]:
@@ -139,6 +155,16 @@ def engine_overview() -> list[dict]:
                 "models": [model_settings.model] if model_settings.model else [],
                 "tool_mode": model_settings.tool_mode,
                 "context_length": model_settings.context_length,
+            }
+        elif name == "anthropic":
+            entry |= {
+                "version": "built in (Messages API)",
+                "executable": "",
+                "endpoint": shown_url(engine.settings.base_url),
+                "credentials": ["ANTHROPIC_API_KEY"] if engine.settings.api_key else [],
+                "has_credentials": bool(engine.settings.api_key),
+                "model": engine.model,
+                "models": list(settings.CLAUDE_MODEL_CHOICES),
             }
         else:
             entry |= {"version": "built in", "executable": "", "has_credentials": None}

@@ -226,7 +226,7 @@ class AskForm(forms.Form):
         strip=True,  # "sonnet\n" is "sonnet"; a control character inside is refused below
         regex=MODEL_PATTERN,
         error_messages={"invalid": "A model is a name such as sonnet or claude-sonnet-4-5."},
-        help_text="For the Claude and OpenAI-compatible engines; blank uses the configured default.",
+        help_text="For the Claude, Anthropic and OpenAI-compatible engines; blank uses the configured default.",
     )
 
     def __init__(self, *args, **kwargs):

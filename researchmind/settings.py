@@ -276,6 +276,15 @@ OPENAI_MAX_TOKENS = int(os.environ.get("OPENAI_MAX_TOKENS", 16000))  # tokens th
 OPENAI_TIMEOUT = float(os.environ.get("OPENAI_TIMEOUT", 300))  # seconds per run
 OPENAI_MAX_RETRIES = int(os.environ.get("OPENAI_MAX_RETRIES", 3))  # of a 429/5xx, with backoff
 OPENAI_RETRY_DELAY = float(os.environ.get("OPENAI_RETRY_DELAY", 1.0))  # the first retry's delay, doubling
+# The Anthropic engine ("anthropic"): the Messages API called by the app, with
+# ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (blank: Anthropic's) and CLAUDE_MODEL;
+# its citations are extracted by the API (docs/ENGINES.md, The Anthropic engine).
+ANTHROPIC_MAX_TURNS = int(os.environ.get("ANTHROPIC_MAX_TURNS", 12))  # requests per run
+ANTHROPIC_MAX_TOKENS = int(os.environ.get("ANTHROPIC_MAX_TOKENS", 16000))  # tokens the model writes per run
+ANTHROPIC_THINKING_TOKENS = int(os.environ.get("ANTHROPIC_THINKING_TOKENS", 0))  # per reply; 0: no thinking
+ANTHROPIC_TIMEOUT = float(os.environ.get("ANTHROPIC_TIMEOUT", 300))  # seconds per run
+ANTHROPIC_MAX_RETRIES = int(os.environ.get("ANTHROPIC_MAX_RETRIES", 3))  # of a 429/529/5xx, with backoff
+ANTHROPIC_RETRY_DELAY = float(os.environ.get("ANTHROPIC_RETRY_DELAY", 1.0))  # first retry's delay, doubling
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))

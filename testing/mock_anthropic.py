@@ -12,7 +12,8 @@ each ``POST /v1/messages`` consumes the next turn of the script (then ``default`
 
 A turn may also be a callable taking the request body and returning a turn.
 Streaming requests (``"stream": true``) get Server-Sent Events in the order the
-real API sends them; others get one JSON message (the CLI's non-streaming fallback).
+real API sends them (a cited text block's ``citations_delta`` events after its
+text; ``testing/messages_double.py`` plays a model that cites what it was sent); others get one JSON message (the CLI's non-streaming fallback).
 ``Fail``, ``MidStreamError`` and ``Hang`` script failures. Binds 127.0.0.1 only.
 """
 
@@ -30,7 +31,20 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Text:
+    """A text block; ``citations`` (the API's citation objects, e.g.
+    ``search_result_location``) are streamed as ``citations_delta`` events after
+    its text, as the API streams a cited block."""
+
     text: str
+    citations: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """An extended-thinking block: ``thinking_delta`` pieces, then its ``signature_delta``."""
+
+    thinking: str
+    signature: str = "mock-signature"
 
 
 @dataclass(frozen=True)
@@ -43,7 +57,7 @@ class ToolUse:
 class Reply:
     """One model response. ``stop_reason`` defaults to ``tool_use`` when a tool is called."""
 
-    blocks: list[Text | ToolUse]
+    blocks: list[Text | Thinking | ToolUse]
     stop_reason: str | None = None
     chunk_chars: int = 24  # text is streamed in deltas of this size
     chunk_delay: float = 0.0  # seconds between deltas, to look like a real stream
@@ -112,6 +126,7 @@ class MockAnthropic:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        self.disconnected = threading.Event()  # a client closed a stream before its end
         self._ids = itertools.count(1)
         handler = type("Handler", (_Handler,), {"mock": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -183,7 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 self._answer(body)
             except (BrokenPipeError, ConnectionResetError):
-                pass  # the client went away (cancelled run): nothing to do
+                self.mock.disconnected.set()  # the client went away (a cancelled run)
         else:
             self._send_json(404, _error_body(404, f"No route for POST {path}"))
 
@@ -236,6 +251,21 @@ class _Handler(BaseHTTPRequestHandler):
                     time.sleep(turn.chunk_delay)
                     piece = text[i : i + turn.chunk_chars]
                     self._event("content_block_delta", _delta(index, {"type": "text_delta", "text": piece}))
+                for citation in block.get("citations") or []:
+                    self._event(
+                        "content_block_delta",
+                        _delta(index, {"type": "citations_delta", "citation": citation}),
+                    )
+            elif block["type"] == "thinking":
+                self._event(
+                    "content_block_start", _block_start(index, {**block, "thinking": "", "signature": ""})
+                )
+                text = block["thinking"]
+                for i in range(0, len(text), turn.chunk_chars):
+                    delta = {"type": "thinking_delta", "thinking": text[i : i + turn.chunk_chars]}
+                    self._event("content_block_delta", _delta(index, delta))
+                signature = {"type": "signature_delta", "signature": block["signature"]}
+                self._event("content_block_delta", _delta(index, signature))
             else:
                 start = {**block, "input": {}}
                 self._event("content_block_start", _block_start(index, start))
@@ -275,7 +305,10 @@ def _message(turn: Turn, number: int, model: str) -> dict[str, Any]:
     blocks = turn.blocks if isinstance(turn, Reply) else []
     for i, block in enumerate(blocks):
         if isinstance(block, Text):
-            content.append({"type": "text", "text": block.text})
+            cited = {"citations": [dict(c) for c in block.citations]} if block.citations else {}
+            content.append({"type": "text", "text": block.text, **cited})
+        elif isinstance(block, Thinking):
+            content.append({"type": "thinking", "thinking": block.thinking, "signature": block.signature})
         else:
             content.append(
                 {

@@ -65,8 +65,7 @@ from django.core.management import call_command  # noqa: E402 (after django.setu
 
 from core.engines.builtin.index import index_path  # noqa: E402 (after django.setup())
 from core.engines.builtin.query import fts_query, question_terms  # noqa: E402 (after django.setup())
-from core.engines.openai.research import _structured  # noqa: E402 (after django.setup())
-from core.engines.openai.tools import ContentTools, shown_call  # noqa: E402 (after django.setup())
+from core.engines.openai.tools import ContentTools, shown_call, step_result  # noqa: E402 (after django.setup())
 from core.engines.openai.writer import ModelStreamWriter  # noqa: E402 (after django.setup())
 from core.ingest import ingest_text  # noqa: E402 (after django.setup())
 from core.sandbox import default_state_dir, write_instructions, write_manifest  # noqa: E402
@@ -332,7 +331,7 @@ async def per_tool_call(root: Path, mb: int, n: int) -> dict:
         tool_id, lines = writer.tool_use(*shown_call(name, raw))
         done = tools.run(name, raw)
         t1 = time.perf_counter()
-        lines.append(writer.tool_result(tool_id, done.result, _structured(done), is_error=done.is_error))
+        lines.append(writer.tool_result(tool_id, done.result, step_result(done), is_error=done.is_error))
         for line in lines:
             for event in interpreter.feed(line):
                 recorder.add_stream_event(event)

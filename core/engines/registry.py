@@ -13,18 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from core.engines.anthropic import AnthropicEngine
 from core.engines.base import Availability, Engine
 from core.engines.builtin import BuiltinEngine
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine
 from core.engines.openai import OpenAIEngine
 from core.engines.replay import ReplayEngine
 
-ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "openai", "replay")
+ENGINE_NAMES = ("builtin", "claude-code", "claude-mpm", "openai", "anthropic", "replay")
 LABELS = {
     "builtin": "Built-in (offline)",
     "claude-code": "Claude Code",
     "claude-mpm": "Claude MPM",
     "openai": "OpenAI-compatible model",
+    "anthropic": "Anthropic API (citations by the API)",
     "replay": "Replay (recorded transcript)",
 }
 
@@ -43,6 +45,8 @@ def get_engine(name: str, **settings: Any) -> Engine:
         return ClaudeMpmEngine(**settings)
     if name == "openai":
         return OpenAIEngine(**settings)
+    if name == "anthropic":
+        return AnthropicEngine(**settings)
     if name == "replay":
         return ReplayEngine(**settings)
     raise UnknownEngine(f"There is no engine called {name!r}; the engines are: {', '.join(ENGINE_NAMES)}.")

@@ -124,7 +124,8 @@ class AskOut(Schema):
 class CitationOut(Schema):
     cid: str
     found_by: str = Field(
-        description="The answer's form it was read from; `attached`: the app attached it, the model did not write it."
+        description="The answer's form it was read from; `attached`: the app attached it, the model did not write it; "
+        "`api`: the model's API extracted it from a passage the app sent (the anthropic engine)."
     )
     attached_by_app: bool
     source_type: str

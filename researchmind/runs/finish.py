@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 from django.utils import timezone
 
-from citations.services import ATTACHED_KEY, citations_record
+from citations.services import API_KEY, ATTACHED_KEY, citations_record
 from core.engines.base import RunOutcome
 from core.engines.claude import credentials_advice
 from core.engines.registry import LABELS
@@ -108,10 +108,11 @@ def finish_question(
 
 def _engine_notes(question, result: dict) -> None:
     """What the engine said of its answer on its result line (the model never
-    writes that line): the citations it attached itself (core/engines/openai/attach.py)
-    and what it left out of the model's context."""
+    writes that line): the citations it attached itself (core/engines/openai/attach.py),
+    those the model's API extracted (core/engines/anthropic/) and what it left out of
+    the model's context."""
     protocol = dict(question.protocol or {})
-    for key in (ATTACHED_KEY, "context_left_out"):
+    for key in (ATTACHED_KEY, API_KEY, "context_left_out"):
         value = result.get(key)
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             protocol[key] = clean_json_value(value)

@@ -36,6 +36,9 @@ class FoundBy(StrEnum):
     # model gave none that verify (core/engines/openai/attach.py); the run names
     # its ids, and citations/services.py stores them with this value.
     ATTACHED = "attached", "Attached by the app", 9
+    # Not a form the parser reads either: a citation Anthropic's Messages API extracted
+    # from a search result the app sent (core/engines/anthropic/); the run names its ids.
+    API = "api", "Extracted by the API", 10
 
 
 SOURCE_TYPES = ("file", "url", "memory", "inference")

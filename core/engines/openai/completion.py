@@ -8,7 +8,6 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import ssl
 import time
@@ -16,6 +15,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import openai
+
+from core.engines.racing import Stopped, race
 
 from .errors import Failure, failure_of, retry_delay
 from .retrieval import messages_tokens, tokens_of
@@ -46,16 +47,6 @@ def tls_context() -> ssl.SSLContext:
     80 ms here), which a new client per run would otherwise pay before its
     first request (docs/ENGINES.md, Time to first token)."""
     return ssl.create_default_context()
-
-
-class Stopped(Exception):
-    """The run ends early: ``sentence`` says why, ``subtype`` is the result's."""
-
-    def __init__(self, sentence: str, subtype: str = "error_during_execution", killed_by: str | None = None):
-        super().__init__(sentence)
-        self.sentence = sentence
-        self.subtype = subtype
-        self.killed_by = killed_by
 
 
 class NoTools(Exception):
@@ -212,26 +203,11 @@ class Streaming:
 
     async def _race(self, awaitable):
         """``awaitable``'s result, unless cancel or the run's time limit comes first."""
-        task = asyncio.ensure_future(awaitable)
-        stop = asyncio.ensure_future(self.cancel.wait())
-        try:
-            done, _ = await asyncio.wait(
-                {task, stop},
-                timeout=max(0.0, self.deadline - time.monotonic()),
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-        finally:
-            stop.cancel()
-        if task in done:
-            return task.result()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-        if self.cancel.is_set():
-            raise Stopped("Cancelled.", killed_by="cancel")
-        raise Stopped(
-            f"The model ran past the time limit of {self.settings.timeout:g} s (OPENAI_TIMEOUT).",
-            killed_by="timeout",
+        return await race(
+            awaitable,
+            cancel=self.cancel,
+            deadline=self.deadline,
+            timeout_sentence=f"The model ran past the time limit of {self.settings.timeout:g} s (OPENAI_TIMEOUT).",
         )
 
     def _tokens_sentence(self) -> str:

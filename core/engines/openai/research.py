@@ -32,7 +32,7 @@ from .completion import ModelSettings, NoTools, Reply, Stopped, Streaming, tls_c
 from .context import context_length
 from .prompt import Asked, asked, system_message
 from .retrieval import CHARS_PER_TOKEN, messages_tokens, retrieve, tokens_of, with_passages
-from .tools import ContentTools, ToolCall, fitted, shown_call
+from .tools import ContentTools, fitted, shown_call, step_result
 from .writer import ModelStreamWriter
 
 TOOL_MODES = ("auto", "on", "off")
@@ -159,7 +159,7 @@ class Research(Streaming):
                     yield writer.notice(sentence)
                 self.seen.extend(done.read)
                 messages.append({"role": "tool", "tool_call_id": call["id"], "content": done.result})
-                yield writer.tool_result(tool_id, done.result, _structured(done), is_error=done.is_error)
+                yield writer.tool_result(tool_id, done.result, step_result(done), is_error=done.is_error)
 
     async def _retrieval(self) -> AsyncIterator[str]:
         writer = self.writer
@@ -305,24 +305,3 @@ class Research(Streaming):
 
     def _elapsed_ms(self) -> int:
         return int((time.monotonic() - self.started) * 1000)
-
-
-def _structured(done: ToolCall) -> dict:
-    """What Claude Code's own tool would report, for the run's summary (files read)."""
-    if done.shown_as == "Read" and done.read and not done.is_error:
-        hit = done.read[0]
-        lines = hit.text.split("\n")
-        return {
-            "type": "text",
-            "file": {
-                "filePath": hit.path,
-                "content": hit.text,
-                "numLines": len(lines),
-                "startLine": hit.line_start,
-                "totalLines": hit.total_lines,
-            },
-        }
-    if done.shown_as == "Grep":
-        files = sorted({hit.path for hit in done.read})
-        return {"mode": "content", "filenames": files, "numFiles": len(files)}
-    return {"is_error": done.is_error}

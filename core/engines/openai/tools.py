@@ -300,6 +300,27 @@ def fitted(done: ToolCall, max_chars: int) -> int:
     return cut
 
 
+def step_result(done: ToolCall) -> dict:
+    """What Claude Code's own tool would report, for the run's summary (files read)."""
+    if done.shown_as == "Read" and done.read and not done.is_error:
+        hit = done.read[0]
+        lines = hit.text.split("\n")
+        return {
+            "type": "text",
+            "file": {
+                "filePath": hit.path,
+                "content": hit.text,
+                "numLines": len(lines),
+                "startLine": hit.line_start,
+                "totalLines": hit.total_lines,
+            },
+        }
+    if done.shown_as == "Grep":
+        files = sorted({hit.path for hit in done.read})
+        return {"mode": "content", "filenames": files, "numFiles": len(files)}
+    return {"is_error": done.is_error}
+
+
 def _clipped(hit: Hit) -> Hit:
     lines = hit.text.split("\n")[:MAX_HIT_LINES]
     text = "\n".join(line[:MAX_LINE_CHARS] for line in lines)

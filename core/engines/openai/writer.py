@@ -15,6 +15,8 @@ VERSION = "researchmind-openai/1.0"
 
 
 class ModelStreamWriter(StreamWriter):
+    version = VERSION  # what ``system/init`` names as the CLI's version
+
     def __init__(self, session_id: str, *, model: str, tools: list[str], mode: str) -> None:
         super().__init__(session_id, partial=True)
         self.model = model
@@ -45,7 +47,7 @@ class ModelStreamWriter(StreamWriter):
                 "permissionMode": "default",
                 "slash_commands": [],
                 "apiKeySource": "none",
-                "claude_code_version": VERSION,
+                "claude_code_version": self.version,
                 "output_style": "default",
                 "agents": [],
                 "skills": [],
