@@ -255,3 +255,63 @@ def test_client_on_a_terminal_updates_one_status_line(server):
     screen = b"".join(chunks).decode("utf-8", "replace")
     assert "\r\x1b[K[" in screen
     assert " [1] c1 ✓ verified:" in screen
+
+
+def _api(server, method: str, path: str, body: bytes | None = None, content_type: str = "application/json"):
+    request = urllib.request.Request(
+        server["base"] + path,
+        method=method,
+        data=body,
+        headers={"Authorization": f"Bearer {server['token']}", "Content-Type": content_type},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"null")
+
+
+def _wait_ready(server, content_id: str) -> dict:
+    deadline = time.monotonic() + 60
+    while True:
+        item = _api(server, "GET", f"/api/sessions/{server['session']}/content/{content_id}")
+        if item["status"] != "pending" or time.monotonic() > deadline:
+            return item
+        time.sleep(0.2)
+
+
+def test_client_add_sends_a_large_file_in_chunks(server, tmp_path):
+    """The client's ``add`` sends a file over one chunk in several requests and
+    the server assembles it into a ready item of the same bytes."""
+    big = tmp_path / "rotation.md"
+    line = b"Refresh tokens rotate on every use, and the old one stops working.\n"
+    big.write_bytes(line * (9 * 1024 * 1024 // len(line)))  # over two 4 MiB chunks
+    result = _client(server, "add", server["session"], str(big), "--title", "Rotation", "--json")
+    assert result.returncode == 0, result.stderr
+    item = _wait_ready(server, json.loads(result.stdout)["id"])
+    assert item["status"] == "ready", item["error"]
+    assert item["title"] == "Rotation" and item["kind"] == "file"
+    assert item["byte_size"] == big.stat().st_size
+
+
+def test_a_chunk_cut_off_mid_request_is_sent_again_from_the_servers_offset(server):
+    """A connection dropped in the middle of a chunk keeps nothing of it: the
+    server reports the offset before it, and the upload resumes from there."""
+    data = bytes(range(256)) * 4096  # 1 MiB
+    base = f"/api/sessions/{server['session']}/uploads"
+    upload = _api(server, "POST", base, json.dumps({"name": "bytes.bin", "size": len(data) * 2}).encode())
+    url = f"{base}/{upload['id']}"
+    assert _api(server, "PUT", f"{url}?offset=0", data, "application/octet-stream")["offset"] == len(data)
+    host, port = server["base"].removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(
+            (
+                f"PUT {url}?offset={len(data)} HTTP/1.1\r\nHost: {host}\r\n"
+                f"Authorization: Bearer {server['token']}\r\nContent-Type: application/octet-stream\r\n"
+                f"Content-Length: {len(data)}\r\n\r\n"
+            ).encode()
+            + data[: len(data) // 3]
+        )
+    # The server sees the connection close before the chunk's end.
+    time.sleep(0.5)
+    assert _api(server, "GET", url)["offset"] == len(data)
+    resumed = _api(server, "PUT", f"{url}?offset={len(data)}", data, "application/octet-stream")
+    assert resumed["complete"] and resumed["offset"] == len(data) * 2
+    _api(server, "DELETE", url)
