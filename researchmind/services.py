@@ -32,7 +32,6 @@ from researchmind import runs
 from researchmind.celery import app
 from researchmind.models import FANOUT_KEY, SUB_RUN_KEY, ContentItem, Question, ResearchSession
 from researchmind.runs import contentjobs
-from researchmind.uploads import uploads_sweep
 from researchmind.runs.fanout import (
     MAX_CONCURRENCY,
     RESULT_TYPES,
@@ -41,6 +40,7 @@ from researchmind.runs.fanout import (
     sub_prompt,
     unique_labels,
 )
+from researchmind.uploads import uploads_sweep
 
 log = logging.getLogger(__name__)
 

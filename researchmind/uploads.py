@@ -82,11 +82,16 @@ class AssembledUpload(UploadedFile):
     into the ingest's spool instead of copying it."""
 
     def __init__(self, upload: PartialUpload) -> None:
-        super().__init__(file=None, name=upload.name, content_type="application/octet-stream", size=upload.size)
+        super().__init__(
+            file=None, name=upload.name, content_type="application/octet-stream", size=upload.size
+        )
         self.upload = upload
 
     def move_to(self, dest: Path) -> None:
-        self.upload.path.replace(dest)
+        try:
+            self.upload.path.replace(dest)
+        except FileNotFoundError as error:  # finished twice at once: the other request took it
+            raise chunked.UploadNotFound() from error
         shutil.rmtree(self.upload.path.parent, ignore_errors=True)
 
     def __bool__(self) -> bool:  # a form's "no file" test; ``file`` is None until it is moved

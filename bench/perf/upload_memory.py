@@ -117,7 +117,9 @@ def main() -> None:
                     f"{size:>6} MB {way:>8} {results[way] / MB:>7.1f} MB {results[way] / (size * MB):>11.2f}×",
                     flush=True,
                 )
-            print(f"{'':>8} chunked / single: {results['chunked'] / max(1, results['single']):.3f}", flush=True)
+            print(
+                f"{'':>8} chunked / single: {results['chunked'] / max(1, results['single']):.3f}", flush=True
+            )
             path.unlink()
 
 

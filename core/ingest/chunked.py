@@ -45,7 +45,9 @@ class UploadError(ValueError):
 
 class UploadNotFound(UploadError):
     def __init__(self) -> None:
-        super().__init__("No upload with that id is in progress in this session (finished, removed or expired).")
+        super().__init__(
+            "No upload with that id is in progress in this session (finished, removed or expired)."
+        )
 
 
 class OffsetMismatch(UploadError):
@@ -107,7 +109,9 @@ def upload_folder(state: str | os.PathLike[str], upload_id: str) -> Path:
         raise UploadNotFound() from error
 
 
-def upload_create(state: str | os.PathLike[str], *, name: str, size: int, limit: int, max_open: int) -> PartialUpload:
+def upload_create(
+    state: str | os.PathLike[str], *, name: str, size: int, limit: int, max_open: int
+) -> PartialUpload:
     """Start an upload of ``size`` bytes named ``name``. Refused when the file
     is empty or over ``limit``, or when the session already has ``max_open``
     unfinished uploads."""
@@ -168,11 +172,28 @@ def upload_append(
     upload = upload_status(state, upload_id)
     if length > max_chunk:
         raise UploadTooLarge(f"A chunk holds at most {max_chunk:,} bytes; this one has {length:,}.")
+    try:
+        received = _write_chunk(upload, offset=offset, length=length, read=read)
+    except OSError as error:
+        if not _disk_full(error):
+            raise
+        shutil.rmtree(upload.path.parent, ignore_errors=True)
+        raise UploadDiskFull(
+            "The server's disk is full: this upload was removed to give its space back. "
+            "Start it again when there is room."
+        ) from error
+    os.utime(upload.path.parent)  # its age is counted from the last chunk
+    return PartialUpload(upload_id, upload.name, upload.size, received, upload.path)
+
+
+def _write_chunk(upload: PartialUpload, *, offset: int, length: int, read: Callable[[int], bytes]) -> int:
     with upload.path.open("r+b") as out:
         try:
             fcntl.flock(out, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as error:
-            raise UploadBusy("Another chunk of this upload is being received: send the next one after it.") from error
+            raise UploadBusy(
+                "Another chunk of this upload is being received: send the next one after it."
+            ) from error
         received = os.fstat(out.fileno()).st_size
         if offset != received:
             raise OffsetMismatch(received, offset)
@@ -198,17 +219,11 @@ def upload_append(
                 )
             out.flush()
         except BaseException as error:
-            if _disk_full(error):
-                shutil.rmtree(upload.path.parent, ignore_errors=True)
-                raise UploadDiskFull(
-                    "The server's disk is full: this upload was removed to give its space back. "
-                    "Start it again when there is room."
-                ) from error
-            out.seek(0)
-            out.truncate(offset)
+            if not _disk_full(error):
+                out.seek(0)
+                out.truncate(offset)  # the chunk goes whole or not at all
             raise
-    os.utime(upload.path.parent)  # its age is counted from the last chunk
-    return PartialUpload(upload_id, upload.name, upload.size, offset + written, upload.path)
+    return offset + written
 
 
 def upload_complete(state: str | os.PathLike[str], upload_id: str) -> PartialUpload:

@@ -27,6 +27,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 api.add_router("", sessions.router)
+# Before content: its literal …/content/uploaded must match before content's …/content/{content_id}.
+api.add_router("", uploads.router)
 api.add_router("", content.router)
 api.add_router("", questions.router)
-api.add_router("", uploads.router)

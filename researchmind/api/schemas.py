@@ -89,7 +89,9 @@ class ContentOut(Schema):
 
 class UploadIn(Schema):
     name: str = Field(max_length=1000, description="The file's name.")
-    size: int = Field(ge=1, le=2**53, description="The file's size in bytes (at most the server's upload limit).")
+    size: int = Field(
+        ge=1, le=2**53, description="The file's size in bytes (at most the server's upload limit)."
+    )
 
 
 class UploadOut(Schema):

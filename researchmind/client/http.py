@@ -62,7 +62,9 @@ class ApiClient:
                 detail = json.loads(exc.read() or b"{}").get("detail")
             except ValueError:
                 detail = None
-            raise ClientError(f"{method} {path} failed ({exc.code}): {detail or exc.reason}", exc.code) from exc
+            raise ClientError(
+                f"{method} {path} failed ({exc.code}): {detail or exc.reason}", exc.code
+            ) from exc
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ClientError(f"Could not reach {self.server}: {reason}") from exc
@@ -127,7 +129,9 @@ class ApiClient:
                     on_progress(path.name, offset, size)
         return upload["id"]
 
-    def add_uploaded(self, session_id: str, upload_ids: list[str], *, kind: str = "files", title: str = "") -> dict:
+    def add_uploaded(
+        self, session_id: str, upload_ids: list[str], *, kind: str = "files", title: str = ""
+    ) -> dict:
         """Add finished uploads as one content item (``files``, or ``zip`` for one archive)."""
         return self._call(
             "POST",

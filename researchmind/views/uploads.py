@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.utils.datastructures import MultiValueDict
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.content_kinds import ContentKind
 from core.ingest.chunked import OffsetMismatch, PartialUpload, UploadError
@@ -44,7 +44,9 @@ def upload_start(request, session_id):
     if not size.isdigit():
         return JsonResponse({"detail": "Give the file's size in bytes."}, status=422)
     try:
-        return _out(uploads.upload_start(session=session, name=request.POST.get("name", ""), size=int(size)), 201)
+        return _out(
+            uploads.upload_start(session=session, name=request.POST.get("name", ""), size=int(size)), 201
+        )
     except UploadError as error:
         return _refused(error)
 
@@ -94,5 +96,8 @@ def upload_finish(request, session_id, kind):
     if not form.is_valid():
         message = "; ".join(" ".join(errors) for errors in form.errors.values())
         return JsonResponse({"detail": message}, status=422)
-    item = services.content_add(session, kind, form.cleaned_data)
+    try:
+        item = services.content_add(session, kind, form.cleaned_data)
+    except UploadError as error:
+        return _refused(error)
     return JsonResponse({"id": str(item.pk), "title": item.title}, status=201)

@@ -16,7 +16,10 @@ pytestmark = pytest.mark.django_db
 TEXT = b"# Rotation\n\nRefresh tokens rotate on every use.\n" * 40
 
 
-def start(api, session, name="rotation.md", size=len(TEXT)):
+SIZE = len(TEXT)
+
+
+def start(api, session, name="rotation.md", size=SIZE):
     return api.post(f"/api/sessions/{session.id}/uploads", {"name": name, "size": size})
 
 
@@ -58,7 +61,9 @@ def test_a_file_sent_in_chunks_becomes_a_ready_item(api, research):
     assert [p.read_bytes() for p in stored] == [TEXT]
     # The chunks and the spool are gone: only the item's files remain.
     assert not any((research.state_path / "chunked").iterdir())
-    assert not (research.state_path / "uploads").exists() or not any((research.state_path / "uploads").iterdir())
+    assert not (research.state_path / "uploads").exists() or not any(
+        (research.state_path / "uploads").iterdir()
+    )
 
 
 def test_a_chunk_at_the_wrong_offset_gets_409_with_the_offset_to_resume_from(api, research):
@@ -127,7 +132,9 @@ def test_a_zip_sent_in_chunks_is_unpacked_like_a_zip_upload(api, research):
         archive.writestr("docs/one.md", "# One\n")
         archive.writestr("docs/two.md", "# Two\n")
     upload_id = send_all(api, research, buffer.getvalue(), chunk=100, name="docs.zip")
-    response = api.post(f"/api/sessions/{research.id}/content/uploaded", {"kind": "zip", "uploads": [upload_id]})
+    response = api.post(
+        f"/api/sessions/{research.id}/content/uploaded", {"kind": "zip", "uploads": [upload_id]}
+    )
     assert response.status_code == 201
     item = response.json()
     assert item["kind"] == "archive" and item["status"] == "ready" and item["file_count"] == 2

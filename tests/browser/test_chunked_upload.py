@@ -33,7 +33,9 @@ def test_a_large_file_is_sent_in_chunks_with_progress(page, login, live):
     body = line * (9 * 1024 * 1024 // len(line))
     page.click("#tab-files")
     form = page.locator("#content-form-files")
-    form.locator("[name=files]").set_input_files({"name": "releases.md", "mimeType": "text/markdown", "buffer": body})
+    form.locator("[name=files]").set_input_files(
+        {"name": "releases.md", "mimeType": "text/markdown", "buffer": body}
+    )
     form.locator("button[type=submit]").click()
     expect(form.locator("progress.upload-progress")).to_be_attached(timeout=30_000)
     item = page.locator("#content-list li.content-item")

@@ -56,7 +56,9 @@ def refused(error: UploadError):
 def upload_start(request, session_id: UUID, payload: UploadIn):
     session = owned_session(request.auth, session_id)
     try:
-        return Status(201, upload_out(uploads.upload_start(session=session, name=payload.name, size=payload.size)))
+        return Status(
+            201, upload_out(uploads.upload_start(session=session, name=payload.name, size=payload.size))
+        )
     except UploadError as error:
         return refused(error)
 
@@ -129,6 +131,9 @@ def content_add_uploaded(request, session_id: UUID, payload: UploadedIn):
     else:
         kind = ContentKind.FILE.added_as
         data = validated(forms.FilesContentForm, {"title": payload.title}, MultiValueDict({"files": files}))
-    item = services.content_add(session, kind, data)
+    try:
+        item = services.content_add(session, kind, data)
+    except UploadError as error:
+        return refused(error)
     item.refresh_from_db()
     return Status(201, item)

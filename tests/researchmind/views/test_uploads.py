@@ -31,7 +31,11 @@ def csrf_client(user):
 
 def test_the_page_sends_a_large_file_in_chunks(user, research):
     client, token = csrf_client(user)
-    started = client.post(reverse("upload_start", args=[research.id]), {"name": "plan.md", "size": len(TEXT)}, headers={"X-CSRFToken": token})
+    started = client.post(
+        reverse("upload_start", args=[research.id]),
+        {"name": "plan.md", "size": len(TEXT)},
+        headers={"X-CSRFToken": token},
+    )
     assert started.status_code == 201
     url = reverse("upload_detail", args=[research.id, started.json()["id"]])
     for offset in range(0, len(TEXT), 300):
@@ -51,14 +55,21 @@ def test_the_page_sends_a_large_file_in_chunks(user, research):
     assert finished.status_code == 201, finished.content
     item = ContentItem.objects.get()
     assert item.status == "ready" and item.title == "plan.md"
-    assert [p.read_bytes() for p in (research.sandbox_path / str(item.id)).rglob("*") if p.is_file()] == [TEXT]
+    assert [p.read_bytes() for p in (research.sandbox_path / str(item.id)).rglob("*") if p.is_file()] == [
+        TEXT
+    ]
 
 
 def test_every_write_needs_the_csrf_token(user, research):
     client, token = csrf_client(user)
-    assert client.post(reverse("upload_start", args=[research.id]), {"name": "a.md", "size": 5}).status_code == 403
+    assert (
+        client.post(reverse("upload_start", args=[research.id]), {"name": "a.md", "size": 5}).status_code
+        == 403
+    )
     upload_id = client.post(
-        reverse("upload_start", args=[research.id]), {"name": "a.md", "size": 5}, headers={"X-CSRFToken": token}
+        reverse("upload_start", args=[research.id]),
+        {"name": "a.md", "size": 5},
+        headers={"X-CSRFToken": token},
     ).json()["id"]
     url = reverse("upload_detail", args=[research.id, upload_id])
     assert client.put(f"{url}?offset=0", b"abcde", content_type="application/octet-stream").status_code == 403
@@ -71,15 +82,29 @@ def test_every_write_needs_the_csrf_token(user, research):
 def test_another_users_session_is_404(user, other_user, research):
     mine, token = csrf_client(user)
     upload_id = mine.post(
-        reverse("upload_start", args=[research.id]), {"name": "a.md", "size": 5}, headers={"X-CSRFToken": token}
+        reverse("upload_start", args=[research.id]),
+        {"name": "a.md", "size": 5},
+        headers={"X-CSRFToken": token},
     ).json()["id"]
     theirs, their_token = csrf_client(other_user)
     headers = {"X-CSRFToken": their_token}
     url = reverse("upload_detail", args=[research.id, upload_id])
     assert theirs.get(url).status_code == 404
-    assert theirs.put(f"{url}?offset=0", b"abcde", content_type="application/octet-stream", headers=headers).status_code == 404
-    assert theirs.post(reverse("upload_start", args=[research.id]), {"name": "b", "size": 1}, headers=headers).status_code == 404
-    finish = theirs.post(reverse("upload_finish", args=[research.id, "files"]), {"upload": [upload_id]}, headers=headers)
+    assert (
+        theirs.put(
+            f"{url}?offset=0", b"abcde", content_type="application/octet-stream", headers=headers
+        ).status_code
+        == 404
+    )
+    assert (
+        theirs.post(
+            reverse("upload_start", args=[research.id]), {"name": "b", "size": 1}, headers=headers
+        ).status_code
+        == 404
+    )
+    finish = theirs.post(
+        reverse("upload_finish", args=[research.id, "files"]), {"upload": [upload_id]}, headers=headers
+    )
     assert finish.status_code == 404
     assert mine.get(url).json()["offset"] == 0
 
