@@ -5,11 +5,13 @@ run inside it (RUN_EXECUTOR=embedded), the client run as a program."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +19,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+
+from researchmind.client.http import ApiClient
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,3 +319,84 @@ def test_a_chunk_cut_off_mid_request_is_sent_again_from_the_servers_offset(serve
     resumed = _api(server, "PUT", f"{url}?offset={len(data)}", data, "application/octet-stream")
     assert resumed["complete"] and resumed["offset"] == len(data) * 2
     _api(server, "DELETE", url)
+
+
+class CuttingProxy:
+    """A loopback TCP proxy to the server that cuts the first chunk after the
+    first one off mid-body (the connection dropped), and records each
+    request's first line: what the client sent."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.lines, self.cut = port, [], False
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        upstream = socket.create_connection(("127.0.0.1", self.port))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += client.recv(65536)
+        line = head.split(b"\r\n", 1)[0].decode()
+        self.lines.append(line)
+        if line.startswith("PUT") and "offset=0 " not in line and not self.cut:
+            self.cut = True
+            while len(head) < 1024 * 1024:  # headers and about 1 MiB of the chunk, then the line drops
+                head += client.recv(65536)
+            upstream.sendall(head)
+            upstream.close()
+            client.close()
+            return
+        upstream.sendall(head)
+        threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+        self._pipe(upstream, client)
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_the_client_resumes_an_upload_after_a_dropped_chunk(server, tmp_path):
+    """The connection drops in the middle of the second chunk: the client asks
+    the server how many bytes it has, sends that chunk again, and the file
+    arrives whole."""
+    port = int(server["base"].rsplit(":", 1)[1])
+    proxy = CuttingProxy(port)
+    data = bytes(range(256)) * (9 * 4096)  # 9 MiB: three chunks
+    path = tmp_path / "bytes.bin"
+    path.write_bytes(data)
+    try:
+        upload_id = ApiClient(proxy.base, server["token"]).upload(server["session"], path)
+    finally:
+        proxy.close()
+    chunk = 4 * 1024 * 1024
+    sent = [
+        line.split("?", 1)[-1].split()[0] if line.startswith("PUT") else line.split()[0]
+        for line in proxy.lines
+    ]
+    assert sent == ["POST", "offset=0", f"offset={chunk}", "GET", f"offset={chunk}", f"offset={2 * chunk}"]
+    status = _api(server, "GET", f"/api/sessions/{server['session']}/uploads/{upload_id}")
+    assert status["complete"] and status["offset"] == len(data)
+    _api(server, "DELETE", f"/api/sessions/{server['session']}/uploads/{upload_id}")
