@@ -178,14 +178,27 @@ class MultipleFileField(forms.FileField):
         return cleaned
 
 
+def chunk_bytes() -> int:
+    """Files larger than this go in chunks of this size (static/js/upload.js)."""
+    return min(4 * 1024 * 1024, settings.UPLOAD_CHUNK_MAX_BYTES)
+
+
 class FilesContentForm(forms.Form):
     title = forms.CharField(max_length=300, required=False)
     files = MultipleFileField()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["files"].widget.attrs["data-chunk-bytes"] = chunk_bytes()
 
 
 class ZipContentForm(forms.Form):
     title = forms.CharField(max_length=300, required=False)
     archive = forms.FileField(label="Zip archive")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["archive"].widget.attrs["data-chunk-bytes"] = chunk_bytes()
 
     def clean_archive(self):
         archive = self.cleaned_data["archive"]

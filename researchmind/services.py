@@ -40,6 +40,7 @@ from researchmind.runs.fanout import (
     sub_prompt,
     unique_labels,
 )
+from researchmind.uploads import uploads_sweep
 
 log = logging.getLogger(__name__)
 
@@ -379,12 +380,17 @@ def _content_interrupted(item: ContentItem, job: dict) -> None:
 
 
 async def content_sweeper(interval: float = 10.0) -> None:
-    """In each web process: recover interrupted ingests at startup, then every ``interval`` seconds."""
+    """In each web process: recover interrupted ingests at startup, then every
+    ``interval`` seconds; abandoned chunked uploads are removed with them."""
     while True:
         try:
             await sync_to_async(content_recover, thread_sensitive=False)()
         except Exception:
             log.warning("Recovering interrupted ingests failed", exc_info=True)
+        try:
+            await sync_to_async(uploads_sweep, thread_sensitive=False)()
+        except Exception:
+            log.warning("Removing abandoned uploads failed", exc_info=True)
         await asyncio.sleep(interval)
 
 
@@ -409,9 +415,13 @@ def spool_uploads(session: ResearchSession, uploads) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for index, upload in enumerate(uploads):
-            with (folder / f"{index:05d}").open("wb") as out:
-                for chunk in upload.chunks():
-                    out.write(chunk)
+            move_to = getattr(upload, "move_to", None)  # a finished chunked upload is on disk already
+            if move_to is not None:
+                move_to(folder / f"{index:05d}")
+            else:
+                with (folder / f"{index:05d}").open("wb") as out:
+                    for chunk in upload.chunks():
+                        out.write(chunk)
             (folder / f"{index:05d}.name").write_text(upload.name or f"file-{index}", encoding="utf-8")
     except BaseException:  # a full disk, a dropped request: no partial spool is left behind
         shutil.rmtree(folder, ignore_errors=True)

@@ -218,6 +218,12 @@ MAX_PASTE_BYTES = int(os.environ.get("MAX_PASTE_BYTES", 5 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * MAX_PASTE_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_BYTES", 200 * 1024 * 1024))
+# Large files go in chunks (researchmind/uploads.py): one chunk is what a
+# request holds, so a server's memory per upload stays bounded whatever the
+# file's size. Unfinished uploads untouched this long are removed.
+UPLOAD_CHUNK_MAX_BYTES = int(os.environ.get("UPLOAD_CHUNK_MAX_BYTES", 8 * 1024 * 1024))
+UPLOAD_ABANDONED_SECONDS = float(os.environ.get("UPLOAD_ABANDONED_SECONDS", 6 * 3600))
+UPLOAD_MAX_OPEN = int(os.environ.get("UPLOAD_MAX_OPEN", 32))
 # A PDF with more pages is refused (its text would take long to extract and be too long to read).
 DOCUMENT_MAX_PDF_PAGES = int(os.environ.get("DOCUMENT_MAX_PDF_PAGES", 2000))
 # OCR of scanned PDF pages (tesseract): seconds per page, pages per document,

@@ -5,7 +5,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from researchmind.api import api
-from researchmind.views import content, documents, engines, fanout, files, questions, sessions, tokens
+from researchmind.views import (
+    content,
+    documents,
+    engines,
+    fanout,
+    files,
+    questions,
+    sessions,
+    tokens,
+    uploads,
+)
 
 handler404 = "researchmind.views.errors.page_not_found"  # Django's "No X matches" in plain words
 
@@ -25,6 +35,11 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/delete/", sessions.session_delete, name="session_delete"),
     path("sessions/<uuid:session_id>/content/", content.content_list, name="content_list"),
     path("sessions/<uuid:session_id>/content/<str:kind>/", content.content_add, name="content_add"),
+    path(
+        "sessions/<uuid:session_id>/content/<str:kind>/uploaded/", uploads.upload_finish, name="upload_finish"
+    ),
+    path("sessions/<uuid:session_id>/uploads/", uploads.upload_start, name="upload_start"),
+    path("sessions/<uuid:session_id>/uploads/<str:upload_id>/", uploads.upload_detail, name="upload_detail"),
     path(
         "sessions/<uuid:session_id>/content/item/<uuid:content_id>/delete/",
         content.content_delete,

@@ -48,6 +48,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "researchmind.providers",
             "researchmind.runs",
             "researchmind.services",
+            "researchmind.uploads",
         ),
     ),
     ("pages", ("researchmind.pages", "researchmind.fragments")),

@@ -7,7 +7,7 @@ from ninja import NinjaAPI
 
 from researchmind.api.auth import TokenAuth
 from researchmind.api.docs import ApiDocs, docs_csp
-from researchmind.api.endpoints import content, questions, sessions
+from researchmind.api.endpoints import content, questions, sessions, uploads
 from researchmind.api.errors import install_error_handlers
 from researchmind.pages import SOCKET_PREFIX
 
@@ -27,5 +27,7 @@ api = NinjaAPI(
 )
 install_error_handlers(api)
 api.add_router("", sessions.router)
+# Before content: its literal …/content/uploaded must match before content's …/content/{content_id}.
+api.add_router("", uploads.router)
 api.add_router("", content.router)
 api.add_router("", questions.router)

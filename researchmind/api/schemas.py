@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from ninja import Field, Schema
@@ -82,6 +82,38 @@ class ContentOut(Schema):
     file_count: int
     byte_size: int
     added_at: datetime
+
+
+# Chunked uploads ------------------------------------------------------------
+
+
+class UploadIn(Schema):
+    name: str = Field(max_length=1000, description="The file's name.")
+    size: int = Field(
+        ge=1, le=2**53, description="The file's size in bytes (at most the server's upload limit)."
+    )
+
+
+class UploadOut(Schema):
+    id: str = Field(description="The upload's id: send its chunks to /api/sessions/<id>/uploads/<upload id>.")
+    name: str
+    size: int
+    offset: int = Field(description="How many bytes the server has: the next chunk starts there.")
+    complete: bool
+    chunk_max: int = Field(description="The most bytes one chunk may hold.")
+
+
+class UploadConflictOut(Schema):
+    detail: str = Field(description="What went wrong, as a sentence.")
+    offset: int | None = Field(None, description="Where the next chunk must start (a wrong offset).")
+
+
+class UploadedIn(Schema):
+    kind: Literal["files", "zip"] = Field(
+        "files", description="files: the uploads become one item of files; zip: one upload, a zip archive."
+    )
+    uploads: list[str] = Field(min_length=1, max_length=1000, description="Finished uploads' ids, in order.")
+    title: str = Field("", max_length=300)
 
 
 # Questions ----------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""``python -m researchmind.client ask SESSION_ID "question"`` and
+"""``python -m researchmind.client ask SESSION_ID "question"``,
+``python -m researchmind.client add SESSION_ID FILE …`` and
 ``python -m researchmind.client sessions``."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import asyncio
 import json
 import os
 import sys
+from pathlib import Path
 
 from researchmind.client.display import ProgressDisplay, render_answer
 from researchmind.client.follow import Follower
@@ -36,6 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine", default=None, help="builtin, claude-code, claude-mpm (default: the session's)."
     )
     commands.add_parser("sessions", parents=[common], help="List your research sessions.")
+    add = commands.add_parser(
+        "add", parents=[common], help="Upload files (or one zip archive) in resumable chunks, as one item."
+    )
+    add.add_argument("session_id")
+    add.add_argument("files", nargs="+", type=Path)
+    add.add_argument("--zip", action="store_true", help="The one file is a zip archive to unpack.")
+    add.add_argument("--title", default="", help="The content item's title (default: the file's name).")
     return parser
 
 
@@ -50,6 +59,28 @@ def cmd_sessions(api: ApiClient, args) -> int:
         print(
             f"{s['id']}  {s['title']}  ({s['content_count']} content, {s['question_count']} questions, {s['engine']})"
         )
+    return 0
+
+
+def cmd_add(api: ApiClient, args) -> int:
+    missing = [str(path) for path in args.files if not path.is_file()]
+    if missing:
+        raise ClientError(f"No such file: {', '.join(missing)}.")
+    if args.zip and len(args.files) != 1:
+        raise ClientError("A zip archive is one file: name exactly one with --zip.")
+    tty = sys.stderr.isatty()
+
+    def progress(name: str, done: int, size: int) -> None:
+        if tty:
+            sys.stderr.write(f"\r{name}: {done / 1_048_576:,.1f} of {size / 1_048_576:,.1f} MB")
+            sys.stderr.write("\n" if done >= size else "")
+
+    ids = [api.upload(args.session_id, path, on_progress=progress) for path in args.files]
+    item = api.add_uploaded(args.session_id, ids, kind="zip" if args.zip else "files", title=args.title)
+    if args.json:
+        print(json.dumps(item, ensure_ascii=False))
+    else:
+        print(f"{item['id']}  {item['title']}  ({item['status']}: being added)")
     return 0
 
 
@@ -80,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     api = ApiClient(args.server, token)
     try:
-        return cmd_ask(api, args) if args.command == "ask" else cmd_sessions(api, args)
+        commands = {"ask": cmd_ask, "add": cmd_add, "sessions": cmd_sessions}
+        return commands[args.command](api, args)
     except ClientError as exc:
         print(str(exc), file=sys.stderr)
         return 1

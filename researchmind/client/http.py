@@ -4,14 +4,24 @@ standard library (urllib), so the client needs nothing beyond websockets."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+CHUNK_SIZE = 4 * 1024 * 1024  # per request: what the server holds of an upload at a time
 
 
 class ClientError(Exception):
-    """A failure to show the user as it is (a sentence)."""
+    """A failure to show the user as it is (a sentence); ``status`` is the
+    server's HTTP status when it answered."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ApiClient:
@@ -23,13 +33,24 @@ class ApiClient:
     def close(self) -> None:
         """Nothing to release (kept so callers need not know)."""
 
-    def _call(self, method: str, path: str, *, body: dict | None = None, params: dict | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: dict | None = None,
+        params: dict | None = None,
+        raw: bytes | None = None,
+    ) -> Any:
         url = self.server + path + ("?" + urllib.parse.urlencode(params) if params else "")
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
         data = None
         if body is not None:
             data = json.dumps(body).encode("utf-8")
             headers["Content-Type"] = "application/json"
+        elif raw is not None:
+            data = raw
+            headers["Content-Type"] = "application/octet-stream"
         if not url.startswith(("http://", "https://")):
             raise ClientError(f"The server address must start with http:// or https://, not {self.server!r}.")
         request = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 (checked above)
@@ -41,7 +62,9 @@ class ApiClient:
                 detail = json.loads(exc.read() or b"{}").get("detail")
             except ValueError:
                 detail = None
-            raise ClientError(f"{method} {path} failed ({exc.code}): {detail or exc.reason}") from exc
+            raise ClientError(
+                f"{method} {path} failed ({exc.code}): {detail or exc.reason}", exc.code
+            ) from exc
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ClientError(f"Could not reach {self.server}: {reason}") from exc
@@ -67,6 +90,58 @@ class ApiClient:
     def events(self, question_id: int, after: int, limit: int = 500) -> dict:
         return self._call(
             "GET", f"/api/questions/{int(question_id)}/events", params={"after": after, "limit": limit}
+        )
+
+    def upload(
+        self,
+        session_id: str,
+        path: Path,
+        *,
+        chunk_size: int = CHUNK_SIZE,
+        retries: int = 5,
+        on_progress: Callable[[str, int, int], None] | None = None,
+    ) -> str:
+        """Send one file in chunks (each its own request, so neither side holds
+        the whole file); after a failed chunk, ask the server how many bytes it
+        has and go on from there. Returns the upload's id for ``add_uploaded``."""
+        base = f"/api/sessions/{urllib.parse.quote(session_id)}/uploads"
+        size = path.stat().st_size
+        upload = self._call("POST", base, body={"name": path.name, "size": size})
+        chunk_size = max(1, min(chunk_size, upload["chunk_max"]))
+        offset, failures = upload["offset"], 0
+        with path.open("rb") as source:
+            while offset < size:
+                source.seek(offset)
+                chunk = source.read(chunk_size)
+                try:
+                    upload = self._call("PUT", f"{base}/{upload['id']}", params={"offset": offset}, raw=chunk)
+                except ClientError as exc:
+                    failures += 1
+                    if failures > retries or exc.status in {401, 404, 413, 422, 507}:
+                        raise
+                    time.sleep(min(8.0, 0.25 * 2**failures))
+                    try:
+                        upload = self._call("GET", f"{base}/{upload['id']}")  # where to go on from
+                    except ClientError:
+                        continue  # still unreachable: try the same chunk again
+                offset = upload["offset"]
+                if on_progress is not None:
+                    on_progress(path.name, offset, size)
+        return upload["id"]
+
+    def add_uploaded(
+        self, session_id: str, upload_ids: list[str], *, kind: str = "files", title: str = ""
+    ) -> dict:
+        """Add finished uploads as one content item (``files``, or ``zip`` for one archive)."""
+        return self._call(
+            "POST",
+            f"/api/sessions/{urllib.parse.quote(session_id)}/content/uploaded",
+            body={"kind": kind, "uploads": upload_ids, "title": title},
+        )
+
+    def content(self, session_id: str, content_id: str) -> dict:
+        return self._call(
+            "GET", f"/api/sessions/{urllib.parse.quote(session_id)}/content/{urllib.parse.quote(content_id)}"
         )
 
     def websocket_url(self, path: str) -> str:

@@ -5,11 +5,13 @@ run inside it (RUN_EXECUTOR=embedded), the client run as a program."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +19,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+
+from researchmind.client.http import ApiClient
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -255,3 +259,144 @@ def test_client_on_a_terminal_updates_one_status_line(server):
     screen = b"".join(chunks).decode("utf-8", "replace")
     assert "\r\x1b[K[" in screen
     assert " [1] c1 ✓ verified:" in screen
+
+
+def _api(server, method: str, path: str, body: bytes | None = None, content_type: str = "application/json"):
+    request = urllib.request.Request(
+        server["base"] + path,
+        method=method,
+        data=body,
+        headers={"Authorization": f"Bearer {server['token']}", "Content-Type": content_type},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"null")
+
+
+def _wait_ready(server, content_id: str) -> dict:
+    deadline = time.monotonic() + 60
+    while True:
+        item = _api(server, "GET", f"/api/sessions/{server['session']}/content/{content_id}")
+        if item["status"] != "pending" or time.monotonic() > deadline:
+            return item
+        time.sleep(0.2)
+
+
+def test_client_add_sends_a_large_file_in_chunks(server, tmp_path):
+    """The client's ``add`` sends a file over one chunk in several requests and
+    the server assembles it into a ready item of the same bytes."""
+    big = tmp_path / "rotation.md"
+    line = b"Refresh tokens rotate on every use, and the old one stops working.\n"
+    big.write_bytes(line * (9 * 1024 * 1024 // len(line)))  # over two 4 MiB chunks
+    result = _client(server, "add", server["session"], str(big), "--title", "Rotation", "--json")
+    assert result.returncode == 0, result.stderr
+    item = _wait_ready(server, json.loads(result.stdout)["id"])
+    assert item["status"] == "ready", item["error"]
+    assert item["title"] == "Rotation" and item["kind"] == "file"
+    assert item["byte_size"] == big.stat().st_size
+
+
+def test_a_chunk_cut_off_mid_request_is_sent_again_from_the_servers_offset(server):
+    """A connection dropped in the middle of a chunk keeps nothing of it: the
+    server reports the offset before it, and the upload resumes from there."""
+    data = bytes(range(256)) * 4096  # 1 MiB
+    base = f"/api/sessions/{server['session']}/uploads"
+    upload = _api(server, "POST", base, json.dumps({"name": "bytes.bin", "size": len(data) * 2}).encode())
+    url = f"{base}/{upload['id']}"
+    assert _api(server, "PUT", f"{url}?offset=0", data, "application/octet-stream")["offset"] == len(data)
+    host, port = server["base"].removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(
+            (
+                f"PUT {url}?offset={len(data)} HTTP/1.1\r\nHost: {host}\r\n"
+                f"Authorization: Bearer {server['token']}\r\nContent-Type: application/octet-stream\r\n"
+                f"Content-Length: {len(data)}\r\n\r\n"
+            ).encode()
+            + data[: len(data) // 3]
+        )
+    # The server sees the connection close before the chunk's end.
+    time.sleep(0.5)
+    assert _api(server, "GET", url)["offset"] == len(data)
+    resumed = _api(server, "PUT", f"{url}?offset={len(data)}", data, "application/octet-stream")
+    assert resumed["complete"] and resumed["offset"] == len(data) * 2
+    _api(server, "DELETE", url)
+
+
+class CuttingProxy:
+    """A loopback TCP proxy to the server that cuts the first chunk after the
+    first one off mid-body (the connection dropped), and records each
+    request's first line: what the client sent."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.lines, self.cut = port, [], False
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client: socket.socket) -> None:
+        upstream = socket.create_connection(("127.0.0.1", self.port))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += client.recv(65536)
+        line = head.split(b"\r\n", 1)[0].decode()
+        self.lines.append(line)
+        if line.startswith("PUT") and "offset=0 " not in line and not self.cut:
+            self.cut = True
+            while len(head) < 1024 * 1024:  # headers and about 1 MiB of the chunk, then the line drops
+                head += client.recv(65536)
+            upstream.sendall(head)
+            upstream.close()
+            client.close()
+            return
+        upstream.sendall(head)
+        threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+        self._pipe(upstream, client)
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_the_client_resumes_an_upload_after_a_dropped_chunk(server, tmp_path):
+    """The connection drops in the middle of the second chunk: the client asks
+    the server how many bytes it has, sends that chunk again, and the file
+    arrives whole."""
+    port = int(server["base"].rsplit(":", 1)[1])
+    proxy = CuttingProxy(port)
+    data = bytes(range(256)) * (9 * 4096)  # 9 MiB: three chunks
+    path = tmp_path / "bytes.bin"
+    path.write_bytes(data)
+    try:
+        upload_id = ApiClient(proxy.base, server["token"]).upload(server["session"], path)
+    finally:
+        proxy.close()
+    chunk = 4 * 1024 * 1024
+    sent = [
+        line.split("?", 1)[-1].split()[0] if line.startswith("PUT") else line.split()[0]
+        for line in proxy.lines
+    ]
+    assert sent == ["POST", "offset=0", f"offset={chunk}", "GET", f"offset={chunk}", f"offset={2 * chunk}"]
+    status = _api(server, "GET", f"/api/sessions/{server['session']}/uploads/{upload_id}")
+    assert status["complete"] and status["offset"] == len(data)
+    _api(server, "DELETE", f"/api/sessions/{server['session']}/uploads/{upload_id}")
