@@ -24,8 +24,9 @@ from pathlib import Path
 
 from core.engines.builtin.chunking import decode_text, looks_binary
 from core.engines.builtin.files import iter_folder_files, iter_sandbox_files
-from core.engines.builtin.scoped import ensure_index, scoped_hits
-from core.engines.builtin.search import Hit, search
+from core.engines.builtin.scoped import ensure_index
+from core.engines.builtin.search import Hit
+from core.engines.builtin.tool_search import tool_hits
 from core.sandbox import SandboxError, resolve_in_sandbox
 
 MAX_LISTED = 200  # files named by one list_files call
@@ -186,10 +187,7 @@ class ContentTools:
         prefix = self.folder_prefix(folder)
         ensure_index(self.sandbox, state=self.state)
         folders = [prefix.rstrip("/")] if prefix else list(self.folders)
-        if folders:
-            hits = scoped_hits(self.sandbox, query, folders, limit=MAX_HITS, state=self.state)
-        else:
-            hits = search(self.sandbox, query, limit=MAX_HITS, state=self.state)
+        hits = tool_hits(self.sandbox, query, folders, limit=MAX_HITS, state=self.state)
         hits = [hit for hit in hits if self._in_scope(hit.path)]
         if not hits:
             return f"No passages match {query!r}.", []
