@@ -1,6 +1,6 @@
 """Heartbeats: while a run records nothing, a ``heartbeat`` event keeps the
 page alive, so no two consecutive events are more than ``HEARTBEAT_SECONDS``
-apart (SPEC §8: no silent gap over 2 s), whatever the engine does.
+apart (docs/BENCHMARKS.md: no silent gap over 2 s), whatever the engine does.
 
 A heartbeat is due a fixed time after the run's last event, not found by a
 poll: a check every 0.5 s for 2 s of silence left gaps of 2.0–2.5 s. It is

@@ -1,5 +1,5 @@
 """No silent gap over ``HEARTBEAT_SECONDS`` between a run's recorded events,
-whatever the engine does (SPEC §8: no silent gap > 2 s), and an engine that
+whatever the engine does (docs/BENCHMARKS.md: no silent gap > 2 s), and an engine that
 takes a while to start says so while it starts.
 
 Gaps are measured as the page sees them: between the ``created_at`` stamps
