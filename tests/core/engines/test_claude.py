@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -17,7 +18,13 @@ import pytest
 
 from core.engines.base import Availability, OutputLine, RunOutcome
 from core.engines.check import check_engine
-from core.engines.claude import REJECTED_HELP, ClaudeCodeEngine, ClaudeMpmEngine, credentials_advice
+from core.engines.claude import (
+    CLAUDE_SHIM,
+    REJECTED_HELP,
+    ClaudeCodeEngine,
+    ClaudeMpmEngine,
+    credentials_advice,
+)
 from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
 from core.engines.subprocess import Limits
 from core.stream import StreamInterpreter
@@ -455,3 +462,23 @@ async def test_claude_mpm_hands_the_question_to_claude_on_standard_input(
     assert sent == [{"type": "user", "message": {"role": "user", "content": question}}]
     body = json.dumps(api.messages_requests()[0].body["messages"], ensure_ascii=False)
     assert question[:-1] in body
+
+
+def test_the_claude_stand_in_leaves_out_only_mpms_system_prompt(tmp_path: Path) -> None:
+    """The ``claude`` mpm runs starts the real one in the sandbox with every
+    argument as given (empty ones and spaces kept, in order) but mpm's
+    ``--system-prompt-file`` in either form."""
+    sandbox, shim, real = tmp_path / "sandbox", tmp_path / "claude", tmp_path / "real"
+    sandbox.mkdir()
+    shim.write_text(CLAUDE_SHIM)
+    real.write_text(f"#!/bin/sh\npwd > '{tmp_path}/cwd'\nprintf '%s\\0' \"$@\" > '{tmp_path}/argv'\n")
+    shim.chmod(0o700)
+    real.chmod(0o700)
+    given = ["--verbose", "--setting-sources", "", "a b", "--system-prompt-file", "/pm.md", "-p"]
+    given += ["--append-system-prompt-file", "/ours.md", "--system-prompt-file=/pm2.md", "--model", "m"]
+    env = {"PATH": os.environ["PATH"], "RESEARCHMIND_SANDBOX": str(sandbox), "RESEARCHMIND_CLAUDE": str(real)}
+    assert subprocess.run([str(shim), *given], env=env, check=False).returncode == 0
+    argv = (tmp_path / "argv").read_bytes().decode().split("\0")[:-1]
+    kept = ["--verbose", "--setting-sources", "", "a b", "-p", "--append-system-prompt-file", "/ours.md"]
+    assert argv == [*kept, "--model", "m"]
+    assert (tmp_path / "cwd").read_text().strip() == str(sandbox)
