@@ -39,9 +39,9 @@ _NOT_NOUN = frozenset(
 )
 MAX_TURNS = 6  # earlier turns given to an engine
 MAX_ANSWER_CHARS = 4_000  # of each earlier answer
-# The whole prompt, in UTF-8 bytes: well under Linux's 128 KiB cap on one
-# command-line argument (claude-mpm still hands the prompt to claude as one),
-# and a bounded cost per follow-up for every engine.
+# The whole prompt, in UTF-8 bytes: a bounded cost per follow-up for every
+# engine (no engine puts the prompt on a command line any more, so Linux's
+# 128 KiB cap on one argument no longer applies).
 MAX_PROMPT_BYTES = 96 * 1024
 FOLDED_ANSWER_CHARS = 220  # an answer folded to its first sentence
 

@@ -293,6 +293,7 @@ ANTHROPIC_MAX_RETRIES = int(os.environ.get("ANTHROPIC_MAX_RETRIES", 3))  # of a 
 ANTHROPIC_RETRY_DELAY = float(os.environ.get("ANTHROPIC_RETRY_DELAY", 1.0))  # first retry's delay, doubling
 ENGINE_IDLE_TIMEOUT = float(os.environ.get("ENGINE_IDLE_TIMEOUT", 300))
 ENGINE_TIMEOUT = float(os.environ.get("ENGINE_TIMEOUT", 1800))
+# The longest gap allowed between a run's events: heartbeats fill silences (researchmind/runs/heartbeat.py).
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", 2.0))
 # An engine test from the Engines page stops when its page has not polled it for this long.
 ENGINE_TEST_ABANDON_SECONDS = float(os.environ.get("ENGINE_TEST_ABANDON_SECONDS", 15))

@@ -221,6 +221,7 @@ class ClaudeCodeEngine(SubprocessEngine):
     name = "claude-code"
     label = "Claude Code"
     install_hint = "npm package @anthropic-ai/claude-code; run tools/install-cli.sh"
+    start_note = "Starting Claude Code"  # said until its first system/init line
     OPTIONAL_FLAGS = (
         "--no-session-persistence",
         "--setting-sources",
@@ -375,21 +376,54 @@ class ClaudeCodeEngine(SubprocessEngine):
 
 # mpm execs plain "claude" from PATH in CLAUDE_MPM_USER_PWD, after writing its
 # own files (.claude-mpm/, .claude/) there. This stand-in, first on its PATH,
-# runs the real claude in the sandbox instead; mpm's files stay in scratch.
+# runs the real claude in the sandbox instead (mpm's files stay in scratch),
+# and leaves out the one option mpm adds of its own: ``--system-prompt-file``
+# with its project-manager prompt (see ClaudeMpmEngine). Everything else mpm
+# passes, ours included, reaches claude unchanged and in order.
 CLAUDE_SHIM = """#!/bin/sh
 cd "$RESEARCHMIND_SANDBOX" || exit 126
+skip=0
+for arg do
+    shift
+    if [ "$skip" = 1 ]; then skip=0; continue; fi
+    case "$arg" in
+        --system-prompt-file) skip=1; continue ;;
+        --system-prompt-file=*) continue ;;
+    esac
+    set -- "$@" "$arg"
+done
 exec "$RESEARCHMIND_CLAUDE" "$@"
 """
 
 
+def stream_json_prompt(question: str) -> str:
+    """``question`` as the one user message of ``--input-format stream-json``."""
+    message = {"type": "user", "message": {"role": "user", "content": question}}
+    return json.dumps(message, ensure_ascii=False) + "\n"
+
+
 class ClaudeMpmEngine(ClaudeCodeEngine):
-    """``claude-mpm run --headless --no-hooks -i <question file> -- <claude flags>``.
+    """``claude-mpm run --headless --no-hooks -- -p --input-format stream-json <claude flags>``,
+    the question on standard input.
 
     ``--headless`` execs ``claude`` with live JSON on stdout and mpm's own status
     on stderr, and keeps claude's exit code (``--non-interactive`` buffers all
-    output and reports failures as exit 0). The question is handed over in a
-    file: ``-i`` reads any value naming an existing path as a file, so a question
-    like ``notes.md`` would otherwise send that file instead.
+    output and reports failures as exit 0). The question never goes on a command
+    line: with ``--input-format stream-json`` mpm hands its standard input to
+    claude untouched (otherwise it reads the question, from ``-i`` or stdin, and
+    passes it to claude as one ``--print`` argument, which Linux caps at 128 KiB).
+
+    The model is told to research the sandbox and cite, not to manage a project:
+    mpm replaces claude's system prompt with its ~34 KB project-manager prompt
+    ("Delegates ALL work to specialist agents", read at most 3 files), which a
+    run offered only Read, Grep and Glob cannot follow. None of mpm's own
+    options replaces that prompt in an installed package
+    (``--instructions-override`` and ``~/.claude-mpm/PM_INSTRUCTIONS.md`` are
+    appended under it; ``.claude-mpm/PM_INSTRUCTIONS_DEPLOYED.md`` is read only
+    from a source checkout; it is skipped only when resuming a session), so the
+    ``claude`` mpm runs (``CLAUDE_SHIM``) leaves that one option out: claude keeps
+    its own system prompt with the research instructions appended, as for
+    ``ClaudeCodeEngine`` (docs/CLAUDE_CODE.md, claude-mpm).
 
     mpm works in a project folder of its own in the run's scratch folder
     (``CLAUDE_MPM_USER_PWD``), never in the sandbox, and keeps its agent and
@@ -400,6 +434,7 @@ class ClaudeMpmEngine(ClaudeCodeEngine):
     name = "claude-mpm"
     label = "Claude MPM"
     install_hint = "PyPI package claude-mpm; run tools/install-cli.sh"
+    start_note = "Starting claude-mpm"
 
     def __init__(
         self,
@@ -430,20 +465,24 @@ class ClaudeMpmEngine(ClaudeCodeEngine):
         if claude is not None:  # mpm passes our flags on to this claude
             self._flags = await asyncio.to_thread(supported_flags, claude, self.OPTIONAL_FLAGS)
 
+    def claude_args(self, scratch: Path) -> list[str]:
+        # mpm adds no --print when the input is stream-json: claude is told here.
+        return ["-p", "--input-format", "stream-json", *super().claude_args(scratch)]
+
     def command(self, question: str, sandbox: Path, scratch: Path) -> list[str]:
         self.write_instructions(sandbox, scratch)
-        prompt = scratch / "question.txt"
-        prompt.write_text(question, encoding="utf-8")
         shim = scratch / "bin" / "claude"
         shim.parent.mkdir(exist_ok=True)
         shim.write_text(CLAUDE_SHIM, encoding="utf-8")
         shim.chmod(0o700)
         (scratch / "mpm-project").mkdir(exist_ok=True)
         mpm = self.executable() or self.argv[0]
-        return [mpm, "run", "--headless", "--no-hooks", "-i", str(prompt), "--", *self.claude_args(scratch)]
+        return [mpm, "run", "--headless", "--no-hooks", "--", *self.claude_args(scratch)]
 
     def stdin_file(self, question: str, sandbox: Path, scratch: Path) -> Path | None:
-        return None  # mpm reads the question from the file named by ``-i``
+        prompt = scratch / "question.jsonl"
+        prompt.write_text(stream_json_prompt(question), encoding="utf-8")
+        return prompt
 
     def working_dir(self, sandbox: Path, scratch: Path) -> Path:
         return scratch / "mpm-project"  # the shim starts claude in the sandbox

@@ -8,6 +8,7 @@ any process, and finishes with the answer, its citations verified and an
 
 - ``lease``: claiming, lease renewal, cancel requests, interrupted runs
 - ``run``: the run itself and its ingestion loop
+- ``heartbeat``: the events that keep a silent run's page alive
 - ``finish``: the end status and the saved outcome
 - ``executors``: where a run happens (embedded, Celery, a thread, tests)
 """

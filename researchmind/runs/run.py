@@ -25,6 +25,7 @@ from researchmind.engine_config import build_engine
 from researchmind.models import Question
 from researchmind.runs import judge, rewrite
 from researchmind.runs.finish import decide_status, finish_question, store_run_summary
+from researchmind.runs.heartbeat import keep_alive
 from researchmind.runs.lease import (
     claim_question,
     finish_interrupted,
@@ -131,15 +132,17 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             payload={"force_in_s": grace},
         )
 
-    def heartbeat(now: float) -> None:
-        if now - recorder.last_event_at >= settings.HEARTBEAT_SECONDS:
-            recorder.add(
-                "heartbeat",
-                detail=f"Still working ({int(now - started)}s)",
-                payload={"elapsed_s": round(now - started, 1)},
-            )
+    start_note = ""  # the engine's "Starting …", said until its first system/init line
 
-    watcher = asyncio.create_task(watch_run(question_id, cancel, cancelling, heartbeat))
+    def still_working(elapsed: int) -> str:
+        if start_note and interpreter.init is None:
+            return f"{start_note} ({elapsed}s)"
+        return f"Still working ({elapsed}s)"
+
+    watcher = asyncio.create_task(watch_run(question_id, cancel, cancelling))
+    beats = asyncio.create_task(
+        keep_alive(recorder, started=started, bar=settings.HEARTBEAT_SECONDS, detail=still_working)
+    )
     failure = ""
     try:
         if engine is None:
@@ -156,10 +159,14 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
             await rewrite.rewrite_follow_up(question, recorder)
         prompt, kept = await sync_to_async(prompt_for)(question)
         record_thread_budget(recorder, kept)
+        start_note = getattr(engine, "start_note", "")
+        if start_note:  # an engine slow to start says so now, not after seconds of silence
+            recorder.add("system", stage="primary", detail=start_note, payload={"subtype": "engine_start"})
         batches = batches_of(engine, prompt, sandbox, cancel=cancel, outcome=outcome)
         await ingest(batches, recorder, interpreter, raw_lines, stderr_lines)
     except asyncio.CancelledError:
         # The hosting process is shutting down: leave it for recovery as interrupted.
+        await _stop(beats)
         await _stop(watcher)
         await recorder.close()
         await sync_to_async(finish_interrupted)([question_id])
@@ -176,7 +183,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
         if await _gone(question_id, recorder):
             return DELETED
         return await _finish(
-            question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines
+            question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines, beats
         )
     except Exception:
         if await _gone(question_id, recorder):  # deleted while it finished
@@ -185,6 +192,7 @@ async def arun_question(question_id: int, *, engine=None, claimed: bool = False)
     finally:
         # Whatever happened, the recorder's loop ends with the run, and the
         # lease is released last: a delete waiting for the run goes on then.
+        await _stop(beats)
         await recorder.close()
         # The engine removed its own folder; a killed run's is swept on recovery.
         await asyncio.to_thread(shutil.rmtree, scratch, ignore_errors=True)
@@ -206,9 +214,10 @@ async def _gone(question_id: int, recorder: ProgressRecorder) -> bool:
 
 
 async def _finish(
-    question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines
+    question_id, recorder, interpreter, outcome, cancel, failure, stderr_lines, raw_lines, beats
 ) -> str:
-    """Save the outcome, verify citations, judge support, record the ``end``."""
+    """Save the outcome, verify citations, judge support, record the ``end``
+    (heartbeats go on until then: checking citations takes time too)."""
     if cancel.is_set() and {"SIGTERM", "SIGKILL"} & set(outcome.signals):
         recorder.add(
             "cancelling",
@@ -238,6 +247,7 @@ async def _finish(
     if n_citations and judge.enabled():
         await judge_support(question_id, recorder)
     end = {"status": status} | ({"stop_signals": outcome.signals} if outcome.signals else {})
+    await _stop(beats)  # nothing after the end
     recorder.add("end", stage="primary", detail=status.capitalize(), payload=end)
     await recorder.flush()
     await sync_to_async(store_run_summary)(question_id)

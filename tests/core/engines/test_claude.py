@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -17,7 +18,13 @@ import pytest
 
 from core.engines.base import Availability, OutputLine, RunOutcome
 from core.engines.check import check_engine
-from core.engines.claude import REJECTED_HELP, ClaudeCodeEngine, ClaudeMpmEngine, credentials_advice
+from core.engines.claude import (
+    CLAUDE_SHIM,
+    REJECTED_HELP,
+    ClaudeCodeEngine,
+    ClaudeMpmEngine,
+    credentials_advice,
+)
 from core.engines.registry import ENGINE_NAMES, UnknownEngine, get_engine, list_engines
 from core.engines.subprocess import Limits
 from core.stream import StreamInterpreter
@@ -409,3 +416,69 @@ async def test_credentials_reach_the_cli_and_nothing_else_does(
     (request,) = api.messages_requests()
     assert request.headers.get("Authorization") == "Bearer token-123" and "x-api-key" not in request.headers
     assert outcome.returncode == 0 and of_type(events, "result")[0]["is_error"] is False
+
+
+def recording_claude(real: Path, record: Path) -> Path:
+    """A ``claude`` that keeps what it was started with (its arguments, NUL-separated,
+    and a copy of its standard input), then runs the real one with the same."""
+    record.mkdir()
+    wrapper = record / "claude"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"printf '%s\\0' \"$@\" > '{record}/argv'\n"
+        # /proc/$$/fd/0 opens the file anew: the real claude still reads all of it.
+        f"cat /proc/$$/fd/0 > '{record}/stdin'\n"
+        f"exec '{real}' \"$@\"\n"
+    )
+    wrapper.chmod(0o700)
+    return wrapper
+
+
+async def test_claude_mpm_hands_the_question_to_claude_on_standard_input(
+    mpm_bin: Path, claude_bin: Path, sandbox: Path, tmp_path: Path
+) -> None:
+    """A question of 200 KB (over Linux's 128 KiB cap on one argument) that
+    starts with a dash reaches the model whole; the claude process mpm starts
+    gets it as a stream-json message on standard input and on no command line."""
+    question = "-" + "Why is the sky blue at noon? " * 7000
+    record = tmp_path / "record"
+    with MockAnthropic(default=Reply([Text("Scattering.")])) as api:
+        engine = ClaudeMpmEngine(
+            executable=mpm_bin,
+            claude_executable=recording_claude(claude_bin, record),
+            base_url=api.url,
+            api_key="k",
+            limits=FAST,
+        )
+        _, events, outcome = await run(engine, sandbox, question=question)
+    assert outcome.returncode == 0, outcome.stderr_tail
+    assert of_type(events, "result")[0]["result"] == "Scattering."
+    argv = (record / "argv").read_bytes().decode().split("\0")[:-1]
+    assert not [arg for arg in argv if "sky blue" in arg]
+    assert argv[:1] == ["--verbose"] and "-p" in argv
+    assert argv[argv.index("--input-format") + 1] == "stream-json"
+    assert "--system-prompt-file" not in argv  # mpm's manager prompt is left out
+    sent = [json.loads(line) for line in (record / "stdin").read_text().splitlines()]
+    assert sent == [{"type": "user", "message": {"role": "user", "content": question}}]
+    body = json.dumps(api.messages_requests()[0].body["messages"], ensure_ascii=False)
+    assert question[:-1] in body
+
+
+def test_the_claude_stand_in_leaves_out_only_mpms_system_prompt(tmp_path: Path) -> None:
+    """The ``claude`` mpm runs starts the real one in the sandbox with every
+    argument as given (empty ones and spaces kept, in order) but mpm's
+    ``--system-prompt-file`` in either form."""
+    sandbox, shim, real = tmp_path / "sandbox", tmp_path / "claude", tmp_path / "real"
+    sandbox.mkdir()
+    shim.write_text(CLAUDE_SHIM)
+    real.write_text(f"#!/bin/sh\npwd > '{tmp_path}/cwd'\nprintf '%s\\0' \"$@\" > '{tmp_path}/argv'\n")
+    shim.chmod(0o700)
+    real.chmod(0o700)
+    given = ["--verbose", "--setting-sources", "", "a b", "--system-prompt-file", "/pm.md", "-p"]
+    given += ["--append-system-prompt-file", "/ours.md", "--system-prompt-file=/pm2.md", "--model", "m"]
+    env = {"PATH": os.environ["PATH"], "RESEARCHMIND_SANDBOX": str(sandbox), "RESEARCHMIND_CLAUDE": str(real)}
+    assert subprocess.run([str(shim), *given], env=env, check=False).returncode == 0
+    argv = (tmp_path / "argv").read_bytes().decode().split("\0")[:-1]
+    kept = ["--verbose", "--setting-sources", "", "a b", "-p", "--append-system-prompt-file", "/ours.md"]
+    assert argv == [*kept, "--model", "m"]
+    assert (tmp_path / "cwd").read_text().strip() == str(sandbox)

@@ -196,3 +196,27 @@ async def test_the_chosen_model_is_the_one_requested(installed, layout, tmp_path
     assert {r.body["model"] for r in api.messages_requests()} == {"claude-test-7"}
     init = next(e for e in events if e.get("subtype") == "init")
     assert init["model"] == "claude-test-7" and sorted(init["tools"]) == READ_ONLY
+
+
+async def test_claude_mpm_runs_as_a_researcher_not_as_its_project_manager(installed, layout, tmp_path):
+    """claude-mpm replaces claude's system prompt with its ~34 KB project-manager
+    prompt ("Delegates ALL work to specialist agents", at most 3 files read)
+    while offering no Agent tool. The request the real claude-mpm sends carries
+    the research instructions and none of that prompt; claude's own system
+    prompt is kept, as for the Claude Code engine."""
+    model = Researcher()
+    with MockAnthropic(default=model) as api:  # type: ignore[arg-type]
+        engine = make_engine("claude-mpm", installed, api, tmp_path)
+        _, outcome = await run(engine, layout["sandbox"], "When do access tokens expire?")
+        with MockAnthropic(default=Reply([Text("OK")])) as plain:
+            code = make_engine("claude-code", installed, plain, tmp_path)
+            await run(code, layout["sandbox"], "When do access tokens expire?")
+    assert outcome.returncode == 0, outcome.stderr_tail
+    system = system_of(api.messages_requests()[0])
+    assert "Research sandbox: how to answer" in system
+    assert "Delegates ALL work to specialist agents" not in system
+    assert "PM = orchestrator" not in system and "Circuit Breaker" not in system
+    # The same system prompt Claude Code gets, bar the session's own details.
+    code_system = system_of(plain.messages_requests()[0])
+    assert abs(len(system) - len(code_system)) < 2000, (len(system), len(code_system))
+    assert model.decisions[-1] == f"cite {ITEM}/notes.md:4"

@@ -220,3 +220,32 @@ def test_server_folders_never_reach_events_answer_page_or_api(
         for root in (sandbox, state, scratch):
             assert root not in shown, shown[max(0, shown.find(root) - 300) : shown.find(root) + 200]
     assert "&lt;sandbox&gt;" in page  # escaped on the page
+
+
+def test_claude_mpm_start_up_says_so_and_leaves_no_gap_over_two_seconds(tools, research_with_notes, settings):
+    """The real claude-mpm spends seconds starting before claude prints a line:
+    the run says "Starting claude-mpm" at once, and no two recorded events are
+    more than 2 s apart (a check every 0.5 s for 2 s of silence left 2.1–2.5 s)."""
+    import itertools
+
+    session, item = research_with_notes
+    settings.HEARTBEAT_SECONDS = 2.0
+    with MockAnthropic(script(session.sandbox_path, str(item.id))) as api:
+        settings.CLAUDE_BIN = str(tools / "claude")
+        settings.CLAUDE_MPM_BIN = str(tools / "claude-mpm")
+        settings.ANTHROPIC_BASE_URL = api.url
+        settings.ANTHROPIC_API_KEY = "test-key"
+        question = Question.objects.create(
+            session=session, text="What colour is the sky?", engine="claude-mpm"
+        )
+        status = run_question(question.pk)
+    question.refresh_from_db()
+    assert status == "complete", (question.error, question.stderr_tail)
+    events = list(ProgressEvent.objects.filter(question=question).order_by("seq"))
+    starting = [e for e in events if e.payload.get("subtype") == "engine_start"]
+    assert [(e.detail, e.stage) for e in starting] == [("Starting claude-mpm", "primary")]
+    init = next(e for e in events if e.payload.get("subtype") == "init")
+    beats = [e.detail for e in events if e.kind == "heartbeat" and e.seq < init.seq]
+    assert all(beat.startswith("Starting claude-mpm (") for beat in beats), beats
+    gaps = [(b.created_at - a.created_at).total_seconds() for a, b in itertools.pairwise(events)]
+    assert max(gaps) <= 2.0, [(e.kind, e.detail[:40], e.created_at.isoformat()) for e in events]
