@@ -24,6 +24,7 @@ OUT = Path(__file__).with_name("sets") / "support_set_manpages.jsonl"
 
 # (page, section, package version, first line, last line, anchor, pairs); each pair is
 # (label, category, claim, note). Lines are 1-based in the rendered page.
+# fmt: off
 PASSAGES = [
     ("adduser.conf", "5", "adduser 3.134", 18, 21, "DIR_MODE", [
         ("supports", "restate", "DIR_MODE sets the permissions mode of non-system users' home directories and defaults to 0700.", "both facts on the lines"),
@@ -113,11 +114,18 @@ PASSAGES = [
         ("partial", "partial", "maxage counts in days, and the files it removes are mailed to root by default.", "root not stated"),
     ]),
 ]
+# fmt: on
 
 
 def render(page: str, section: str) -> list[str]:
     env = dict(os.environ, MANWIDTH="110")
-    out = subprocess.run(["man", "--nh", "--nj", "-P", "cat", section, page], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["man", "--nh", "--nj", "-P", "cat", section, page],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return out.stdout.split("\n")
 
 
@@ -128,7 +136,9 @@ def main() -> None:
         lines = pages.setdefault((page, section), render(page, section))
         cited = "\n".join(lines[first - 1 : last])
         if anchor not in cited:
-            raise SystemExit(f"{page}({section}) lines {first}-{last} no longer hold {anchor!r}: render the page again")
+            raise SystemExit(
+                f"{page}({section}) lines {first}-{last} no longer hold {anchor!r}: render the page again"
+            )
         for m, (label, category, claim, note) in enumerate(pairs, start=1):
             records.append({
                 "id": f"m{n:02d}-{m}", "split": "manpages", "package": version.split()[0], "version": version.split()[1],
