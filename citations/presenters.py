@@ -9,6 +9,8 @@ from django.urls import reverse
 from citations.models import Citation
 from core.citations import rendering
 from core.citations.rendering import CitationView, answer_as_markdown, render_answer, web_href
+from core.citations.rendering.badges import support_summary
+from core.citations.rendering.quote import clean_quote
 from core.citations.states import COUNTED_AS_VERIFIED, HIGHLIGHTED
 from core.ingest.documents import RENDITION_SUFFIX
 from core.ingest.documents.locate import describe
@@ -53,7 +55,8 @@ def citation_view(citation: Citation) -> CitationView:
     return CitationView(
         cid=citation.cid,
         label=label,
-        excerpt=citation.excerpt,
+        # The file's text with its markup cleaned, lines kept (the row keeps it verbatim).
+        excerpt=clean_quote(citation.excerpt, citation.source_path),
         status=citation.verification,
         status_label=citation.get_verification_display(),
         href=href,
@@ -100,5 +103,5 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
         "consulted": consulted,
         "answer_markdown": answer_as_markdown(question.answer, views) if question.answer else "",
         "verification_rate": round(100 * verified / len(citations)) if citations else None,
-        "support_rate": question.citations.support_rate(),
+        "support_summary": support_summary(c.support for c in citations),
     }

@@ -12,9 +12,10 @@ from citations.models import Citation, CitationFeedback
 from citations.presenters import store_answer_html
 from core.citations.parsing import ParsedCitation, parse_citations
 from core.citations.parsing.model import FoundBy
-from core.citations.states import VerificationState
+from core.citations.states import HIGHLIGHTED, VerificationState
 from core.citations.support.judge import claim_sentences, judge_citation
 from core.citations.verification import file_digest, verify_citations
+from core.citations.verification.quote import Quote, read_lines, whole_quote
 from core.content_kinds import ContentKind
 from core.ingest.documents import map_path
 from core.ingest.documents.locate import locate
@@ -75,6 +76,23 @@ def _content_maps(session):
     return by_id, url_to_content
 
 
+def whole_quotes(root, cited: list[tuple[str, str, int | None, int | None, str]]) -> list[Quote | None]:
+    """For each (status, path, line_start, line_end, excerpt): the whole text of the
+    lines a found excerpt was verified at (``core.citations.verification.quote``),
+    each file read once; ``None`` where nothing was found there (the excerpt stays)."""
+    spans: dict[str, set[tuple[int, int]]] = {}
+    for status, path, start, end, excerpt in cited:
+        if status in HIGHLIGHTED and path and start is not None and excerpt:
+            spans.setdefault(path, set()).add((start, end if end is not None else start))
+    lines = {path: read_lines(root, path, wanted) for path, wanted in spans.items()}
+    quotes: list[Quote | None] = []
+    for status, path, start, end, excerpt in cited:
+        span = (start, end if end is not None else start) if start is not None else None
+        found = lines.get(path, {}).get(span) if status in HIGHLIGHTED and span and excerpt else None
+        quotes.append(whole_quote(excerpt, found, span[0]) if found else None)
+    return quotes
+
+
 def citations_record(question) -> int:
     """Parse the raw answer, verify every citation and replace the question's
     Citation rows. Returns how many were recorded; parse problems are kept
@@ -96,16 +114,36 @@ def citations_record(question) -> int:
     extracted = set((question.protocol or {}).get(API_KEY) or [])
     now = timezone.now()
     locators = Locators(session)
+    # What is stored as the excerpt is the whole of the lines it was verified at.
+    quotes = whole_quotes(
+        session.sandbox_path,
+        [
+            (
+                ver.status,
+                ver.resolved_path or cit.source_path or "",
+                ver.line_start if ver.line_start is not None else cit.line_start,
+                ver.line_end if ver.line_end is not None else cit.line_end,
+                cit.excerpt or "",
+            )
+            for cit, ver in zip(parsed.citations, verifications, strict=True)
+        ],
+    )
     rows = []
-    for position, (cit, ver) in enumerate(zip(parsed.citations, verifications, strict=True)):
+    for position, (cit, ver, quote) in enumerate(zip(parsed.citations, verifications, quotes, strict=True)):
         claim = claims.get(cit.cid, "")
-        support = judge_citation(claim, cit.excerpt or "", ver.status)
+        excerpt = quote.text if quote else cit.excerpt or ""
+        support = judge_citation(claim, excerpt, ver.status)
         content_id = ver.content_id or cit.content_id
         if content_id is None and cit.url and cit.url in url_to_content:
             content_id = url_to_content[cit.url]
         item = by_id.get(content_id or "")
         line_start = ver.line_start if ver.line_start is not None else cit.line_start
         line_end = ver.line_end if ver.line_end is not None else cit.line_end
+        original = (ver.original_line_start, ver.original_line_end)
+        if quote and (quote.line_start, quote.line_end) != (line_start, line_end):
+            # A long span narrowed to its excerpt's lines: the cited range is kept as the original.
+            original = (cit.line_start, cit.line_end) if original == (None, None) else original
+            line_start, line_end = quote.line_start, quote.line_end
         source_path = (ver.resolved_path or cit.source_path or "")[:1000]
         rows.append(
             Citation(
@@ -119,11 +157,11 @@ def citations_record(question) -> int:
                 title=(cit.title or (item.title if item else "") or "")[:300],
                 line_start=line_start,
                 line_end=line_end,
-                original_line_start=ver.original_line_start,
-                original_line_end=ver.original_line_end,
+                original_line_start=original[0],
+                original_line_end=original[1],
                 section=(cit.section or "")[:300],
                 page=str(cit.page or "")[:50],
-                excerpt=cit.excerpt or "",
+                excerpt=excerpt,
                 relevance=cit.relevance or "",
                 confidence=cit.confidence,
                 authority=cit.authority or "",
@@ -140,8 +178,8 @@ def citations_record(question) -> int:
                 support=support.label,
                 support_judged_by=Citation.JudgedBy.LEXICAL,
                 support_reason=support.reason[:300],
-                auto_support=support.label,
-                locator=locators.find(item, source_path, ver.status, line_start, line_end, cit.excerpt or ""),
+                auto_support=support.withheld or support.label,
+                locator=locators.find(item, source_path, ver.status, line_start, line_end, excerpt),
             )
         )
     with transaction.atomic():
@@ -200,7 +238,21 @@ def citations_reverify(citations) -> int:
         )
         now = timezone.now()
         locators = Locators(session)
-        for citation, cited, ver in zip(group, parsed, results, strict=True):
+        # A row recorded before quotes were kept whole is widened to its lines now.
+        quotes = whole_quotes(
+            session.sandbox_path,
+            [
+                (
+                    ver.status,
+                    ver.resolved_path or c.source_path,
+                    ver.line_start if ver.line_start is not None else cited.line_start,
+                    ver.line_end if ver.line_end is not None else cited.line_end,
+                    c.excerpt,
+                )
+                for c, cited, ver in zip(group, parsed, results, strict=True)
+            ],
+        )
+        for citation, cited, ver, quote in zip(group, parsed, results, quotes, strict=True):
             # The range found, or the one cited when nothing was found; the
             # cited range is kept as the original whenever they differ.
             if ver.line_start is not None:
@@ -209,6 +261,15 @@ def citations_reverify(citations) -> int:
                 citation.line_start, citation.line_end = cited.line_start, cited.line_end
             citation.original_line_start = ver.original_line_start
             citation.original_line_end = ver.original_line_end
+            if quote:
+                if (quote.line_start, quote.line_end) != (citation.line_start, citation.line_end):
+                    if citation.original_line_start is None:
+                        citation.original_line_start, citation.original_line_end = (
+                            cited.line_start,
+                            cited.line_end,
+                        )
+                    citation.line_start, citation.line_end = quote.line_start, quote.line_end
+                citation.excerpt = quote.text
             citation.verification = ver.status
             citation.verification_detail = ver.detail
             citation.match_score = ver.score
@@ -287,7 +348,7 @@ def _questions(ids):
 def _judge_again(citation) -> None:
     """The automatic support label follows a new verification; a reviewer's stays shown."""
     support = judge_citation(citation.claim, citation.excerpt, citation.verification)
-    citation.auto_support = support.label
+    citation.auto_support = support.withheld or support.label
     if citation.support_judged_by != Citation.JudgedBy.HUMAN:
         citation.support = support.label
         citation.support_judged_by = Citation.JudgedBy.LEXICAL

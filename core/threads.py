@@ -37,6 +37,13 @@ _NOT_NOUN = frozenset(
     "when where why how what which who whom whose if then than and or but of in on at to for from "
     "with by about into after before during".split()
 )
+# "for dynamic users", "in production", "under Windows": a phrase a follow-up may swap.
+_PREPOSITIONS = frozenset("for in on under with without at during inside within across behind over".split())
+# "those numbers", "that option": something the previous turn named.
+_DEMONSTRATIVE = re.compile(r"\b(those|these|that|this)\s+([A-Za-z][\w-]*)", re.I)
+_DETERMINERS = frozenset("the a an it its their this that these those one".split())
+# A number, a version or a range of numbers ("61184…65519", "1-5", "2.5").
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s*(?:…|\.\.\.?|–|-)\s*\d+(?:[.,]\d+)*)?(?![\w])")
 MAX_TURNS = 6  # earlier turns given to an engine
 MAX_ANSWER_CHARS = 4_000  # of each earlier answer
 # The whole prompt, in UTF-8 bytes: a bounded cost per follow-up for every
@@ -93,9 +100,49 @@ def _phrase_with_head(question: str, head: str) -> str:
     return ""
 
 
-def resolve_follow_up(follow_up: str, previous: str) -> str:
-    """``follow_up`` as a question that stands alone, given the previous
-    (already resolved) question of the thread; unchanged when it stands alone."""
+def _prepositional_phrase(question: str, preposition: str) -> str:
+    """The phrase of ``question`` opened by ``preposition`` (else its last phrase
+    opened by any preposition) up to a word that ends a noun phrase: "for dynamic
+    users" in "Which UID range is used for dynamic users?"."""
+    words = question.rstrip().rstrip("?").split()
+    opened = [i for i, word in enumerate(words) if word.lower() in _PREPOSITIONS]
+    same = [i for i in opened if words[i].lower() == preposition]
+    if not (same or opened):
+        return ""
+    start = (same or opened)[-1]
+    end = start + 1
+    while end < len(words) and end - start <= 5 and words[end].lower() not in _NOT_NOUN:
+        end += 1
+    return " ".join(words[start:end]) if end > start + 1 else ""
+
+
+def _values(answer: str) -> list[str]:
+    """The numbers the answer leads with (a range "524288…1879048191" as one), at most two."""
+    return list(dict.fromkeys(_NUMBER.findall(lead_sentence(answer, 400))))[:2]
+
+
+def _demonstrative(text: str, previous: str, previous_answer: str) -> str:
+    """ "Why were those numbers chosen?": "those numbers" are the numbers the
+    previous answer leads with, about the previous question's subject."""
+    for match in _DEMONSTRATIVE.finditer(text):
+        noun = match.group(2)
+        if noun.lower() in _NOT_NOUN or noun.lower() in _DETERMINERS:
+            continue
+        values = _values(previous_answer)
+        phrase = f"the {noun}" + (f" {' and '.join(values)}" if values else "")
+        about = _prepositional_phrase(previous, "for") or (
+            f"of {subject_of(previous)}" if subject_of(previous) else ""
+        )
+        if about and about.lower() not in text.lower():
+            phrase += f" {about}"
+        return text[: match.start()] + phrase + text[match.end() :]
+    return text
+
+
+def resolve_follow_up(follow_up: str, previous: str, previous_answer: str = "") -> str:
+    """``follow_up`` as a question that stands alone, given the latest turn: its
+    (already resolved) question and its answer; unchanged when it stands alone.
+    Only the latest turn is read, so an earlier turn's subject never comes back."""
     text = " ".join(follow_up.split())
     previous = " ".join(previous.split())
     if not text or not previous:
@@ -105,6 +152,12 @@ def resolve_follow_up(follow_up: str, previous: str) -> str:
         # "And a refresh token?": the new subject in the previous question's frame.
         rest = text[opening.end() :].strip().rstrip("?").strip()
         words = _WORD.findall(rest)
+        if words and words[0].lower() in _PREPOSITIONS and len(words) <= 7:
+            # "And for systemd-nspawn containers?": the new phrase replaces the earlier one.
+            old = _prepositional_phrase(previous, words[0].lower())
+            if old:
+                return previous.replace(old, rest, 1)
+            return f"{previous.rstrip('?')} ({rest})?"
         if words and len(words) <= 6:
             # The earlier phrase with the same head noun ("an access token" for
             # "a refresh token"), else the earlier subject, gives way to the new one.
@@ -113,6 +166,9 @@ def resolve_follow_up(follow_up: str, previous: str) -> str:
                 return previous.replace(old, rest, 1)
             return f"{previous.rstrip('?')} ({rest})?"
         return text
+    resolved = _demonstrative(text, previous, previous_answer)
+    if resolved != text:
+        return resolved
     subject = subject_of(previous)
     if subject and _PRONOUN.search(text) and not subject_of(text):
         # "What happens when one is reused?": the pronoun stands for the earlier subject.

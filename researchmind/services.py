@@ -550,7 +550,8 @@ def question_ask(
     if follows is not None and follows.parent_id is not None:
         raise ValueError("A fan-out sub-run takes no follow-up: follow up its fan-out question instead.")
     if follows is not None and engine in REWRITES_FOLLOW_UPS:
-        resolved = resolve_follow_up(text, follows.asked_as or follows.text)
+        # Against the latest turn only: its question as searched and its answer ("those numbers").
+        resolved = resolve_follow_up(text, follows.asked_as or follows.text, follows.answer or "")
         asked_as = resolved if resolved != text else ""
     question = Question.objects.create(
         session=session,

@@ -1,7 +1,9 @@
 """Measure the lexical support judge on a hand-labelled set (bench/quality/sets/support_set*.jsonl).
 
 For each part of the set separately (the split is in the set, by passage;
-see bench.quality.build_support_set) it prints per-label
+see bench.quality.build_support_set) it prints, on the line ``shown:``, the
+precision of each label a reader is shown (``judge.shown_support``: only what
+the judge is sure of, the rest "not judged"; target 0.9 each), then per-label
 precision and recall, macro-F1 over the three gold labels (``supports``,
 ``partial``, ``unsupported``; an ``unjudged`` answer counts as a miss), the
 precision of ``supports`` (the share of "supports" answers that are right:
@@ -26,14 +28,21 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from core.citations.support.judge import LABELS, SUPPORTS, judge_support
+from core.citations.support.judge import LABELS, SUPPORTS, UNJUDGED, judge_support, shown_support
 from core.citations.support.rules import Claim
 from core.citations.support.rules.doubt import DOUBTS, evidence
 from core.citations.support.text import CitedText
 
 DATA = Path(__file__).with_name("sets")
 SET = DATA / "support_set.jsonl"
-NAMED = {"first": SET} | {n: DATA / f"support_set_{n}.jsonl" for n in ("fresh", "third", "fourth", "fifth")}
+HELD_OUT = (
+    "fresh",
+    "third",
+    "fourth",
+    "fifth",
+    "manpages",
+)  # manpages: a domain the rules were not written from
+NAMED = {"first": SET} | {n: DATA / f"support_set_{n}.jsonl" for n in HELD_OUT}
 GOLD = ("supports", "partial", "unsupported")
 
 
@@ -69,6 +78,14 @@ def report(name: str, records: list[dict], show: bool) -> dict:
         print(f"{label:<12} {p:>9.3f} {r:>7.3f} {f1:>6.3f} {predicted:>9} {actual:>5}")
     print(f"macro-F1 {result['macro_f1']:.3f}   precision of supports {result['per_label'][SUPPORTS][0]:.3f}   "
           f"accuracy {result['accuracy']:.3f}   {elapsed / len(records) * 1e6:.0f} µs per pair")  # fmt: skip
+    # What a reader is shown (judge.shown_support): each label's precision, target >= 0.9.
+    shown = [shown_support(r["claim"], r["cited"]) for r in records]
+    seen = scores([(r["label"], v.label) for r, v in zip(records, shown, strict=True)])
+    abstained = sum(1 for v in shown if v.label == UNJUDGED)
+    print("shown: " + "   ".join(
+        f"precision of {label} {p:.3f} ({round(p * n)}/{n})" if n else f"{label} never shown"
+        for label, (p, _r, _f, n, _a) in seen["per_label"].items()
+    ) + f"   not judged {abstained}/{len(records)}")  # fmt: skip
     print("\nconfusion (rows gold, columns judge)")
     print(f"{'':<12}" + "".join(f"{p:>12}" for p in LABELS))
     for gold in GOLD:
@@ -110,7 +127,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
         "--show",
-        choices=("tuning", "held_out", "fresh", "third", "fourth", "fifth"),
+        choices=("tuning", "held_out", *HELD_OUT),
         help="list this part's errors",
     )
     parser.add_argument(

@@ -41,10 +41,13 @@ def chat_model() -> ChatModel:
 
 
 def _turns(question: Question) -> list[Turn]:
-    return [
-        Turn(question=turn.text, answer=turn.answer)
-        for turn in question.earlier_turns().filter(parent__isnull=True)
-    ]
+    """The thread up to the turn ``question`` follows (the latest it continues), each
+    asked as it was searched: an elliptical "And for containers?" sent as asked would
+    need the turn before it again, and mix the two."""
+    turns = question.earlier_turns().filter(parent__isnull=True)
+    if question.follows_id is not None:
+        turns = turns.filter(created_at__lte=question.follows.created_at)
+    return [Turn(question=turn.asked_as or turn.text, answer=turn.answer) for turn in turns]
 
 
 async def rewrite_follow_up(question: Question, recorder: ProgressRecorder) -> None:

@@ -57,7 +57,9 @@
     var head = el("div", "cite-popover__head");
     head.appendChild(el("span", "cite-popover__cid", "[" + (data.cid || "") + "]"));
     head.appendChild(el("span", "badge badge--" + tone(data.tone), data.statusLabel || data.status || "Not verified yet"));
-    if (data.supportLabel) head.appendChild(el("span", "badge badge--" + tone(data.supportTone), data.supportLabel));
+    // "Support not judged" is no verdict: said quietly, not as a badge.
+    if (data.support === "unjudged") head.appendChild(el("span", "cite-popover__hint", data.supportLabel));
+    else if (data.supportLabel) head.appendChild(el("span", "badge badge--" + tone(data.supportTone), data.supportLabel));
     box.appendChild(head);
     if (data.source) box.appendChild(el("div", "cite-popover__source", data.source));
     if (data.excerpt) box.appendChild(el("blockquote", "cite-popover__excerpt", data.excerpt));

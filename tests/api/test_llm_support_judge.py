@@ -117,7 +117,7 @@ def test_an_answer_without_labels_keeps_the_lexical_ones_and_says_why(api, notes
     question = Question.objects.get(pk=question_id)
     assert question.status == "complete"
     citation = question.citations.get()
-    assert citation.support_judged_by == "lexical" and citation.support == "supports"
+    assert citation.support_judged_by == "lexical" and citation.auto_support == "supports"
     problem = question.protocol["support_judge_problem"]
     assert problem == "The model's answer holds no readable JSON array of labels."
     details = list(question.events.filter(kind="citations").values_list("detail", flat=True))

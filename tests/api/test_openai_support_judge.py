@@ -105,7 +105,7 @@ def test_a_failing_model_leaves_the_lexical_labels_with_a_note(api, notes_sessio
             question = _ask(api, notes_session, settings, mock.url)
             sent = [r.body["model"] for r in mock.chat_requests()]
     assert question.status == "complete", question.error
-    labels = set(question.citations.values_list("support_judged_by", "support"))
+    labels = set(question.citations.values_list("support_judged_by", "auto_support"))
     assert labels == {("lexical", "supports")}
     problem = question.protocol["support_judge_problem"]
     assert problem.startswith("The model could not judge support: The model server at http://127.0.0.1:")

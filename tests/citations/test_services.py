@@ -87,9 +87,10 @@ def test_reverify_keeps_a_removed_source_as_recorded(research, notes):
 
 
 def test_recorded_citation_carries_its_claim_and_lexical_support(research, notes):
-    """Recording judges each citation against the sentence its marker ends:
-    a matching claim supports, a wrong number does not; the API payload and
-    the question's supported rate say the same."""
+    """Recording judges each citation against the sentence its marker ends: a wrong
+    number does not support; a matching claim is the judge's "supports", kept to
+    measure it but shown as not judged (the label is not shown: judge.SHOWN); the API
+    payload says the same."""
     from researchmind.serializers import citation_payload
 
     block = [cite_notes(notes, 23), dict(cite_notes(notes, 23), id="c2")]
@@ -97,8 +98,9 @@ def test_recorded_citation_carries_its_claim_and_lexical_support(research, notes
     question = ask(research, answer, block)
     citations_record(question)
     c1, c2 = Citation.objects.filter(question=question).order_by("position")
-    assert (c1.claim, c1.support, c1.support_judged_by) == (
+    assert (c1.claim, c1.support, c1.auto_support, c1.support_judged_by) == (
         "Access tokens expire after 15 minutes.",
+        "unjudged",
         "supports",
         "lexical",
     )
@@ -107,7 +109,7 @@ def test_recorded_citation_carries_its_claim_and_lexical_support(research, notes
         citation_payload(c2)["support"] == "unsupported"
         and citation_payload(c2)["support_judged_by"] == "lexical"
     )
-    assert Citation.objects.filter(question=question).support_rate() == 50
+    assert Citation.objects.filter(question=question).support_rate() == 0
 
 
 def test_reviewer_support_is_shown_and_the_judges_kept(research, notes, user):

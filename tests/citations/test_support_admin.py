@@ -38,14 +38,18 @@ CHANGELIST = "admin:citations_citation_changelist"
 
 
 def test_question_page_shows_support_beside_verification(client_for, user, judged):
-    """The sources panel shows each citation's support badge, the answer's
-    links carry it for the hover preview, and the supported rate is given."""
+    """The sources panel shows a "Does not support" badge the judge is sure of; the
+    judge's "supports", which is not shown (judge.SHOWN), is said quietly as not judged,
+    never as a badge; the answer's links carry both for the hover preview, and the
+    footer counts the badges instead of a percentage of the few judged."""
     page = (
         client_for(user).get(reverse("question_detail", args=[judged.session_id, judged.pk])).content.decode()
     )
-    assert 'class="badge support-supports"' in page and 'class="badge support-unsupported"' in page
-    assert 'data-support-label="Does not support"' in page
-    assert "50% of judged citations support their sentence" in page
+    assert 'class="badge support-unsupported"' in page and 'class="badge support-supports"' not in page
+    assert 'class="meta support-quiet support-unjudged"' in page
+    assert 'data-support-label="Does not support"' in page and 'data-support="unjudged"' in page
+    assert "Support: 1 does not; 1 not judged" in page
+    assert "% of judged citations" not in page
 
 
 def test_admin_filters_by_support(auditor, judged):

@@ -27,8 +27,10 @@ def test_demo_is_ready_and_idempotent(capsys):
     question = session.questions.get()
     assert question.status == "complete"
     assert set(question.citations.values_list("verification", flat=True)) == {"verified"}
-    # The answer's "## Quick Answer" heading is not read as part of the claim under it.
-    assert set(question.citations.values_list("support", flat=True)) == {"supports"}
+    # The answer's "## Quick Answer" heading is not read as part of the claim under it: the
+    # judge finds every claim supported (kept to measure it; shown as not judged: judge.SHOWN).
+    assert set(question.citations.values_list("auto_support", flat=True)) == {"supports"}
+    assert set(question.citations.values_list("support", flat=True)) == {"unjudged"}
 
 
 def test_file_tree_lists_folders_then_files_without_following_symlinks(tmp_path):

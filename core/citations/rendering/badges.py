@@ -5,6 +5,8 @@ Pure Python (no Django imports).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.citations.states import SUPPORT_BADGES, SupportLabel, VerificationState
@@ -63,3 +65,23 @@ class CitationView:
             return ""
         end = self.line_end if self.line_end is not None else self.line_start
         return f"{self.line_start}" if end == self.line_start else f"{self.line_start}-{end}"
+
+
+def support_summary(labels: Iterable[str]) -> str:
+    """The answer footer's word on support, as counts of the badges shown
+    ("Support: 2 back their sentence, 1 does not; 3 not judged"): never a
+    percentage of the few judged ("0 %" read as a verdict on a right answer),
+    and "" when none was judged."""
+    counts = Counter(labels)
+    supports, partial = counts[SupportLabel.SUPPORTS], counts[SupportLabel.PARTIAL]
+    unsupported, unjudged = counts[SupportLabel.UNSUPPORTED], counts[SupportLabel.UNJUDGED]
+    if not supports + partial + unsupported:
+        return ""
+    parts = []
+    if supports:
+        parts.append(f"{supports} back{'s its' if supports == 1 else ' their'} sentence")
+    if partial:
+        parts.append(f"{partial} partly")
+    if unsupported:
+        parts.append(f"{unsupported} {'does' if unsupported == 1 else 'do'} not")
+    return "Support: " + ", ".join(parts) + (f"; {unjudged} not judged" if unjudged else "")

@@ -5,7 +5,8 @@ is rewritten into a question that stands alone. The lexical rules
 (``core.threads.resolve_follow_up``) guess the subject; where they fall short
 ("What happens when it is reused by someone else?" after two turns) a
 configured OpenAI-compatible model may be asked instead (``FOLLOWUP_REWRITE``):
-it is sent the thread (earlier questions, clipped answers) and the follow-up,
+it is sent the earlier questions as background, the latest turn with its
+clipped answer (the turn a follow-up is resolved against) and the follow-up,
 and answers with one question. Anything unusable raises ``ChatFailed``; the
 caller keeps the lexical rewrite.
 
@@ -19,27 +20,45 @@ from core.threads import MAX_TURNS, Turn
 
 INSTRUCTIONS = """# Rewriting a follow-up question
 
-You are given the earlier turns of a research conversation and a follow-up
-question. Rewrite the follow-up so that it stands alone: replace pronouns and
-elliptical phrases ("it", "that one", "and the other?") by what they stand for
-in the earlier turns, keep every other word of the follow-up, and add nothing
-the conversation does not say. Do not answer it.
+You are given the turns of a research conversation and a follow-up question.
+The follow-up continues the LATEST turn: rewrite it so that it stands alone,
+resolving pronouns and elliptical phrases ("it", "those numbers", "and for
+containers?") against the latest question and its answer only. Earlier
+questions are background: never bring back a subject the latest turn replaced.
+Keep every other word of the follow-up, and add nothing the conversation does
+not say. Do not answer it.
 
 Answer with the rewritten question only, on one line.
 """
-MAX_ANSWER_CHARS = 600  # of each earlier answer sent: enough to name its subject
+MAX_ANSWER_CHARS = 600  # of the latest answer sent: enough to name its subject and values
 MAX_REWRITE_CHARS = 400
 
 
 def rewrite_prompt(turns: list[Turn], follow_up: str) -> str:
-    """The thread (the last ``MAX_TURNS`` turns) and the follow-up, as sent."""
-    parts = ["Earlier turns, oldest first:", ""]
+    """What the model is sent: the earlier questions of the thread (the last
+    ``MAX_TURNS`` turns) as background, then the latest turn with its answer
+    clipped, then the follow-up. Older answers are left out: a follow-up is
+    resolved against the latest turn, and their subjects would mix in."""
     shown = turns[-MAX_TURNS:]
-    for number, turn in enumerate(shown, start=len(turns) - len(shown) + 1):
-        answer = " ".join(turn.answer.split()) or "(no answer)"
+    first = len(turns) - len(shown) + 1
+    parts: list[str] = []
+    if len(shown) > 1:
+        parts += ["Earlier questions, oldest first (background only):", ""]
+        for number, turn in enumerate(shown[:-1], start=first):
+            parts.append(f"Question {number}: {turn.question.strip()}")
+        parts.append("")
+    if shown:
+        latest, number = shown[-1], first + len(shown) - 1
+        answer = " ".join(latest.answer.split()) or "(no answer)"
         if len(answer) > MAX_ANSWER_CHARS:
             answer = answer[:MAX_ANSWER_CHARS] + " …"
-        parts += [f"Question {number}: {turn.question.strip()}", f"Answer {number}: {answer}", ""]
+        parts += [
+            "The latest turn, which the follow-up continues:",
+            "",
+            f"Question {number}: {latest.question.strip()}",
+            f"Answer {number}: {answer}",
+            "",
+        ]
     parts.append(f"Follow-up to rewrite: {follow_up.strip()}")
     return "\n".join(parts)
 

@@ -48,6 +48,7 @@ from core.citations.support.rules.values import (
     quoted_literal,
     signature_default,
     stated_default,
+    unbound_number,
     value_meaning,
 )
 
@@ -57,5 +58,5 @@ __all__ = [
     "found", "instead_of", "near_miss_name", "numbers", "other_function", "other_subject",
     "polarity", "polarity_tops", "quoted", "quoted_literal", "raised_elsewhere",
     "reversed_direction", "short", "sibling_name", "signature_default", "stated_default",
-    "value_meaning",
+    "unbound_number", "value_meaning",
 ]  # fmt: skip

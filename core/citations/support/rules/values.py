@@ -191,9 +191,21 @@ def numbers(claim: Claim) -> Verdict:
                 return CONTRADICTED, f"The cited text gives another number where the sentence has {value}."
             continue
         assigned = [text.assigned[n] for n in claim.names if n in text.assigned]
-        if assigned or text.competing_number(before, after) or claim.share >= SUPPORTS_AT:
+        if assigned or text.competing_number(before, after):
             return CONTRADICTED, f"The number {value} is not in the cited text."
+        if claim.share >= SUPPORTS_AT:
+            return None  # the rest is stated: ``unbound_number`` says so
         return ABSENT, f"The number {value} is not in the cited text."
+    return None
+
+
+def unbound_number(claim: Claim) -> Verdict:
+    """After ``numbers``: a number of the sentence that the text does not hold, where
+    the text states the rest and binds no other number in its place. Contradicted, but
+    a weaker sign than another number in its place (its own rule, so it is measured apart)."""
+    for value, _before, _after, forms, _ in claim.numbers:
+        if not forms & claim.text.numbers:
+            return CONTRADICTED, f"The number {value} is not in the cited text."
     return None
 
 

@@ -14,6 +14,7 @@ from core.citations.support.judge import (
     claim_sentences,
     judge_citation,
     judge_support,
+    shown_support,
 )
 from core.citations.support.rules import _claimed_literal
 from core.citations.support.rules.names import _like, _siblings
@@ -88,8 +89,8 @@ def test_a_heading_is_not_part_of_the_claim_under_it():
         "c3": "Counts are cached",
         "c4": "Uses C#",
     }
-    assert judge_citation(claims["c1"], VALIDATE, "verified").label == "supports"
-    with_heading = judge_citation("## Quick Answer " + claims["c1"], VALIDATE, "verified")
+    assert judge_support(claims["c1"], VALIDATE).label == "supports"
+    with_heading = judge_support("## Quick Answer " + claims["c1"], VALIDATE)
     assert with_heading.label != "supports" and "quick" in with_heading.reason
 
 
@@ -544,10 +545,13 @@ def test_a_citation_without_sentence_excerpt_or_found_text_is_not_judged() -> No
 
 
 def test_a_found_excerpt_is_judged_by_the_lexical_judge() -> None:
+    """What is shown of it: its "supports" is withheld (judge.SHOWN), kept for measuring."""
     claim, excerpt = "Sessions expire after two weeks.", "Sessions expire after two weeks."
     for status in ("verified", "relocated", "url_matched"):
-        assert judge_citation(claim, excerpt, status) == judge_support(claim, excerpt)
-    assert judge_citation(claim, excerpt, "verified").label == SUPPORTS
+        assert judge_citation(claim, excerpt, status) == shown_support(claim, excerpt)
+    assert judge_support(claim, excerpt).label == SUPPORTS
+    shown = judge_citation(claim, excerpt, "verified")
+    assert (shown.label, shown.withheld) == (UNJUDGED, SUPPORTS)
 
 
 def test_a_marker_before_any_sentence_has_an_empty_claim_and_words_are_kept_whole() -> None:

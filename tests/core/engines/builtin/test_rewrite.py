@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engines.builtin.rewrite import MAX_ANSWER_CHARS, read_rewrite, rewrite_prompt
+from core.engines.builtin.rewrite import INSTRUCTIONS, MAX_ANSWER_CHARS, read_rewrite, rewrite_prompt
 from core.threads import Turn
 
 
@@ -33,3 +33,27 @@ def test_the_prompt_carries_the_thread_with_answers_clipped() -> None:
     assert lines[3].startswith("Answer 1: On every use [c1].") and lines[3].endswith(" …")
     assert len(lines[3]) == len("Answer 1: ") + MAX_ANSWER_CHARS + 2
     assert lines[-1] == "Follow-up to rewrite: How long do they live?"
+
+
+def test_the_follow_up_is_resolved_against_the_latest_turn() -> None:
+    """Turn 3 ("Why were those numbers chosen?") was answered about turn 1: the model is
+    told the follow-up continues the latest turn, is sent that turn's answer (its numbers),
+    and is sent older turns' questions only, so their subjects cannot mix in."""
+    turns = [
+        Turn("Which UID range is used for dynamic users?", "61184…65519 are dynamic users' UIDs [c1]."),
+        Turn("Which UID range is used for systemd-nspawn containers?", "524288…1879048191 [c1]."),
+    ]
+    prompt = rewrite_prompt(turns, "Why were those numbers chosen?")
+    assert "61184" not in prompt  # the older answer is not sent
+    assert "Question 1: Which UID range is used for dynamic users?" in prompt
+    latest = prompt.index("The latest turn, which the follow-up continues:")
+    assert (
+        prompt.index("Question 1:")
+        < latest
+        < prompt.index("Question 2: Which UID range is used for systemd-nspawn")
+    )
+    assert "Answer 2: 524288…1879048191 [c1]." in prompt
+    assert (
+        "LATEST turn" in INSTRUCTIONS
+        and "never bring back a subject the latest turn replaced" in INSTRUCTIONS
+    )
