@@ -71,10 +71,10 @@ def test_a_question_is_answered_with_the_api_citation_verified_at_the_blocks_lin
     assert (citation["found_by"], citation["attached_by_app"]) == ("api", False)
     assert citation["source_path"] == f"{item.id}/auth-notes.md"
     assert citation["excerpt"] == LINE
-    # Judged for support as every engine's are (the lexical judge reads "According to the notes"
-    # as words the line lacks: docs/ENGINES.md, The Anthropic engine).
+    # Judged for support as every engine's are: the lexical judge is not sure of a sentence with
+    # words the line lacks ("According to the notes") and says so (docs/ENGINES.md, The Anthropic engine).
     assert citation["claim"] == f"According to the notes, {LINE}"
-    assert citation["support_judged_by"] == "lexical" and citation["support"] == "unsupported"
+    assert citation["support_judged_by"] == "lexical" and citation["support"] == "unjudged"
     lines = [json.loads(raw) for raw in Question.objects.get(pk=question_id).raw_output.splitlines()]
     written = [b.get("text", "") for x in lines if x["type"] == "assistant" for b in x["message"]["content"]]
     assert "CITATIONS" not in "".join(written)  # the model wrote none: the app did, from the API's
