@@ -3,6 +3,7 @@ embedded default can run ingests (issue #30, "Where the work runs"): which
 keeps the page responsive, a thread pool or a process pool?
 
     .venv/bin/python -m bench.perf.ingest_pool [--samples 150] [--uploads 2] [--rounds 1] [PDF …]
+    .venv/bin/python -m bench.perf.ingest_pool --scan 50 --uploads 1 --pools process   # a 50-page scan OCR'd
 
 For each pool (``INGEST_POOL`` = thread, process; ``INGEST_WORKERS`` = the
 number of uploads, so every upload converts at once) a fresh daphne serves a
@@ -12,7 +13,9 @@ uploads of the PDFs go in through the form and the page is fetched again,
 sequentially, until every item is ready. A thread pool with as many workers
 as uploads is what every ingest did before the pool: one daemon thread each.
 Default PDFs: the manuals of Octave (1,158 pages) and gnuplot (311 pages), from Debian's octave-doc and
-gnuplot-doc (`make bench-documents`).
+gnuplot-doc (`make bench-documents`). With ``--scan N`` the upload is instead the
+first N pages of the first PDF as a scanner gives them (poppler's pdftoppm at
+200 dpi in greyscale, bound by img2pdf: no text layer), so every page is OCR'd.
 """
 
 from __future__ import annotations
@@ -195,6 +198,19 @@ def measure(pool: str, pdfs: list[Path], uploads: int, samples: int) -> dict:
     return {"idle": idle, "busy": busy, "ingest_seconds": ingest_seconds}
 
 
+def scanned(pdf: Path, pages: int, folder: Path) -> Path:
+    """The first ``pages`` pages of ``pdf`` as an image-only PDF (as the documents tests make scans)."""
+    stem = folder / "page"
+    subprocess.run(
+        ["pdftoppm", "-r", "200", "-gray", "-png", "-f", "1", "-l", str(pages), str(pdf), str(stem)],
+        check=True,
+    )
+    images = sorted(str(p) for p in folder.glob("page-*.png"))
+    scan = folder / f"{pdf.stem}-scan-{pages}.pdf"
+    subprocess.run(["img2pdf", *images, "-o", str(scan)], check=True)
+    return scan
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=150, help="idle GETs for the baseline")
@@ -205,12 +221,18 @@ def main() -> None:
         help="INGEST_POOL, -niceN for INGEST_NICE (default 10)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="the pools measured in turn, this many times")
+    parser.add_argument(
+        "--scan", type=int, default=0, help="upload the first N pages of the first PDF as a scan"
+    )
     parser.add_argument("pdfs", nargs="*")
     args = parser.parse_args()
     pdfs = [Path(p) for p in args.pdfs] or DEFAULT_PDFS
     missing = [str(p) for p in pdfs if not p.exists()]
     if missing:
         raise SystemExit(f"Missing {', '.join(missing)}: `make bench-documents` installs Debian's PDFs.")
+    if args.scan:
+        scans = Path(tempfile.mkdtemp(prefix="rm-bench-scan-"))
+        pdfs = [scanned(pdfs[0], args.scan, scans)]
     megabytes = sum(p.stat().st_size for p in pdfs) / 1e6
     print(
         f"{args.uploads} uploads of {len(pdfs)} PDFs ({megabytes:.1f} MB each), load {os.getloadavg()[0]:.1f}"
