@@ -21,6 +21,7 @@ from core.answer_markers import citations_block
 from core.citations.markers import citation_id, defuse_markers, marker
 from core.text import clip
 
+from .chunking import SECTION_SEPARATOR
 from .claims import Claim
 
 
@@ -346,7 +347,8 @@ def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: fl
         "location": {
             "line_start": claim.line_start,
             "line_end": claim.line_end,
-            "section": claim.heading,
+            # the section itself, without the document's title it is indexed under
+            "section": claim.heading.rsplit(SECTION_SEPARATOR, 1)[-1] if claim.heading else claim.heading,
             "page": None,
         },
         "excerpt": claim.excerpt,

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from .chunking import SECTION_SEPARATOR
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
 from .kinds import NAME_SET, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import Passage, language_of, passages_of
@@ -57,6 +58,9 @@ _ANAPHORA = re.compile(
 
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
+# A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
+_CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
+WHY_SECTION = 0.3
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
 
@@ -84,6 +88,9 @@ def rank_passages(
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }
     key_total = sum(weight[t] for t in q.key) or 1.0
+    # key terms no candidate holds (a user's own word: "afterwards"): the share
+    # of the terms the candidates do hold is what says whether a passage answers
+    seen_total = sum(weight[t] for t in q.key if count[t]) or key_total
     best_bm25 = max(h.score for h in hits) or 1.0
     # "redis-py", "Celery": the project a question names, by the top folder of its files
     named = named_paths(q.text, hits)
@@ -147,6 +154,8 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
+        if q.kind == "why" and hit.heading and _CAUSE_SECTION.search(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]):
+            kind_ok, bonus = True, max(bonus, WHY_SECTION)  # under "Root cause": the reason itself
         if bonus > 0:
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
@@ -191,12 +200,13 @@ def rank_passages(
                 (hit, passage, body, follow, text, newlines, q, round(coverage, 4), score, missing, kind_ok),
                 aspects,
                 on_project,
+                round(got / seen_total, 4),
             )
         )
     # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
     scored.sort(key=lambda item: item[0])
-    for _, args, aspects, on_project in scored[:MAX_RANKED]:
-        claim = _claim(*args)
+    for _, args, aspects, on_project, seen in scored[:MAX_RANKED]:
+        claim = replace(_claim(*args), seen_coverage=min(1.0, seen))
         if aspects:
             claim = replace(claim, aspects=aspects)
         if some_named and not on_project:

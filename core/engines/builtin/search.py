@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .index import index_path, reading
-from .query import fts_query, question_terms
+from .query import fts_query, light_stem, question_terms
 from .question import Question
 from .vocab import learn
 
@@ -455,6 +455,28 @@ def absent_terms(
                 f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
                 (_quoted(others), *scope_params),
             ).fetchone()
-            if found is None:
+            if found is None and not _held_as_a_form(conn, term, scope, scope_params):
                 absent.append(term)
     return absent
+
+
+def _held_as_a_form(conn, term: str, scope: str, scope_params: list) -> bool:
+    """Whether the text holds ``term`` in another form, as ranking matches it: a
+    word sharing its stem's first five letters ("automatically", "automatic";
+    "carefulness", "careful"), or a compound ending in it ("curl" of "libcurl")."""
+    if not term.isalpha() or len(term) < 4:
+        return False
+    stem = light_stem(term)
+    if len(stem) >= 5:
+        found = conn.execute(
+            f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
+            (f'"{stem[:5]}"*', *scope_params),
+        ).fetchone()
+        if found is not None:
+            return True
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.learned_vocab USING fts5vocab(main, chunks_fts, row)")
+    compound = conn.execute(
+        "SELECT term FROM temp.learned_vocab WHERE term GLOB ? AND length(term) <= ? LIMIT 1",
+        (f"?*{term}", len(term) + 4),
+    ).fetchone()
+    return compound is not None

@@ -359,3 +359,25 @@ def test_the_demo_questions_lead_with_the_sentence_that_answers(tmp_path):
     for question, lead in expected.items():
         quick = ask(root, question).split("## Quick Answer\n")[1]
         assert quick.startswith(lead), (question, quick[:200])
+
+
+def test_the_demo_incident_questions_are_answered_from_the_incident_note(tmp_path):
+    """A word of the user's own ("afterwards", "root cause") found nowhere in the
+    content does not veto the passage that answers: the incident note's cause
+    leads, cited from the note."""
+    files = {
+        f"{CID}/auth-design.md": (DEMO / "auth-design.md").read_text(encoding="utf-8"),
+        f"{OTHER}/incident-2026-03.md": (DEMO / "incident-2026-03.md").read_text(encoding="utf-8"),
+    }
+    root = make_sandbox(tmp_path, files)
+    for question in (
+        "Why did the login outage on 2026-03-14 happen and what was changed afterwards?",
+        "What was the root cause of the login outage?",
+    ):
+        answer = ask(root, question)
+        assert "No Definitive Answer Found" not in answer, (question, answer[:600])
+        quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+        assert "cached the JWKS document with a fixed 24 hour TTL" in quick or (
+            "still cached the old public key for 24 hours" in quick
+        ), (question, quick)
+        assert citations_of(answer)[0]["source_file"] == f"{OTHER}/incident-2026-03.md"
