@@ -147,7 +147,10 @@ def fold(text: str) -> str:
 
 
 def shown(text: str) -> str:
-    """Undo the answer's Markdown-safety escapes so text compares with the file."""
+    """Undo the answer's Markdown-safety escapes so text compares with the file;
+    a definition-list entry's term shown before its sentence (`` `--port` — ``)
+    is a label, not quoted text."""
+    text = re.sub(r"^`[^`\n]+` — ", "", text)
     return re.sub(r"\((c\d+)\)", r"[\1]", text.replace("&lt;", "<"))
 
 

@@ -52,6 +52,8 @@ class Claim:
     off_project: bool = False  # from a project other than the one(s) the question names
     # the coverage counting only the key terms some candidate passage holds
     seen_coverage: float = 0.0
+    # the term of the definition-list entry an elliptic sentence ("The default is 3.") belongs to
+    term: str = ""
     source: Hit | None = field(default=None, compare=False, repr=False)  # the chunk it was read from
 
 

@@ -58,6 +58,12 @@ _ANAPHORA = re.compile(
 
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
+# A sentence that says what its entry's term is or does without naming it.
+_ELLIPTIC = re.compile(
+    r"^(?:(?:the|its) )?default(?:s| value| is)?\b|^this (?:option|parameter|setting|flag|value|variable|directive)\b",
+    re.I,
+)
+MAX_TERM_CHARS = 60
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -112,6 +118,7 @@ def rank_passages(
         text,
         aspects,
         antecedent,
+        label,
     ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = project_of(hit.path)
@@ -201,12 +208,13 @@ def rank_passages(
                 aspects,
                 on_project,
                 round(got / seen_total, 4),
+                label,
             )
         )
     # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
     scored.sort(key=lambda item: item[0])
-    for _, args, aspects, on_project, seen in scored[:MAX_RANKED]:
-        claim = replace(_claim(*args), seen_coverage=min(1.0, seen))
+    for _, args, aspects, on_project, seen, label in scored[:MAX_RANKED]:
+        claim = replace(_claim(*args), seen_coverage=min(1.0, seen), term=label)
         if aspects:
             claim = replace(claim, aspects=aspects)
         if some_named and not on_project:
@@ -277,6 +285,7 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
         # the sentences just before: what "This defaults to 80" or a parameter's
         # "The default value is 2" is about
         antecedent: set[str] = set()
+        label = ""
         if not passage.code:
             before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
             header = _header_of(text, passage.start, hit.before)
@@ -296,6 +305,10 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
             if header:
                 # "delivery_mode (enum): …" above its indented "The default value is 2."
                 antecedent = Tokens(antecedent | tokens_of(header))
+                if _ELLIPTIC.match(body) or _ANAPHORA.match(body):
+                    # the definition-list entry's term goes with it: "ServerAliveCountMax"
+                    # above "The default value is 3."
+                    label = _term_of(header)
         elif "\n" not in body:
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
             # what the chunk's prose says about that name is what it is about
@@ -327,9 +340,18 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
                 text,
                 aspects,
                 antecedent,
+                label,
             )
         )
     return read
+
+
+def _term_of(header: str) -> str:
+    """The term of a definition-list entry's first line: a man page's
+    ``--suffix=SUFFIX``, AsciiDoc's ``term::``, reST's ``name (int):``."""
+    term = header.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
+    # a line of prose above an indented block is no term
+    return term if len(term) <= MAX_TERM_CHARS and len(term.split()) <= 6 and not term.endswith(".") else ""
 
 
 def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:

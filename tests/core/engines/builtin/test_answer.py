@@ -381,3 +381,46 @@ def test_the_demo_incident_questions_are_answered_from_the_incident_note(tmp_pat
             "still cached the old public key for 24 hours" in quick
         ), (question, quick)
         assert citations_of(answer)[0]["source_file"] == f"{OTHER}/incident-2026-03.md"
+
+
+MANUAL = """\
+OPTIONS
+       RetryCount
+              Sets how many times the client reconnects after a dropped
+              connection before it gives up.  A value of 0 disables reconnecting.
+
+              The default value is 3.
+
+       ProbeInterval
+              Sets the interval in seconds between two health probes.
+
+              The default value is 30.
+"""
+
+
+def test_a_default_sentence_is_shown_with_its_definition_list_term(tmp_path):
+    """A man page's "The default value is 3." is quoted with the term of its
+    entry before it (a label, outside the quote), so the reader sees whose
+    default it is; the quote and its citation are the sentence alone."""
+    root = make_sandbox(tmp_path, {f"{CID}/client.5.txt": MANUAL})
+    answer = ask(root, "What is the default RetryCount?")
+    quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    assert quick.startswith("`RetryCount` — The default value is 3. [c1]"), quick
+    top = citations_of(answer)[0]
+    assert top["excerpt"] == "The default value is 3."
+    assert (top["location"]["line_start"], top["location"]["line_end"]) == (6, 6)
+
+
+def test_a_word_held_only_inside_a_compound_or_another_form_is_not_missing(tmp_path):
+    """"curl" is in "libcurl" and "automatically" in "automatic": neither is
+    reported as found nowhere, and the passage holding them answers."""
+    note = (
+        "# HTTP pushes\n\nWhen the pushed data is larger than the buffer, libcurl uses chunked transfer "
+        "encoding.\n\nThe automatic retry runs once.\n"
+    )
+    root = make_sandbox(tmp_path, {f"{CID}/push.md": note})
+    answer = ask(root, "When does curl use chunked transfer encoding for pushed data?")
+    assert "No Definitive Answer Found" not in answer and "mentions" not in answer
+    assert "libcurl uses chunked transfer encoding" in answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    answer = ask(root, "Does the retry run automatically?")
+    assert 'no indexed file mentions "automatically"' not in answer
