@@ -151,6 +151,7 @@ def shown(text: str) -> str:
     a definition-list entry's term shown before its sentence (`` `--port` — ``)
     is a label, not quoted text."""
     text = re.sub(r"^`[^`\n]+` — ", "", text)
+    text = re.sub(r"^\\#", "#", text)  # a sentence starting with "#" is escaped so it is no heading
     return re.sub(r"\((c\d+)\)", r"[\1]", text.replace("&lt;", "<"))
 
 

@@ -153,6 +153,11 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
 TERM_DASH = "—"
 
 
+def _line_safe(sentence: str) -> str:
+    """A quoted sentence that starts with "#" (a comment's text) is not a Markdown heading."""
+    return "\\" + sentence if sentence.startswith("#") else sentence
+
+
 def _code_safe(code: str) -> str:
     """Code is shown verbatim; only what could end our answer, open an HTML
     comment or pass for a [cN] marker is defused."""
@@ -168,7 +173,8 @@ def render_claim(claim: Claim, cid: str, *, bullet: bool = False) -> list[str]:
         # the entry's term, not part of the quote: what "The default is 3." is the default of
         term = f"`{_show(claim.term.replace('`', ''))}` {TERM_DASH} " if claim.term else ""
         lines.append(
-            f"{'- ' if bullet else ''}{term}{_show(claim.sentence)}" + ("" if claim.code else " " + marker(cid))
+            f"{'- ' if bullet else ''}{term}{_line_safe(_show(claim.sentence))}"
+            + ("" if claim.code else " " + marker(cid))
         )
     if claim.code is not None:
         longest = max((len(m) for m in re.findall(r"`+", claim.code)), default=0)

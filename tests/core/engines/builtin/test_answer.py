@@ -424,3 +424,13 @@ def test_a_word_held_only_inside_a_compound_or_another_form_is_not_missing(tmp_p
     assert "libcurl uses chunked transfer encoding" in answer.split("## Quick Answer\n")[1].split("\n## ")[0]
     answer = ask(root, "Does the retry run automatically?")
     assert 'no indexed file mentions "automatically"' not in answer
+
+
+def test_a_quoted_sentence_that_starts_with_a_hash_is_not_a_heading():
+    """A comment's text quoted as a sentence ("# Insert a tree-processor …")
+    would render as a Markdown heading and drop out of the answer's claims."""
+    from core.engines.builtin.answer import render_claim
+    from core.engines.builtin.claims import Claim
+
+    claim = Claim("c/a.py", None, 3, 3, "# Insert it here.", "# Insert it here.", 1.0, 1.0)
+    assert render_claim(claim, "c1") == ["\\# Insert it here. [c1]"]
