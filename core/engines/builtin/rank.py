@@ -64,6 +64,7 @@ _ELLIPTIC = re.compile(
     re.I,
 )
 MAX_TERM_CHARS = 60
+RESTATES_QUESTION = 0.35
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -180,6 +181,10 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
+        if not passage.code and body.rstrip().endswith("?"):
+            # a question line (a FAQ's, a heading's) restates what is asked: the
+            # text that answers it leads, the question is its context
+            score -= RESTATES_QUESTION
         # the longer the passage, the more words it holds by chance
         score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
         if not passage.code and len(body) > LONG_SENTENCE:

@@ -434,3 +434,23 @@ def test_a_quoted_sentence_that_starts_with_a_hash_is_not_a_heading():
 
     claim = Claim("c/a.py", None, 3, 3, "# Insert it here.", "# Insert it here.", 1.0, 1.0)
     assert render_claim(claim, "c1") == ["\\# Insert it here. [c1]"]
+
+
+FAQ = """\
+CONFIGURATION
+       What does http.postBuffer really do?
+           This option changes the size of the buffer that Git uses when
+           pushing data to a remote over HTTP or HTTPS.
+
+           Leaving this value at the default size is fine for most servers.
+"""
+
+
+def test_a_faq_question_line_is_context_and_its_answer_is_quoted_with_it(tmp_path):
+    """A FAQ's question restates what is asked; it never leads alone: the
+    entry's answer does, read with its question ("This option …" says which)."""
+    root = make_sandbox(tmp_path, {f"{CID}/gitfaq.7.txt": FAQ})
+    answer = ask(root, "What does http.postBuffer do?")
+    quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    assert "This option changes the size of the buffer that Git uses" in quick, quick
+    assert not quick.rstrip().removesuffix("[c1]").rstrip().endswith("?")
