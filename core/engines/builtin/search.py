@@ -463,20 +463,15 @@ def absent_terms(
 def _held_as_a_form(conn, term: str, scope: str, scope_params: list) -> bool:
     """Whether the text holds ``term`` in another form, as ranking matches it: a
     word sharing its stem's first five letters ("automatically", "automatic";
-    "carefulness", "careful"), or a compound ending in it ("curl" of "libcurl")."""
+    "carefulness", "careful"). A compound ending in it ("curl" of "libcurl") is
+    matched by ranking only: finding it here would scan the whole vocabulary."""
     if not term.isalpha() or len(term) < 4:
         return False
     stem = light_stem(term)
-    if len(stem) >= 5:
-        found = conn.execute(
-            f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
-            (f'"{stem[:5]}"*', *scope_params),
-        ).fetchone()
-        if found is not None:
-            return True
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.learned_vocab USING fts5vocab(main, chunks_fts, row)")
-    compound = conn.execute(
-        "SELECT term FROM temp.learned_vocab WHERE term GLOB ? AND length(term) <= ? LIMIT 1",
-        (f"?*{term}", len(term) + 4),
+    if len(stem) < 5:
+        return False
+    found = conn.execute(
+        f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
+        (f'"{stem[:5]}"*', *scope_params),
     ).fetchone()
-    return compound is not None
+    return found is not None
