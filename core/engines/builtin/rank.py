@@ -91,6 +91,14 @@ def rank_passages(
     # how well each passage's own words hold each term: read for the IDF and again for its score
     own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
     count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
+    for t in q.terms:
+        if not count[t]:
+            # a word no candidate holds may be the end of the content's compound
+            # ("curl" of "libcurl"); looked for only then: "isocalendar" is no "calendar"
+            matchers[t] = Matcher(t, q, compound=True)
+            for levels, r in zip(own, raw, strict=True):
+                levels[t] = matchers[t](r[4], r[5])
+            count[t] = sum(1 for levels in own if levels[t])
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }

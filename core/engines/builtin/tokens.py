@@ -55,20 +55,21 @@ def tokens_of(text: str) -> Tokens:
 class Matcher:
     """How well a passage's tokens hold one term of the question: 1.0 the
     word (or a word sharing its first five letters: "auth", "authentication"),
-    0.8 a documentation synonym, a joined identifier holding it or a compound
-    ending in it ("libcurl" for "curl"), 0.7 an abbreviation the corpus uses for
-    it (``vocab.py``), else 0.
+    0.8 a documentation synonym, a joined identifier holding it or (with
+    ``compound``, for a word no candidate holds) a compound ending in it
+    ("libcurl" for "curl"), 0.7 an abbreviation the corpus uses for it
+    (``vocab.py``), else 0.
     Its stems are worked out once: ranking asks for every term of every passage."""
 
     __slots__ = ("compound", "learned", "prefix", "stem", "synonyms", "term")
 
-    def __init__(self, term: str, q: Question) -> None:
+    def __init__(self, term: str, q: Question, *, compound: bool = False) -> None:
         self.term = term
         self.stem = light_stem(term)
         self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
         self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
         self.learned = q.learned.get(term, frozenset())
-        self.compound = term.isalpha() and len(self.stem) >= 4
+        self.compound = compound and term.isalpha() and len(self.stem) >= 4
 
     def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
         if self.stem in tokens:

@@ -454,3 +454,16 @@ def test_a_faq_question_line_is_context_and_its_answer_is_quoted_with_it(tmp_pat
     quick = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
     assert "This option changes the size of the buffer that Git uses" in quick, quick
     assert not quick.rstrip().removesuffix("[c1]").rstrip().endswith("?")
+
+
+def test_a_compound_counts_for_a_word_only_when_no_passage_holds_the_word():
+    """"isocalendar" is no "calendar" while passages hold "calendar" itself (it
+    led a Django question about calendars with ``isocalendar().week``); ranking
+    asks for compounds only for a word no candidate holds ("curl": "libcurl")."""
+    from core.engines.builtin.question import analyze
+    from core.engines.builtin.tokens import Matcher, tokens_of
+
+    q = analyze("Which weekday do calendars start on?")
+    tokens = tokens_of("The isocalendar helper returns the ISO week number.")
+    assert Matcher("calendars", q)(tokens) == 0.0
+    assert Matcher("calendars", q, compound=True)(tokens) == 0.8
