@@ -106,13 +106,15 @@ def render_manual(page: str) -> str:
     """A manual page as a reader sees it in a terminal 80 columns wide, without
     hyphenation or justification (so words and their spacing are the source's),
     in ASCII, overstrikes removed (``col -bx``)."""
-    name, section = page.rsplit(".", 1)
+    section = page.rsplit(".", 1)[1]
     source = Path(f"/usr/share/man/man{section}/{page}.gz")
     env = {**os.environ, "MANWIDTH": "80", "LC_ALL": "C.UTF-8"}
     env.pop("MAN_KEEP_FORMATTING", None)
     shown = subprocess.run(
         ["man", "--nh", "--nj", "-E", "ascii", "-P", "cat", "-l", str(source)],
-        env=env, capture_output=True, check=True,
+        env=env,
+        capture_output=True,
+        check=True,
     ).stdout
     return subprocess.run(["col", "-bx"], input=shown, capture_output=True, check=True).stdout.decode()
 
@@ -133,7 +135,9 @@ def rsync_corpus(folder: Path) -> list[tuple[str, Path]]:
     return files
 
 
-SETS = {"rsync": (Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl", "rsync manuals", rsync_corpus)}
+SETS = {
+    "rsync": (Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl", "rsync manuals", rsync_corpus)
+}
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -458,8 +462,10 @@ def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool) -> int:
     outcomes = run_cases(box, cases)
     report(f"held-out set {name!r}", outcomes, box)
     user = [o for o in outcomes if o.case.kind == "user"]
-    print(f"worded as a user asks: lead {sum(lead_correct(o) for o in user)}/{len(user)}, "
-          f"declined {sum(o.declined for o in user)}")
+    print(
+        f"worded as a user asks: lead {sum(lead_correct(o) for o in user)}/{len(user)}, "
+        f"declined {sum(o.declined for o in user)}"
+    )
     if show_each:
         show(outcomes, box)
     print()
@@ -480,7 +486,9 @@ def main() -> int:
         help="print each question's lead",
     )
     parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
-    parser.add_argument("--set", choices=sorted(SETS), help="evaluate this held-out set instead of the development sets")
+    parser.add_argument(
+        "--set", choices=sorted(SETS), help="evaluate this held-out set instead of the development sets"
+    )
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="eval-builtin-"))
     box = Sandbox(work / "sandbox", work / "state")

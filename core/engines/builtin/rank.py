@@ -170,7 +170,11 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
-        if q.kind == "why" and hit.heading and _CAUSE_SECTION.search(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]):
+        if (
+            q.kind == "why"
+            and hit.heading
+            and _CAUSE_SECTION.search(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1])
+        ):
             kind_ok, bonus = True, max(bonus, WHY_SECTION)  # under "Root cause": the reason itself
         if bonus > 0:
             # holding the kind of answer counts as far as the passage is about the question

@@ -412,7 +412,7 @@ def test_a_default_sentence_is_shown_with_its_definition_list_term(tmp_path):
 
 
 def test_a_word_held_only_inside_a_compound_or_another_form_is_not_missing(tmp_path):
-    """"curl" is in "libcurl" and "automatically" in "automatic": neither is
+    """ "curl" is in "libcurl" and "automatically" in "automatic": neither is
     reported as found nowhere, and the passage holding them answers."""
     note = (
         "# HTTP pushes\n\nWhen the pushed data is larger than the buffer, libcurl uses chunked transfer "
@@ -457,7 +457,7 @@ def test_a_faq_question_line_is_context_and_its_answer_is_quoted_with_it(tmp_pat
 
 
 def test_a_compound_counts_for_a_word_only_when_no_passage_holds_the_word():
-    """"isocalendar" is no "calendar" while passages hold "calendar" itself (it
+    """ "isocalendar" is no "calendar" while passages hold "calendar" itself (it
     led a Django question about calendars with ``isocalendar().week``); ranking
     asks for compounds only for a word no candidate holds ("curl": "libcurl")."""
     from core.engines.builtin.question import analyze

@@ -21,9 +21,9 @@ from core.engines.builtin.chunking import (
     MAX_CHUNK_LINES,
     MIN_CHUNK_LINES,
     Chunk,
-    section_of,
     chunk_lines,
     is_source,
+    section_of,
 )
 
 SITE = Path(sysconfig.get_paths()["purelib"])

@@ -210,7 +210,10 @@ def test_headings_start_chunks_and_name_their_section(tmp_path):
     with the document's title; '#' in code fences is not a heading."""
     text = "# Intro\nhello\n```\n# not a heading\n```\n## Setup\nstep one\n"
     chunks = chunk_lines(text)
-    assert [(c.line_start, c.line_end, c.heading) for c in chunks] == [(1, 5, "Intro"), (6, 7, "Intro › Setup")]
+    assert [(c.line_start, c.line_end, c.heading) for c in chunks] == [
+        (1, 5, "Intro"),
+        (6, 7, "Intro › Setup"),
+    ]
 
 
 def test_search_hits_carry_exact_lines_and_heading(tmp_path):
