@@ -140,6 +140,7 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
         and margin >= HIGH_MARGIN
         and top.answers_kind
         and top.coverage >= HIGH_COVERAGE
+        and not top.missing  # HIGH only when the lead is about everything the question names
     ):
         level, standing = "HIGH", "; no other passage is a close match"
     elif top.score >= MEDIUM_SCORE:

@@ -467,3 +467,18 @@ def test_a_compound_counts_for_a_word_only_when_no_passage_holds_the_word():
     tokens = tokens_of("The isocalendar helper returns the ISO week number.")
     assert Matcher("calendars", q)(tokens) == 0.0
     assert Matcher("calendars", q, compound=True)(tokens) == 0.8
+
+
+def test_high_confidence_needs_a_lead_about_everything_the_question_names():
+    """A strong, well-separated lead that misses a key term of the question is
+    MEDIUM at most: HIGH says the lead states what was asked about."""
+    from core.engines.builtin.answer import confidence_of
+    from core.engines.builtin.claims import Claim
+
+    def claim(missing: tuple[str, ...]) -> Claim:
+        return Claim("c/a.md", None, 1, 1, "x", "The default is 3.", 0.8, 1.5, missing=missing)
+
+    weak = Claim("c/b.md", None, 1, 1, "y", "Other.", 0.2, 0.5)
+    assert confidence_of([claim(()), weak], "amount")[0] == "HIGH"
+    level, reason = confidence_of([claim(("retries",)), weak], "amount")
+    assert level == "MEDIUM" and "does not mention retries" in reason
