@@ -91,8 +91,8 @@ def rank_passages(
     # how well each passage's own words hold each term: read for the IDF and again for its score
     own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
     count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
-    for t in q.terms:
-        if not count[t]:
+    for t in q.key:
+        if not count[t] and t.isalpha() and len(light_stem(t)) >= 4:
             # a word no candidate holds may be the end of the content's compound
             # ("curl" of "libcurl"); looked for only then: "isocalendar" is no "calendar"
             matchers[t] = Matcher(t, q, compound=True)
