@@ -64,17 +64,20 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
-# Real PDFs (and libffi's HTML manual) from Debian's documentation packages for the documents tests, and
+# Real PDFs (and libffi's HTML manual, rsync's manual pages for the held-out set of
+# bench.quality.builtin_engine --set rsync) from Debian's documentation packages for the documents tests, and
 # the OCR of scanned pages: tesseract (the app reads scans with it) and
 # poppler's pdftoppm + img2pdf (the tests make scans of real pages). Skipped
 # when present; the PDFs are reinstalled when a docs-excluding image dropped them.
 DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
 	zlib1g-dev:/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz \
 	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf \
-	libffi-dev:/usr/share/doc/libffi8/html/index.html
+	libffi-dev:/usr/share/doc/libffi8/html/index.html \
+	rsync:/usr/share/man/man5/rsyncd.conf.5.gz
 DOCUMENT_TOOLS := tesseract-ocr:/usr/bin/tesseract \
 	tesseract-ocr-eng:/usr/share/tesseract-ocr/*/tessdata/eng.traineddata \
-	poppler-utils:/usr/bin/pdftoppm img2pdf:/usr/bin/img2pdf
+	poppler-utils:/usr/bin/pdftoppm img2pdf:/usr/bin/img2pdf \
+	man-db:/usr/bin/man bsdextrautils:/usr/bin/col
 documents:
 	@missing=""; for entry in $(DOCUMENT_PDFS); do \
 		test -e "$${entry#*:}" || missing="$$missing $${entry%%:*}"; done; \

@@ -21,6 +21,7 @@ from core.answer_markers import citations_block
 from core.citations.markers import citation_id, defuse_markers, marker
 from core.text import clip
 
+from .chunking import SECTION_SEPARATOR
 from .claims import Claim
 
 
@@ -139,6 +140,7 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
         and margin >= HIGH_MARGIN
         and top.answers_kind
         and top.coverage >= HIGH_COVERAGE
+        and not top.missing  # HIGH only when the lead is about everything the question names
     ):
         level, standing = "HIGH", "; no other passage is a close match"
     elif top.score >= MEDIUM_SCORE:
@@ -147,6 +149,14 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
     else:
         level, standing = "LOW", "; the evidence is weak"
     return level, share + missing + fits + standing + "."
+
+
+TERM_DASH = "—"
+
+
+def _line_safe(sentence: str) -> str:
+    """A quoted sentence that starts with "#" (a comment's text) is not a Markdown heading."""
+    return "\\" + sentence if sentence.startswith("#") else sentence
 
 
 def _code_safe(code: str) -> str:
@@ -161,8 +171,11 @@ def render_claim(claim: Claim, cid: str, *, bullet: bool = False) -> list[str]:
     code's language, then the [cN] marker."""
     lines = []
     if claim.sentence:
+        # the entry's term, not part of the quote: what "The default is 3." is the default of
+        term = f"`{_show(claim.term.replace('`', ''))}` {TERM_DASH} " if claim.term else ""
         lines.append(
-            f"{'- ' if bullet else ''}{_show(claim.sentence)}" + ("" if claim.code else " " + marker(cid))
+            f"{'- ' if bullet else ''}{term}{_line_safe(_show(claim.sentence))}"
+            + ("" if claim.code else " " + marker(cid))
         )
     if claim.code is not None:
         longest = max((len(m) for m in re.findall(r"`+", claim.code)), default=0)
@@ -346,7 +359,8 @@ def citation_entry(claim, cid: str, *, relevance: str = "direct", confidence: fl
         "location": {
             "line_start": claim.line_start,
             "line_end": claim.line_end,
-            "section": claim.heading,
+            # the section itself, without the document's title it is indexed under
+            "section": claim.heading.rsplit(SECTION_SEPARATOR, 1)[-1] if claim.heading else claim.heading,
             "page": None,
         },
         "excerpt": claim.excerpt,

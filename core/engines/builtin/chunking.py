@@ -65,9 +65,21 @@ def decode_text(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def _heading_of(line: str) -> str | None:
+SECTION_SEPARATOR = " › "
+
+
+def section_of(line: str, title: str | None) -> tuple[str | None, str | None]:
+    """The section heading a "#" line starts, and the document's title after it.
+    A section under a title is named with it ("Incident review: login outage ›
+    Root cause"): what the document is about is also what its sections are
+    about, so the title's words count for a passage under a subheading."""
     match = _HEADING.match(line.rstrip("\r"))
-    return match.group(2).strip() if match else None
+    if not match:
+        return None, title
+    heading = match.group(2).strip()
+    if len(match.group(1)) == 1:
+        return heading, heading
+    return (f"{title}{SECTION_SEPARATOR}{heading}" if title else heading), title
 
 
 def is_source(path: str) -> bool:
@@ -103,9 +115,8 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
         if i >= n:
             continue
         if lines[i][:1] == "#":
-            title = _heading_of(lines[i])
-            if title is not None:
-                specials.append((i, title))
+            if _HEADING.match(lines[i].rstrip("\r")):
+                specials.append((i, lines[i]))
         else:
             specials.append((i, None))
     specials.append((n, None))  # the end
@@ -135,9 +146,12 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
         return by_size, False
 
     at = 0  # the next line not yet looked at
+    document: str | None = None  # the text's "# " title
     for line, title in specials:
-        if title is not None and in_fence:
-            continue  # a "#" line inside a fence is an ordinary line
+        if title is not None:
+            if in_fence:
+                continue  # a "#" line inside a fence is an ordinary line
+            title, document = section_of(title, document)
         while True:
             end, blank = next_end(at)
             if end >= line:

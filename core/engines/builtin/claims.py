@@ -50,6 +50,10 @@ class Claim:
     missing: tuple[str, ...] = ()  # key terms of the question it does not hold
     answers_kind: bool = True  # holds what the question's kind asks for (a number, a reason, code)
     off_project: bool = False  # from a project other than the one(s) the question names
+    # the coverage counting only the key terms some candidate passage holds
+    seen_coverage: float = 0.0
+    # the term of the definition-list entry an elliptic sentence ("The default is 3.") belongs to
+    term: str = ""
     source: Hit | None = field(default=None, compare=False, repr=False)  # the chunk it was read from
 
 

@@ -1,16 +1,24 @@
 """Choose what an answer quotes, and whether its lead answers at all.
 
 ``pick`` keeps the lead and up to five distinct supporting passages; ``answers``
-says whether the lead may be presented as the answer (every key term occurs
-somewhere, it comes from the project named, it covers enough of the question,
-it holds what a "how many" asks for and is about what a "which X" names).
+says whether the lead may be presented as the answer (it comes from the project
+named, it covers enough of the question, it holds what a "how many" asks for and
+is about what a "which X" names). A key term found nowhere in the content does
+not veto it when it is one of the user's own words ("afterwards", "root"): the
+lead then needs to cover the terms the content does hold. A name the question
+writes as one (capitalised inside the sentence, with a digit or an underscore:
+"Kubernetes", "NTFS", "v2", "max_age") that is nowhere is the subject missing,
+and declines.
 
 Pure Python: no Django imports.
 """
 
 from __future__ import annotations
 
+import re
+
 from .claims import Claim
+from .query import fold
 from .question import Question
 
 MAX_CLAIMS = 6
@@ -19,6 +27,22 @@ MAX_PER_FILE = 3
 DECLINE_BELOW = 0.43
 # A "which X …?" lead without X is declined below this coverage (a "how many X" one always).
 NAMED_HEAD_COVERAGE = 0.6
+# At most this many of the user's words may be found nowhere (and fewer than half the key terms).
+MAX_ABSENT = 2
+# A lead over the terms the content holds, when some are nowhere, covers at least this share.
+ABSENT_COVERAGE = 0.6
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The folded words ``text`` writes as names: capitalised anywhere but its
+    first word, or holding a digit or an underscore."""
+    found = set()
+    for n, match in enumerate(re.finditer(r"[\w.-]*\w", text)):
+        word = match.group()
+        if any(c.isdigit() or c == "_" for c in word) or (n and any(c.isupper() for c in word)):
+            found.update(fold(part) for part in re.split(r"[^\w]+|_", word) if part)
+            found.add(fold(word))
+    return frozenset(found)
 
 
 def pick(claims: list[Claim]) -> list[Claim]:
@@ -56,9 +80,18 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
     in the sandbox, the lead comes from the project the question names (if it
     names one), and covers enough of the key terms — or, for a question
     in two parts, the lead and the next passage together cover most of them."""
-    if not picked or absent:
+    if not picked:
         return False
     lead = picked[0]
+    coverage = lead.coverage
+    # a word the index has no entry for may still be in the lead, inside a compound ("libcurl")
+    absent = [t for t in absent if t in lead.missing]
+    if absent:
+        if len(absent) > MAX_ABSENT or 2 * len(absent) >= len(q.key) or set(absent) & names_in(q.text):
+            return False
+        coverage = lead.seen_coverage
+        if coverage < ABSENT_COVERAGE or not lead.answers_kind:
+            return False
     if lead.off_project:
         return False  # a fact about another project is not the answer about the one asked about
     if q.wants in ("count", "duration", "year") and not lead.answers_kind:
@@ -66,11 +99,11 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
     if q.measured and q.measured in lead.missing:
         # "how much memory …?" and the lead's number is not about memory; "which
         # compression level …?" and a lead about little else of the question either
-        if q.counts or lead.coverage < NAMED_HEAD_COVERAGE:
+        if q.counts or coverage < NAMED_HEAD_COVERAGE:
             return False
-    if lead.coverage >= DECLINE_BELOW:
+    if coverage >= DECLINE_BELOW:
         return True
-    if len(picked) < 2 or lead.coverage < 0.3 or not q.key:
+    if len(picked) < 2 or coverage < 0.3 or not q.key:
         return False
-    both_miss = set(lead.missing) & set(picked[1].missing)
-    return 1 - len(both_miss) / len(q.key) >= 0.75
+    both_miss = set(lead.missing) & set(picked[1].missing) - set(absent)
+    return 1 - len(both_miss) / (len(q.key) - len(absent)) >= 0.75

@@ -28,7 +28,9 @@ from core.sandbox import default_state_dir
 from .files import PreparedFile, iter_sandbox_files, prepare_file
 
 INDEX_NAME = "index.sqlite3"
-SCHEMA_VERSION = 4  # 4: a source file's "# …" comment lines are no longer headings
+SCHEMA_VERSION = (
+    5  # 4: a source file's "# …" comment lines are no longer headings; 5: sections named with the title
+)
 MAX_FILE_BYTES = 32 * 1024 * 1024
 COMMIT_EVERY_BYTES = 64 * 1024 * 1024
 # Content arrives and leaves as whole folders, which the sandbox signature

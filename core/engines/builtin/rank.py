@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from .chunking import SECTION_SEPARATOR
 from .claims import MAX_SCAN_CHARS, Claim, _excerpt_span
 from .kinds import NAME_SET, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import Passage, language_of, passages_of
@@ -57,6 +58,16 @@ _ANAPHORA = re.compile(
 
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
+# A sentence that says what its entry's term is or does without naming it.
+_ELLIPTIC = re.compile(
+    r"^(?:(?:the|its) )?default(?:s| value| is)?\b|^this (?:option|parameter|setting|flag|value|variable|directive)\b",
+    re.I,
+)
+MAX_TERM_CHARS = 60
+RESTATES_QUESTION = 0.35
+# A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
+_CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
+WHY_SECTION = 0.3
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 _DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
 
@@ -80,10 +91,21 @@ def rank_passages(
     # how well each passage's own words hold each term: read for the IDF and again for its score
     own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
     count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
+    for t in q.key:
+        if not count[t] and t.isalpha() and len(light_stem(t)) >= 4:
+            # a word no candidate holds may be the end of the content's compound
+            # ("curl" of "libcurl"); looked for only then: "isocalendar" is no "calendar"
+            matchers[t] = Matcher(t, q, compound=True)
+            for levels, r in zip(own, raw, strict=True):
+                levels[t] = matchers[t](r[4], r[5])
+            count[t] = sum(1 for levels in own if levels[t])
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
     }
     key_total = sum(weight[t] for t in q.key) or 1.0
+    # key terms no candidate holds (a user's own word: "afterwards"): the share
+    # of the terms the candidates do hold is what says whether a passage answers
+    seen_total = sum(weight[t] for t in q.key if count[t]) or key_total
     best_bm25 = max(h.score for h in hits) or 1.0
     # "redis-py", "Celery": the project a question names, by the top folder of its files
     named = named_paths(q.text, hits)
@@ -105,6 +127,7 @@ def rank_passages(
         text,
         aspects,
         antecedent,
+        label,
     ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = project_of(hit.path)
@@ -147,6 +170,12 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
+        if (
+            q.kind == "why"
+            and hit.heading
+            and _CAUSE_SECTION.search(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1])
+        ):
+            kind_ok, bonus = True, max(bonus, WHY_SECTION)  # under "Root cause": the reason itself
         if bonus > 0:
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
@@ -164,6 +193,10 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
+        if not passage.code and body.rstrip().endswith("?"):
+            # a question line (a FAQ's, a heading's) restates what is asked: the
+            # text that answers it leads, the question is its context
+            score -= RESTATES_QUESTION
         # the longer the passage, the more words it holds by chance
         score -= min(0.3, 0.15 * max(0, len(body) - 250) / 500)
         if not passage.code and len(body) > LONG_SENTENCE:
@@ -191,12 +224,14 @@ def rank_passages(
                 (hit, passage, body, follow, text, newlines, q, round(coverage, 4), score, missing, kind_ok),
                 aspects,
                 on_project,
+                round(got / seen_total, 4),
+                label,
             )
         )
     # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
     scored.sort(key=lambda item: item[0])
-    for _, args, aspects, on_project in scored[:MAX_RANKED]:
-        claim = _claim(*args)
+    for _, args, aspects, on_project, seen, label in scored[:MAX_RANKED]:
+        claim = replace(_claim(*args), seen_coverage=min(1.0, seen), term=label)
         if aspects:
             claim = replace(claim, aspects=aspects)
         if some_named and not on_project:
@@ -267,6 +302,7 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
         # the sentences just before: what "This defaults to 80" or a parameter's
         # "The default value is 2" is about
         antecedent: set[str] = set()
+        label = ""
         if not passage.code:
             before = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
             header = _header_of(text, passage.start, hit.before)
@@ -286,6 +322,10 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
             if header:
                 # "delivery_mode (enum): …" above its indented "The default value is 2."
                 antecedent = Tokens(antecedent | tokens_of(header))
+                if _ELLIPTIC.match(body) or _ANAPHORA.match(body):
+                    # the definition-list entry's term goes with it: "ServerAliveCountMax"
+                    # above "The default value is 3."
+                    label = _term_of(header)
         elif "\n" not in body:
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
             # what the chunk's prose says about that name is what it is about
@@ -317,9 +357,18 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
                 text,
                 aspects,
                 antecedent,
+                label,
             )
         )
     return read
+
+
+def _term_of(header: str) -> str:
+    """The term of a definition-list entry's first line: a man page's
+    ``--suffix=SUFFIX``, AsciiDoc's ``term::``, reST's ``name (int):``."""
+    term = header.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
+    # a line of prose above an indented block is no term
+    return term if len(term) <= MAX_TERM_CHARS and len(term.split()) <= 6 and not term.endswith(".") else ""
 
 
 def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .index import index_path, reading
-from .query import fts_query, question_terms
+from .query import fts_query, light_stem, question_terms
 from .question import Question
 from .vocab import learn
 
@@ -455,6 +455,23 @@ def absent_terms(
                 f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
                 (_quoted(others), *scope_params),
             ).fetchone()
-            if found is None:
+            if found is None and not _held_as_a_form(conn, term, scope, scope_params):
                 absent.append(term)
     return absent
+
+
+def _held_as_a_form(conn, term: str, scope: str, scope_params: list) -> bool:
+    """Whether the text holds ``term`` in another form, as ranking matches it: a
+    word sharing its stem's first five letters ("automatically", "automatic";
+    "carefulness", "careful"). A compound ending in it ("curl" of "libcurl") is
+    matched by ranking only: finding it here would scan the whole vocabulary."""
+    if not term.isalpha() or len(term) < 4:
+        return False
+    stem = light_stem(term)
+    if len(stem) < 5:
+        return False
+    found = conn.execute(
+        f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders
+        (f'"{stem[:5]}"*', *scope_params),
+    ).fetchone()
+    return found is not None

@@ -55,18 +55,21 @@ def tokens_of(text: str) -> Tokens:
 class Matcher:
     """How well a passage's tokens hold one term of the question: 1.0 the
     word (or a word sharing its first five letters: "auth", "authentication"),
-    0.8 a documentation synonym or a joined identifier holding it, 0.7 an
-    abbreviation the corpus uses for it (``vocab.py``), else 0.
+    0.8 a documentation synonym, a joined identifier holding it or (with
+    ``compound``, for a word no candidate holds) a compound ending in it
+    ("libcurl" for "curl"), 0.7 an abbreviation the corpus uses for it
+    (``vocab.py``), else 0.
     Its stems are worked out once: ranking asks for every term of every passage."""
 
-    __slots__ = ("learned", "prefix", "stem", "synonyms", "term")
+    __slots__ = ("compound", "learned", "prefix", "stem", "synonyms", "term")
 
-    def __init__(self, term: str, q: Question) -> None:
+    def __init__(self, term: str, q: Question, *, compound: bool = False) -> None:
         self.term = term
         self.stem = light_stem(term)
         self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
         self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
         self.learned = q.learned.get(term, frozenset())
+        self.compound = compound and term.isalpha() and len(self.stem) >= 4
 
     def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
         if self.stem in tokens:
@@ -83,6 +86,10 @@ class Matcher:
             return 0.8
         if self.learned and not self.learned.isdisjoint(tokens):
             return LEARNED_LEVEL
+        if self.compound and any(
+            len(t) <= len(self.stem) + 4 and t.endswith(self.stem) and t != self.stem for t in tokens
+        ):
+            return 0.8  # a compound ending in the word: "libcurl" for "curl"
         return 0.0
 
 

@@ -21,9 +21,9 @@ from core.engines.builtin.chunking import (
     MAX_CHUNK_LINES,
     MIN_CHUNK_LINES,
     Chunk,
-    _heading_of,
     chunk_lines,
     is_source,
+    section_of,
 )
 
 SITE = Path(sysconfig.get_paths()["purelib"])
@@ -37,7 +37,7 @@ def reference_chunks(text: str, headings: bool = True) -> list[Chunk]:
         lines.pop()
     lengths = list(accumulate(map(len, lines), initial=0))
     chunks: list[Chunk] = []
-    heading = chunk_heading = None
+    heading = chunk_heading = document = None
     start = 0
     in_fence = False
 
@@ -50,7 +50,9 @@ def reference_chunks(text: str, headings: bool = True) -> list[Chunk]:
         first = line[:1]
         if first and first in "`~ #":
             if first == "#":
-                new_heading = None if in_fence or not headings else _heading_of(line)
+                new_heading = None
+                if not in_fence and headings:
+                    new_heading, document = section_of(line, document)
                 if new_heading is not None:
                     if i > start:
                         close(i)

@@ -206,10 +206,14 @@ def test_chunk_line_ranges_match_the_file_exactly(tmp_path):
 
 
 def test_headings_start_chunks_and_name_their_section(tmp_path):
-    """A Markdown heading opens a new chunk whose section is that heading; '#' in code fences is not a heading."""
+    """A Markdown heading opens a new chunk whose section is that heading, named
+    with the document's title; '#' in code fences is not a heading."""
     text = "# Intro\nhello\n```\n# not a heading\n```\n## Setup\nstep one\n"
     chunks = chunk_lines(text)
-    assert [(c.line_start, c.line_end, c.heading) for c in chunks] == [(1, 5, "Intro"), (6, 7, "Setup")]
+    assert [(c.line_start, c.line_end, c.heading) for c in chunks] == [
+        (1, 5, "Intro"),
+        (6, 7, "Intro › Setup"),
+    ]
 
 
 def test_search_hits_carry_exact_lines_and_heading(tmp_path):
@@ -217,7 +221,7 @@ def test_search_hits_carry_exact_lines_and_heading(tmp_path):
     make_sandbox(tmp_path, {f"{CID}/auth.md": "# Title\nintro\n\n## Tokens\nJWT tokens expire daily.\n"})
     build_index(tmp_path)
     hit = search(tmp_path, "When do JWT tokens expire?", 5)[0]
-    assert (hit.path, hit.line_start, hit.line_end, hit.heading) == (f"{CID}/auth.md", 4, 5, "Tokens")
+    assert (hit.path, hit.line_start, hit.line_end, hit.heading) == (f"{CID}/auth.md", 4, 5, "Title › Tokens")
     assert hit.content_id == CID
 
 

@@ -230,7 +230,8 @@ def test_a_chunk_that_starts_inside_a_docstring_reads_it_as_prose(tmp_path):
     assert (False, "The default value is 2 (persistent).") in shown
     root = sandbox(tmp_path, [path])
     quick, citations = ask(root, "What is the default delivery mode of kombu messages?")
-    assert quick.startswith("The default value is 2 (persistent). [c1]")
+    # with the term of the entry it hangs from, as a label outside the quote
+    assert quick.startswith("`delivery_mode (enum)` — The default value is 2 (persistent). [c1]")
     assert cited_lines(root, citations[0]).strip() == "The default value is 2 (persistent)."
 
 
