@@ -56,8 +56,10 @@ def safe_json(value: object, indent: int | None = None) -> str:
 
 def _show(text: str) -> str:
     """Make quoted file text harmless in our Markdown: it must not open an
-    HTML comment, close our tags, or look like one of our [cN] markers."""
-    return defuse_markers(text.replace("<", "&lt;"))
+    HTML comment, close our tags, or look like one of our [cN] markers. Other
+    "<" stay as they are (the renderer shows raw HTML as text; an entity would
+    read "&lt;" inside a code span)."""
+    return _code_safe(text)
 
 
 def subject(question: str) -> str:

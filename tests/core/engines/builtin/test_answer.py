@@ -482,3 +482,21 @@ def test_high_confidence_needs_a_lead_about_everything_the_question_names():
     assert confidence_of([claim(()), weak], "amount")[0] == "HIGH"
     level, reason = confidence_of([claim(("retries",)), weak], "amount")
     assert level == "MEDIUM" and "does not mention retries" in reason
+
+
+def test_a_quoted_less_than_sign_is_shown_as_itself_even_in_code():
+    """"Convert it with `yq -y . < in.json`" read "yq -y . &lt; in.json" in the
+    answer: the quote's "<" was escaped for Markdown, which shows a code span's
+    text literally. Only what could open a comment or close our tags is defused."""
+    from core.citations.rendering import render_answer
+    from core.engines.builtin.answer import render_claim
+    from core.engines.builtin.claims import Claim
+
+    sentence = "Convert it with `yq -y . < in.json` when a <b>tag</b> is a <!-- comment."
+    claim = Claim("c/a.md", None, 3, 3, sentence, sentence, 1.0, 1.0)
+    (line,) = render_claim(claim, "c1")
+    html = render_answer(line, {}, link_for=lambda view: None)
+    assert "<code>yq -y . &lt; in.json</code>" in html
+    assert "&amp;lt;" not in html
+    assert "&lt;b&gt;tag&lt;/b&gt;" in html  # shown as text, never as markup
+    assert "<!--" not in html and "&lt;!--" in html
