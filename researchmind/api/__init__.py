@@ -7,7 +7,7 @@ from ninja import NinjaAPI
 
 from researchmind.api.auth import TokenAuth
 from researchmind.api.docs import ApiDocs, docs_csp
-from researchmind.api.endpoints import content, questions, sessions
+from researchmind.api.endpoints import content, questions, sessions, tokens
 from researchmind.api.errors import install_error_handlers
 from researchmind.pages import SOCKET_PREFIX
 
@@ -29,3 +29,4 @@ install_error_handlers(api)
 api.add_router("", sessions.router)
 api.add_router("", content.router)
 api.add_router("", questions.router)
+api.add_router("", tokens.router)

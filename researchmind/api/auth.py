@@ -2,19 +2,21 @@
 
 Only ``Authorization: Bearer <token>`` is accepted: the API never looks at
 the session cookie, so a browser cannot be tricked into calling it (no CSRF
-to defend) and a signed-in page cannot use it by accident."""
+to defend) and a signed-in page cannot use it by accident. Every request a
+token makes counts against its rate and its user's (``researchmind.ratelimit``)."""
 
 from __future__ import annotations
 
 from ninja.security import HttpBearer
 
-from researchmind.tokens import user_for_token
+from researchmind.ratelimit import check_api_rate
+from researchmind.tokens import INVALID, present_token
 
 MISSING_CREDENTIALS = (
     "Authentication is required: send an 'Authorization: Bearer <token>' header with an API token "
     "(create one on the API tokens page, /tokens/)."
 )
-INVALID_CREDENTIALS = "The API token is not valid: it is unknown, revoked, or its user is inactive."
+INVALID_CREDENTIALS = INVALID
 
 
 class TokenAuth(HttpBearer):
@@ -23,11 +25,13 @@ class TokenAuth(HttpBearer):
     )
 
     def authenticate(self, request, token: str):
-        user = user_for_token(token)
-        if user is None:
-            request.api_auth_error = INVALID_CREDENTIALS
+        presented = present_token(token)
+        if presented.user is None:
+            request.api_auth_error = presented.refusal
             return None
-        return user
+        check_api_rate(token_id=presented.token.pk, user_id=presented.user.pk)
+        request.api_token = presented.token
+        return presented.user
 
 
 def auth_error_message(request) -> str:
