@@ -332,6 +332,8 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+# Sessions in the database, kept in the cache only while its disk is full (researchmind/signin.py).
+SESSION_ENGINE = "researchmind.signin"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads nothing from it; the token is in the page.
 X_FRAME_OPTIONS = "DENY"
