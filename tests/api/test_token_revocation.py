@@ -129,7 +129,7 @@ async def test_a_page_socket_stays_open_when_a_token_is_revoked(user, make_sessi
     await page.disconnect()
 
 
-async def test_a_token_revoked_during_the_handshake_is_refused(user, make_session):
+async def test_a_token_revoked_during_the_handshake_is_refused(user, make_session, monkeypatch):
     """Revoked after the middleware looked it up but before the socket joined
     the token's group: the consumer's own check refuses it."""
     from researchmind import tokens
@@ -144,15 +144,12 @@ async def test_a_token_revoked_during_the_handshake_is_refused(user, make_sessio
         ApiToken.objects.filter(pk=token.pk).update(revoked_at=token.created_at)
         return presented
 
-    tokens.present_token = present_then_revoke
-    try:
-        communicator = WebsocketCommunicator(
-            application,
-            f"/ws/questions/{question.pk}/",
-            headers=[ORIGIN, (b"authorization", f"Bearer {plaintext}".encode())],
-        )
-        connected, code = await communicator.connect()
-    finally:
-        tokens.present_token = real
+    monkeypatch.setattr(tokens, "present_token", present_then_revoke)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/questions/{question.pk}/",
+        headers=[ORIGIN, (b"authorization", f"Bearer {plaintext}".encode())],
+    )
+    connected, code = await communicator.connect()
     assert (connected, code) == (False, CLOSE_FORBIDDEN)
     await communicator.disconnect()
