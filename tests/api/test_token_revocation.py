@@ -153,3 +153,21 @@ async def test_a_token_revoked_during_the_handshake_is_refused(user, make_sessio
     connected, code = await communicator.connect()
     assert (connected, code) == (False, CLOSE_FORBIDDEN)
     await communicator.disconnect()
+
+
+async def test_deleting_a_token_in_the_admin_closes_its_sockets(user, make_user, make_session):
+    question = await _question(user, make_session)
+    token, plaintext = await sync_to_async(token_create)(user=user, name="deleted")
+    socket = await _open(question, token=plaintext)
+
+    def delete():
+        admin = make_user("admin", is_staff=True, is_superuser=True)
+        client = Client()
+        client.force_login(admin)
+        response = client.post(f"/admin/researchmind/apitoken/{token.pk}/delete/", {"post": "yes"})
+        assert response.status_code == 302
+
+    await sync_to_async(delete)()
+    assert await _closed_with(socket) == CLOSE_TOKEN_REVOKED
+    assert not await ApiToken.objects.filter(pk=token.pk).aexists()
+    await socket.disconnect()

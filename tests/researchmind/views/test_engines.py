@@ -340,3 +340,9 @@ def test_a_test_report_names_server_folders_neutrally_and_keeps_the_raw(
     assert "I could not read &lt;sandbox&gt;/../elsewhere.md" in fragment
     assert "&lt;sandbox&gt;." in fragment
     assert sandbox in check.raw_report["answer"]  # the admin's copy, as the CLI said it
+    staff.is_superuser = True
+    staff.save()
+    admin_page = client.get(
+        reverse("admin:researchmind_enginecheck_change", args=[check.pk])
+    ).content.decode()
+    assert sandbox in admin_page
