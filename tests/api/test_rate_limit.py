@@ -69,9 +69,12 @@ def test_waiting_as_retry_after_says_gets_through(cache_settings, user):
     token = token_create(user=user, name="patient")[1]
     while _get(token).status_code == 200:
         pass
-    waits = [int(_get(token)["Retry-After"]) for _ in range(20)]
-    assert max(waits) <= 2
-    time.sleep(int(_get(token)["Retry-After"]))
+    hammered = [_get(token) for _ in range(20)]
+    waits = [int(response["Retry-After"]) for response in hammered if response.status_code == 429]
+    assert waits and max(waits) <= 2  # counted, 20 refusals would push it past the window
+    while (refused := _get(token)).status_code == 200:
+        pass
+    time.sleep(int(refused["Retry-After"]))
     assert _get(token).status_code == 200
 
 
