@@ -103,9 +103,10 @@ def _close_sockets(token_ids: list[int]) -> None:
         log.warning("Could not close the sockets of revoked API tokens %s", token_ids, exc_info=True)
 
 
-def present_token(plaintext: str) -> Presented:
+def present_token(plaintext: str, *, note_use: bool = True) -> Presented:
     """The user and token row for ``plaintext``, or why it is refused: an
-    expired token says so (and when), anything else is just "not valid"."""
+    expired token says so (and when), anything else is just "not valid".
+    ``note_use``: note when it was last used (``note_token_used``) here."""
     if not plaintext or not plaintext.startswith(TOKEN_PREFIX) or len(plaintext) > 200:
         return Presented(None, None, INVALID)
     token = (
@@ -122,12 +123,19 @@ def present_token(plaintext: str) -> Presented:
             None,
             f"The API token expired on {when}: create a new one on the API tokens page (/tokens/).",
         )
-    try:  # bookkeeping only: a read must not fail because this write did (a full disk)
+    if note_use:
+        note_token_used(token)
+    return Presented(token.user, token)
+
+
+def note_token_used(token: ApiToken) -> None:
+    """Note when ``token`` was last used: bookkeeping only, so a read must not
+    fail because this write did (a full disk)."""
+    try:
         with transaction.atomic():
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     except DatabaseError:
         log.warning("Could not note when API token %s was last used", token.pk, exc_info=True)
-    return Presented(token.user, token)
 
 
 def user_for_token(plaintext: str):

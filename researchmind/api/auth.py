@@ -10,7 +10,7 @@ from __future__ import annotations
 from ninja.security import HttpBearer
 
 from researchmind.ratelimit import check_api_rate
-from researchmind.tokens import INVALID, present_token
+from researchmind.tokens import INVALID, note_token_used, present_token
 
 MISSING_CREDENTIALS = (
     "Authentication is required: send an 'Authorization: Bearer <token>' header with an API token "
@@ -25,11 +25,13 @@ class TokenAuth(HttpBearer):
     )
 
     def authenticate(self, request, token: str):
-        presented = present_token(token)
+        presented = present_token(token, note_use=False)
         if presented.user is None:
             request.api_auth_error = presented.refusal
             return None
+        # Counted before any write: a refused request costs one read.
         check_api_rate(token_id=presented.token.pk, user_id=presented.user.pk)
+        note_token_used(presented.token)
         request.api_token = presented.token
         return presented.user
 
