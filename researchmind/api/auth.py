@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ninja.security import HttpBearer
 
-from researchmind.ratelimit import check_api_rate
+from researchmind.ratelimit import check_user_rate
 from researchmind.tokens import INVALID, note_token_used, present_token
 
 MISSING_CREDENTIALS = (
@@ -29,8 +29,9 @@ class TokenAuth(HttpBearer):
         if presented.user is None:
             request.api_auth_error = presented.refusal
             return None
-        # Counted before any write: a refused request costs one read.
-        check_api_rate(token_id=presented.token.pk, user_id=presented.user.pk)
+        # The token's own rate was counted before Django ran (ApiRateEdge); the
+        # user's, over all their tokens, before any write.
+        check_user_rate(presented.user.pk)
         note_token_used(presented.token)
         request.api_token = presented.token
         return presented.user

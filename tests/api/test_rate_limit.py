@@ -5,17 +5,19 @@ requests are counted exactly, in local memory and on Redis."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator
 from django.core.cache import caches
-from django.test import Client
 
-from researchmind.ratelimit import RateLimited, check_api_rate
+from researchmind.ratelimit import RateLimited, check_token_rate
 from researchmind.tokens import token_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the server answers from its own threads
 LOCAL = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rate-tests"}}
 REDIS = {
     "default": {
@@ -33,8 +35,30 @@ def cache_settings(request, settings):
     caches["default"].clear()
 
 
-def _get(token: str, path: str = "/api/sessions"):
-    return Client().get(path, headers={"Authorization": f"Bearer {token}"})
+class Answer:
+    """An HTTP response from the ASGI application, as the server sends it."""
+
+    def __init__(self, response: dict) -> None:
+        self.status_code = response["status"]
+        self.headers = {name.decode().lower(): value.decode() for name, value in response["headers"]}
+        self.body = response["body"]
+
+    def __getitem__(self, name: str) -> str:
+        return self.headers[name.lower()]
+
+    def json(self):
+        return json.loads(self.body)
+
+
+def _get(token: str, path: str = "/api/sessions") -> Answer:
+    """A GET through the whole server (researchmind.asgi), as daphne serves it."""
+    from researchmind.asgi import application
+
+    async def call():
+        headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
+        return await HttpCommunicator(application, "GET", path, headers=headers).get_response(timeout=30)
+
+    return Answer(async_to_sync(call)())
 
 
 def test_a_token_over_its_rate_gets_a_json_429_with_retry_after(cache_settings, user, other_user):
@@ -99,7 +123,7 @@ def test_concurrent_requests_are_counted_exactly(cache_settings):
     def call():
         start.wait()
         try:
-            check_api_rate(token_id=987654, user_id=987654)
+            check_token_rate("concurrent-token")
             passed.append(1)
         except RateLimited:
             refused.append(1)
