@@ -36,7 +36,7 @@ _renders: OrderedDict[tuple[int, int, int], tuple[float, asyncio.Future]] = Orde
 _RENDERS_STATE = FANOUT_KINDS | {"end"}
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
-CLOSE_TOKEN_REVOKED = 4401  # the API token the socket was opened with was revoked
+CLOSE_TOKEN_REVOKED = 4401  # the API token the socket was opened with was revoked, or expired
 
 
 def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
