@@ -188,6 +188,15 @@ else:
 # database's disk is full are seen by every web process.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    # Room for a counter per token and user seen in the last windows: Django's
+    # default of 300 entries would let a spray of made-up tokens evict them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
+    }
 
 # The API's rate limits ("requests/seconds", or "off"): per token, and per user
 # over all their tokens. A refused request gets a JSON 429 with Retry-After.
