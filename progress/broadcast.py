@@ -19,11 +19,34 @@ from core.stream.events import clean_text
 log = logging.getLogger(__name__)
 
 EVENTS_MESSAGE = "progress.events"
+# Sent to the sockets a program opened with an API token once the token is
+# revoked: they close (a group per token, so it reaches every web process).
+TOKEN_REVOKED_MESSAGE = "token.revoked"  # noqa: S105 (a message type, not a secret)
 
 
 def question_group(question_id: int) -> str:
     # Built from the integer primary key only, never from user input.
     return f"question.{int(question_id)}"
+
+
+def token_group(token_id: int) -> str:
+    """The group of the sockets opened with API token ``token_id`` (its primary key)."""
+    return f"apitoken.{int(token_id)}"
+
+
+async def notify_tokens_revoked(token_ids: list[int]) -> None:
+    """Close every socket opened with one of ``token_ids``, in every process.
+    Called only after the revocation is committed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for token_id in token_ids:
+        try:
+            await layer.group_send(token_group(token_id), {"type": TOKEN_REVOKED_MESSAGE})
+        except Exception:  # the layer is down: the socket's next handshake is refused anyway
+            log.warning(
+                "Could not tell the sockets of API token %s that it was revoked", token_id, exc_info=True
+            )
 
 
 def event_dict(event) -> dict:

@@ -15,7 +15,7 @@ from citations.services import citations_reverify
 from core.citations.states import COUNTED_AS_VERIFIED, SupportLabel
 from progress.models import ProgressEvent
 from researchmind import services
-from researchmind.models import FANOUT_KEY, ApiToken, ContentItem, Question, ResearchSession
+from researchmind.models import FANOUT_KEY, ApiToken, ContentItem, EngineCheck, Question, ResearchSession
 from researchmind.tokens import token_revoke
 
 
@@ -350,12 +350,48 @@ class QuestionAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_display = ["name", "user", "prefix", "created_at", "last_used_at", "expires_at", "revoked_at"]
     list_filter = ["revoked_at"]
-    readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at"]
+    readonly_fields = ["prefix", "token_hash", "created_at", "last_used_at", "parent"]
     actions = ["revoke"]
 
     @admin.action(description="Revoke")
     def revoke(self, request, queryset):
         for token in queryset:
             token_revoke(token)
+
+    # A deleted token is revoked first: the sockets opened with it close, and
+    # the tokens made with it are revoked too.
+    def delete_model(self, request, obj):
+        token_revoke(obj)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for token in queryset:
+            token_revoke(token)
+        super().delete_queryset(request, queryset)
+
+
+@admin.register(EngineCheck)
+class EngineCheckAdmin(admin.ModelAdmin):
+    """The Engines page's tests, read-only: ``raw_report`` is the report as the
+    engine gave it, with the server's folders the page names neutrally."""
+
+    list_display = ["engine", "status", "started_by", "started_at", "finished_at"]
+    list_filter = ["engine", "status"]
+    readonly_fields = [
+        "engine",
+        "status",
+        "started_by",
+        "started_at",
+        "polled_at",
+        "finished_at",
+        "report",
+        "raw_report",
+    ]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

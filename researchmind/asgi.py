@@ -15,13 +15,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from researchmind import runs, services  # noqa: E402
+from researchmind.ratelimit import ApiRateEdge  # noqa: E402
 from researchmind.routing import websocket_urlpatterns  # noqa: E402
 from researchmind.runs import contentjobs  # noqa: E402
 from researchmind.tokens import TokenAuthMiddleware  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ApiRateEdge(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),

@@ -21,7 +21,7 @@ from researchmind import fragments
 from researchmind import selectors as question_selectors
 from researchmind.fragments import FANOUT_KINDS
 from researchmind.leanconsumer import LeanWebsocketConsumer
-from researchmind.tokens import SUBPROTOCOL
+from researchmind.tokens import SUBPROTOCOL, token_is_active
 
 log = logging.getLogger(__name__)
 REPLAY_CHUNK = 500
@@ -36,6 +36,7 @@ _renders: OrderedDict[tuple[int, int, int], tuple[float, asyncio.Future]] = Orde
 _RENDERS_STATE = FANOUT_KINDS | {"end"}
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
+CLOSE_TOKEN_REVOKED = 4401  # the API token the socket was opened with was revoked, or expired
 
 
 def render_shared(question_id: int, events: list[dict]) -> asyncio.Future:
@@ -97,45 +98,92 @@ def _after_from_query(query_string: bytes) -> tuple[int, str]:
     return after, fmt
 
 
+def _allowed(question_id: int, user, token_id: int | None) -> bool:
+    """The question is the user's, and the token the socket came with (if
+    any) is still active: asked after joining the token's group, so a
+    revocation between the middleware's check and here is not missed."""
+    if token_id is not None and not token_is_active(token_id):
+        return False
+    return question_selectors.question_owned_by(question_id, user)
+
+
 class QuestionConsumer(LeanWebsocketConsumer):
     question_id: int
     last_sent: int = 0
     group: str | None = None
+    token_group: str | None = None
+    revoked: bool = False
 
     async def connect(self) -> None:
         self.question_id = int(self.scope["url_route"]["kwargs"]["question_id"])
         self.last_sent, self.format = _after_from_query(self.scope.get("query_string", b""))
         user = self.scope.get("user")
-        owned = await database_sync_to_async(question_selectors.question_owned_by)(self.question_id, user)
+        token_id = self.scope.get("api_token_id")
+        subprotocols = self.scope.get("subprotocols") or []
+        try:
+            if token_id is not None:
+                self.token_group = broadcast.token_group(token_id)
+                await self.channel_layer.group_add(self.token_group, self.channel_name)
+        except Exception:
+            self.token_group = None
+            await self._try_again_later(subprotocols)
+            return
+        owned = await database_sync_to_async(_allowed)(self.question_id, user, token_id)
         if not owned:
             # Not accepted: the handshake fails and nothing about the question leaks.
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = broadcast.question_group(self.question_id)
         self._lock = asyncio.Lock()
-        subprotocols = self.scope.get("subprotocols") or []
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:
-            # The channel layer (Redis) is down: accept and close with "try
-            # again later" so browsers (htmx) and programs reconnect and
-            # resume from the database once it is back.
             self.group = None
-            await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
-            await self.close(code=CLOSE_TRY_AGAIN)
+            await self._try_again_later(subprotocols)
             return
         await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
+        expires = self.scope.get("api_token_expires")
+        if expires is not None:  # the token's expiry ends the socket as a revocation does
+            self._expiry = asyncio.get_running_loop().call_later(
+                max(0.0, expires - time.time()), self._expire
+            )
         self._catch_up_task = asyncio.create_task(self._catch_up())
+
+    def _expire(self) -> None:
+        # Through the layer, so it is handled in turn like any other message.
+        self._expiring = asyncio.ensure_future(
+            self.channel_layer.send(self.channel_name, {"type": broadcast.TOKEN_REVOKED_MESSAGE})
+        )
+
+    async def _try_again_later(self, subprotocols: list[str]) -> None:
+        # The channel layer (Redis) is down: accept and close with "try
+        # again later" so browsers (htmx) and programs reconnect and
+        # resume from the database once it is back.
+        await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     async def disconnect(self, code: int) -> None:
         task = getattr(self, "_catch_up_task", None)
         if task is not None:
             task.cancel()
-        if self.group:
+        expiry = getattr(self, "_expiry", None)
+        if expiry is not None:
+            expiry.cancel()
+        for group in (self.group, self.token_group):
+            if not group:
+                continue
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:  # the layer is gone; nothing to leave
-                log.info("Channel layer unavailable while leaving %s", self.group)
+                log.info("Channel layer unavailable while leaving %s", group)
+
+    async def token_revoked(self, message: dict) -> None:
+        """The API token this socket was opened with was revoked: it stops here."""
+        self.revoked = True
+        task = getattr(self, "_catch_up_task", None)
+        if task is not None:
+            task.cancel()
+        await self.close(code=CLOSE_TOKEN_REVOKED)
 
     async def dispatch(self, message: dict) -> None:
         """Group frames go straight to their handler. Channels closes stale
@@ -153,6 +201,8 @@ class QuestionConsumer(LeanWebsocketConsumer):
         of this consumer runs, see researchmind/leanconsumer.py). Pages (HTML
         renders), a gap to fill from the database, the run's end (the answer
         follows) and a replay in progress go through ``progress_events``."""
+        if self.revoked:
+            return True  # closed: nothing more is sent
         if (
             message.get("type") != broadcast.EVENTS_MESSAGE
             or self.format != "json"
@@ -178,6 +228,8 @@ class QuestionConsumer(LeanWebsocketConsumer):
             message = json.loads(text_data or "{}")
         except ValueError:
             return
+        if self.revoked:
+            return
         if isinstance(message, dict) and isinstance(message.get("after"), int):
             async with self._lock:
                 self.last_sent = max(0, message["after"])
@@ -196,6 +248,8 @@ class QuestionConsumer(LeanWebsocketConsumer):
                     break
 
     async def progress_events(self, message: dict) -> None:
+        if self.revoked:
+            return
         if message.get("last", 0) <= self.last_sent:
             return  # already sent (we caught up from the database first)
         if message.get("first", 0) > self.last_sent + 1:

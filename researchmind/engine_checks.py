@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import IntegrityError, connections, models, transaction
 from django.utils import timezone
 
-from core.engines.check import EngineUnavailable, check_engine
+from core.engines.check import EngineUnavailable, check_engine, shown_report
 from core.engines.claude import credentials_advice
 from core.engines.openai import OpenAIEngine
 from core.engines.openai.errors import failure_of
@@ -89,9 +89,13 @@ def _launch(pk: int, engine: str) -> None:
 
 def _run(pk: int, engine: str) -> None:
     try:
-        report = run_check(engine, cancelled=_abandoned(pk))
-        status = report.get("status") if report.get("status") in EngineCheck.Status.values else "failed"
-        EngineCheck.objects.filter(pk=pk).update(status=status, report=report, finished_at=timezone.now())
+        raw = run_check(engine, cancelled=_abandoned(pk))
+        status = raw.get("status") if raw.get("status") in EngineCheck.Status.values else "failed"
+        # The page shows the server's folders under neutral names; the raw report is the admin's.
+        report = shown_report(raw, sandboxes=str(settings.SANDBOX_ROOT), states=str(settings.STATE_ROOT))
+        EngineCheck.objects.filter(pk=pk).update(
+            status=status, report=report, raw_report=raw, finished_at=timezone.now()
+        )
     except Exception:
         log.exception("The test of engine %s could not be recorded", engine)
         EngineCheck.objects.filter(pk=pk).update(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from core.content_kinds import ContentKind
 
@@ -283,7 +284,10 @@ class Question(models.Model):
 
 class ApiTokenQuerySet(models.QuerySet):
     def active(self) -> ApiTokenQuerySet:
-        return self.filter(revoked_at__isnull=True)
+        """Neither revoked nor expired."""
+        return self.filter(revoked_at__isnull=True).filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=timezone.now())
+        )
 
 
 class ApiToken(models.Model):
@@ -296,6 +300,14 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="Refused from then on; never if empty."
+    )
+    # The token whose program made this one through the API: revoking it
+    # revokes this one too, so a leaked token cannot leave a copy behind.
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="children", editable=False
+    )
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -304,6 +316,10 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
 
 
 # A provider's engine name: "openai:<slug>" (fits Question.engine's 40 characters).
@@ -367,7 +383,10 @@ class EngineCheck(models.Model):
 
     engine = models.CharField(max_length=40)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    # What the page shows: the server's folders under neutral names
+    # (core.redact); raw_report keeps the engine's words as they were, for the admin.
     report = models.JSONField(default=dict, blank=True)
+    raw_report = models.JSONField(default=dict, blank=True)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     started_at = models.DateTimeField(auto_now_add=True)
     polled_at = models.DateTimeField()

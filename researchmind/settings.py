@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 from core.engines.base import model_name
+from core.ratelimit import RateError, parse_rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -182,6 +183,32 @@ else:
         "default": {"BACKEND": "progress.layers.BroadcastInMemoryChannelLayer", "CONFIG": {"capacity": 5000}}
     }
 
+# The cache: local memory in the embedded default (one web process); Redis in
+# scale-out, so the API's rate counters and sessions kept there while the
+# database's disk is full are seen by every web process.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    # Room for a counter per token and user seen in the last windows: Django's
+    # default of 300 entries would let a spray of made-up tokens evict them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
+    }
+
+# The API's rate limits ("requests/seconds", or "off"): per token, and per user
+# over all their tokens. A refused request gets a JSON 429 with Retry-After.
+API_RATE_PER_TOKEN = os.environ.get("API_RATE_PER_TOKEN", "60/10s")
+API_RATE_PER_USER = os.environ.get("API_RATE_PER_USER", "120/10s")
+API_RATE_CACHE = os.environ.get("API_RATE_CACHE", "default")
+for _rate in ("API_RATE_PER_TOKEN", "API_RATE_PER_USER"):
+    try:
+        parse_rate(globals()[_rate])
+    except RateError as error:
+        raise ImproperlyConfigured(f"{_rate}: {error}") from None
+
 # Where questions run: "embedded" (inside the ASGI process) or "celery".
 RUN_EXECUTOR = os.environ.get("RUN_EXECUTOR", "celery" if REDIS_URL else "embedded")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "memory://")
@@ -330,6 +357,8 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+# Sessions in the database, kept in the cache only while its disk is full (researchmind/signin.py).
+SESSION_ENGINE = "researchmind.signin"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads nothing from it; the token is in the page.
 X_FRAME_OPTIONS = "DENY"

@@ -13,6 +13,11 @@ import pytest
 
 _counter = itertools.count(1)
 ROOT = Path(__file__).resolve().parents[1]
+# The API's rate limits are off for the suite (schemathesis, the scale-out and
+# browser servers it starts as subprocesses make thousands of calls); the
+# limits' own tests turn them on (tests/api/test_rate_limit.py).
+for _rate in ("API_RATE_PER_TOKEN", "API_RATE_PER_USER"):
+    os.environ.setdefault(_rate, "off")
 CLI_BIN = ROOT / ".tools" / "bin"
 
 
@@ -43,6 +48,7 @@ def _isolated_settings(request, tmp_path):
     settings.INGEST_SYNC = True
     settings.RUN_EXECUTOR = "manual"
     settings.HEARTBEAT_SECONDS = 2.0
+    settings.API_RATE_PER_TOKEN = settings.API_RATE_PER_USER = "off"
     yield
 
 

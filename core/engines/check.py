@@ -20,6 +20,7 @@ from core.content_kinds import ContentKind
 from core.engines.base import RunOutcome
 from core.engines.claude import ClaudeCodeEngine, ClaudeMpmEngine, cli_version, credentials_advice
 from core.engines.subprocess import resolve_executable
+from core.redact import run_redactor
 from core.sandbox import write_instructions, write_manifest
 from core.stream import StreamInterpreter
 
@@ -58,7 +59,24 @@ def check_engine(build, name: str, *, cancelled=None) -> dict:
         if not availability.available:
             raise EngineUnavailable(f"The {name} engine is unavailable: {availability.reason}")
         report = asyncio.run(_check(runner, sandbox, cancelled))
-    return {"engine": name, "version": engine_version(runner), **report}
+    # Where it ran (gone now): what a page shows names these neutrally (``shown_report``).
+    roots = {"sandbox": str(sandbox), "state": str(Path(tmp) / "state"), "scratch": tmp}
+    return {"engine": name, "version": engine_version(runner), **report, "roots": roots}
+
+
+def shown_report(report: dict, *, sandboxes: str = "", states: str = "") -> dict:
+    """``report`` as a page shows it: the check's throw-away folders, and the
+    folders of all sessions' sandboxes and states, under the neutral names
+    answers use (``core.redact``); the report itself stays as it was."""
+    roots = report.get("roots") or {}
+    redactor = run_redactor(
+        roots.get("sandbox", ""),
+        roots.get("state", ""),
+        roots.get("scratch", ""),
+        sandboxes=sandboxes,
+        states=states,
+    )
+    return redactor.value({key: value for key, value in report.items() if key != "roots"})
 
 
 async def _watch(cancelled, cancel: asyncio.Event) -> None:

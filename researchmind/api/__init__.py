@@ -7,7 +7,7 @@ from ninja import NinjaAPI
 
 from researchmind.api.auth import TokenAuth
 from researchmind.api.docs import ApiDocs, docs_csp
-from researchmind.api.endpoints import content, questions, sessions, uploads
+from researchmind.api.endpoints import content, questions, sessions, tokens, uploads
 from researchmind.api.errors import install_error_handlers
 from researchmind.pages import SOCKET_PREFIX
 
@@ -31,3 +31,4 @@ api.add_router("", sessions.router)
 api.add_router("", uploads.router)
 api.add_router("", content.router)
 api.add_router("", questions.router)
+api.add_router("", tokens.router)

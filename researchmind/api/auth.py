@@ -2,19 +2,21 @@
 
 Only ``Authorization: Bearer <token>`` is accepted: the API never looks at
 the session cookie, so a browser cannot be tricked into calling it (no CSRF
-to defend) and a signed-in page cannot use it by accident."""
+to defend) and a signed-in page cannot use it by accident. Every request a
+token makes counts against its rate and its user's (``researchmind.ratelimit``)."""
 
 from __future__ import annotations
 
 from ninja.security import HttpBearer
 
-from researchmind.tokens import user_for_token
+from researchmind.ratelimit import check_user_rate
+from researchmind.tokens import INVALID, note_token_used, present_token
 
 MISSING_CREDENTIALS = (
     "Authentication is required: send an 'Authorization: Bearer <token>' header with an API token "
     "(create one on the API tokens page, /tokens/)."
 )
-INVALID_CREDENTIALS = "The API token is not valid: it is unknown, revoked, or its user is inactive."
+INVALID_CREDENTIALS = INVALID
 
 
 class TokenAuth(HttpBearer):
@@ -23,11 +25,16 @@ class TokenAuth(HttpBearer):
     )
 
     def authenticate(self, request, token: str):
-        user = user_for_token(token)
-        if user is None:
-            request.api_auth_error = INVALID_CREDENTIALS
+        presented = present_token(token, note_use=False)
+        if presented.user is None:
+            request.api_auth_error = presented.refusal
             return None
-        return user
+        # The token's own rate was counted before Django ran (ApiRateEdge); the
+        # user's, over all their tokens, before any write.
+        check_user_rate(presented.user.pk)
+        note_token_used(presented.token)
+        request.api_token = presented.token
+        return presented.user
 
 
 def auth_error_message(request) -> str:

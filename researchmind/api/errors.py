@@ -10,6 +10,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from researchmind.api.auth import auth_error_message
+from researchmind.ratelimit import RateLimited
 from researchmind.services import DISK_FULL, disk_full
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,10 @@ def install_error_handlers(api: NinjaAPI) -> None:
     @api.exception_handler(AuthenticationError)
     def authentication_error(request, exc: AuthenticationError):
         return respond(request, 401, auth_error_message(request), WWW_Authenticate='Bearer realm="api"')
+
+    @api.exception_handler(RateLimited)
+    def rate_limited(request, exc: RateLimited):
+        return respond(request, 429, str(exc), Retry_After=exc.retry_after)
 
     @api.exception_handler(Http404)
     def http404(request, exc: Http404):

@@ -253,6 +253,35 @@ class EventsOut(Schema):
     events: list[EventOut]
 
 
+# Tokens -------------------------------------------------------------------
+
+
+class TokenIn(Schema):
+    name: str = Field(min_length=1, max_length=100, description="What uses it, e.g. 'nightly job'.")
+    expires_in_days: int | None = Field(
+        None,
+        ge=1,
+        le=3650,
+        description="Refused after this many days (never if left out). A token made with an expiring "
+        "token must expire no later than it.",
+    )
+
+
+class TokenOut(Schema):
+    id: int
+    name: str
+    prefix: str = Field(description="The token's first characters, to recognise it.")
+    created_at: datetime
+    last_used_at: datetime | None
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+
+class TokenCreatedOut(TokenOut):
+    token: str = Field(description="The token itself: shown only this once, only its hash is kept.")
+
+
 # The error responses every operation documents (400: a body that is not
-# JSON; 401: no or a bad token; 404: not found or not yours; 422: invalid).
-ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+# JSON; 401: no or a bad token, or an expired one; 404: not found or not
+# yours; 422: invalid; 429: over the rate limit, with Retry-After).
+ERRORS = {400: ErrorOut, 401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}

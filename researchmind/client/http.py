@@ -24,6 +24,22 @@ class ClientError(Exception):
         self.status = status
 
 
+# Over the server's rate limit (a 429), the request is sent again after the
+# Retry-After it names, up to this many times, if it asks for at most this long.
+RATE_RETRIES = 5
+RATE_WAIT_MAX_S = 60
+
+
+def _retry_after(exc: urllib.error.HTTPError) -> int | None:
+    """Seconds a 429 asks to wait, if it says so in whole seconds."""
+    if exc.code != 429:
+        return None
+    try:
+        return max(0, int(exc.headers.get("Retry-After", "")))
+    except ValueError:
+        return None
+
+
 class ApiClient:
     def __init__(self, server: str, token: str, *, timeout: float = 30.0) -> None:
         self.server = server.rstrip("/")
@@ -54,20 +70,27 @@ class ApiClient:
         if not url.startswith(("http://", "https://")):
             raise ClientError(f"The server address must start with http:// or https://, not {self.server!r}.")
         request = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 (checked above)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                content = response.read()
-        except urllib.error.HTTPError as exc:
+        for attempt in range(RATE_RETRIES + 1):
             try:
-                detail = json.loads(exc.read() or b"{}").get("detail")
-            except ValueError:
-                detail = None
-            raise ClientError(
-                f"{method} {path} failed ({exc.code}): {detail or exc.reason}", exc.code
-            ) from exc
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise ClientError(f"Could not reach {self.server}: {reason}") from exc
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
+                    content = response.read()
+                break
+            except urllib.error.HTTPError as exc:
+                wait = _retry_after(exc)
+                if wait is not None and wait <= RATE_WAIT_MAX_S and attempt < RATE_RETRIES:
+                    exc.close()
+                    time.sleep(wait)  # the server's rate limit: as long as it asks
+                    continue
+                try:
+                    detail = json.loads(exc.read() or b"{}").get("detail")
+                except ValueError:
+                    detail = None
+                raise ClientError(
+                    f"{method} {path} failed ({exc.code}): {detail or exc.reason}", exc.code
+                ) from exc
+            except (urllib.error.URLError, OSError) as exc:
+                reason = getattr(exc, "reason", exc)
+                raise ClientError(f"Could not reach {self.server}: {reason}") from exc
         return json.loads(content) if content else None
 
     def sessions(self) -> list[dict]:

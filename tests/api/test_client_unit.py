@@ -4,8 +4,10 @@ event twice."""
 
 from __future__ import annotations
 
+import http.server
 import io
 import json
+import threading
 
 import pytest
 from websockets.exceptions import ConnectionClosedError
@@ -14,6 +16,7 @@ from websockets.frames import Close
 from researchmind.client import follow
 from researchmind.client.display import ProgressDisplay, render_answer
 from researchmind.client.follow import Follower
+from researchmind.client.http import ApiClient, ClientError
 
 
 def _event(seq: int, kind: str = "tool_start", **extra) -> dict:
@@ -190,3 +193,64 @@ def test_missing_token_is_a_clear_error(monkeypatch, capsys, argv):
     monkeypatch.delenv("RESEARCHMIND_TOKEN", raising=False)
     assert main(argv) == 1
     assert "RESEARCHMIND_TOKEN" in capsys.readouterr().err
+
+
+class _RateLimitedServer:
+    """A local HTTP server that answers 429 (Retry-After as given) a number
+    of times, then 200; it records the paths it was sent."""
+
+    def __init__(self, refusals: int, retry_after: str) -> None:
+        seen: list[str] = []
+        state = {"left": refusals}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                seen.append(self.path)
+                if state["left"] > 0:
+                    state["left"] -= 1
+                    body, status = (
+                        b'{"detail": "Too many requests with this API token: try again in 1 second(s)."}',
+                        429,
+                    )
+                else:
+                    body, status = b'{"items": [], "count": 0}', 200
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                if status == 429:
+                    self.send_header("Retry-After", retry_after)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.seen = seen
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_the_client_waits_as_a_429_says_and_sends_again():
+    server = _RateLimitedServer(refusals=2, retry_after="0")
+    try:
+        assert ApiClient(server.url, "rm_x").sessions() == []
+    finally:
+        server.close()
+    assert len(server.seen) == 3  # two refusals, then served
+
+
+def test_the_client_does_not_wait_an_hour_for_a_429():
+    server = _RateLimitedServer(refusals=1, retry_after="3600")
+    try:
+        with pytest.raises(ClientError) as error:
+            ApiClient(server.url, "rm_x").sessions()
+    finally:
+        server.close()
+    assert "failed (429): Too many requests with this API token" in str(error.value)
+    assert len(server.seen) == 1

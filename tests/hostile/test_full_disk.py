@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import http.cookiejar
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -191,4 +194,58 @@ def test_a_full_disk_keeps_reads_answering_errors_json_and_deleting_working(serv
     assert not (server["data"] / "sandboxes" / deleted).exists()
     status, _, body = _call(server, "GET", "/api/sessions")
     assert status == 200 and [s["id"] for s in json.loads(body)["items"]] == [kept]
+    filler.unlink()
+
+
+class _Browser:
+    """A person signing in with the real form: cookies kept, redirects not followed."""
+
+    CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+    class _NoRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), self._NoRedirects
+        )
+
+    def open(self, path: str, form: dict | None = None) -> tuple[int, dict, str]:
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        request = urllib.request.Request(self.base + path, data=data, headers={"Referer": self.base + path})
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode()
+
+    def post_form(self, path: str, fields: dict) -> tuple[int, dict, str]:
+        status, _, page = self.open(path)
+        assert status == 200, page[:300]
+        return self.open(path, {**fields, "csrfmiddlewaretoken": self.CSRF.search(page).group(1)})
+
+
+def test_signing_in_and_out_works_on_a_full_disk(server):
+    """Web sign-in writes the session and last_login: on a full disk neither
+    turns it into a 500; the session is kept (in the cache) and signing out
+    ends it."""
+    filler = _fill(server["data"])
+    browser = _Browser(server["base"])
+    status, headers, body = browser.post_form("/login/", {"username": "full", "password": "pw-for-tests-1"})
+    assert status == 302, body[:500]
+    assert headers["Location"] == "/sessions/"
+    status, _, page = browser.open("/sessions/")
+    assert status == 200, page[:500]
+    assert "Kept" in page and "Deleted" in page  # signed in: the person's sessions
+    log = server["log"].read_text()
+    assert "the disk is full" in log  # said so in the server's log, not in a 500
+
+    token = _Browser.CSRF.search(page).group(1)  # the sign-out form's
+    status, headers, _ = browser.open("/logout/", {"csrfmiddlewaretoken": token})
+    assert status == 302
+    status, headers, _ = browser.open("/sessions/")
+    assert status == 302 and "/login/" in headers["Location"]  # signed out for real
     filler.unlink()

@@ -9,10 +9,14 @@ what every client must have received.
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from pathlib import Path
 
 import pytest
 from celery import Celery
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from testing.clients import Watch, follow
 from testing.cluster import HERE, wait_for
@@ -290,3 +294,27 @@ async def test_deleting_a_session_on_b_stops_its_run_on_the_worker_first(cluster
     logged = cluster.worker.output()[len(logged_before) :]
     assert "Could not record events" not in logged and "Dropped" not in logged
     assert "Traceback" not in logged
+
+
+async def test_revoking_a_token_on_a_closes_its_socket_on_b(cluster, seeded, visitor):
+    """A program follows a run on web process B with an API token; the token
+    is revoked on A's tokens page: B closes the socket (code 4401), told
+    through Redis, while the run goes on."""
+    made = await asyncio.to_thread(visitor.post_form, "/tokens/", "/tokens/", {"name": "scale-out socket"})
+    plaintext = re.search(r'<code id="new-token">(rm_[^<]+)</code>', made.text).group(1)
+    token_id = int(re.findall(r"/tokens/(\d+)/revoke/", made.text)[0])  # newest first
+    text = "[slow lines=100 delay=0.05] Who may still listen?"
+    question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
+    headers = {"Authorization": f"Bearer {plaintext}", "Origin": f"http://127.0.0.1:{cluster.ports['B']}"}
+    async with connect(
+        cluster.ws_url("B", question_id), additional_headers=headers, open_timeout=5
+    ) as socket:
+        first = json.loads(await asyncio.wait_for(socket.recv(), 30))
+        assert first["type"] == "event"
+        revoked = await asyncio.to_thread(visitor.post_form, "/tokens/", f"/tokens/{token_id}/revoke/", {})
+        assert revoked.status_code == 302
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:  # events until the close
+                assert json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] == "event"
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    assert cluster.question(question_id)["status"] in ("running", "complete")  # the run itself goes on

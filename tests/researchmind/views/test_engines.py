@@ -4,6 +4,7 @@ engines in the ask form."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -296,3 +297,52 @@ def test_the_page_names_the_cli_but_not_where_the_server_keeps_it(claude_setting
     assert "<dt>Program</dt><dd><code>claude</code></dd>" in section
     assert "(Claude Code)" in section  # and its version
     assert str(Path(claude_settings.CLAUDE_BIN).parent) not in page
+
+
+ECHOING_CLI = """
+import json, os, sys
+if "--version" in sys.argv:
+    print("9.9.9 (Claude Code stand-in)")
+    sys.exit(0)
+cwd, home = os.getcwd(), os.environ.get("HOME", "")
+with open(sys.argv[0] + ".where", "w") as where:
+    where.write(cwd)
+text = f"I could not read {cwd}/../elsewhere.md; my notes are in {home}/notes and {cwd}."
+for line in (
+    {"type": "system", "subtype": "init", "model": "stand-in", "cwd": cwd, "tools": ["Read"]},
+    {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}},
+    {"type": "result", "subtype": "success", "is_error": False, "result": text, "num_turns": 1},
+):
+    print(json.dumps(line), flush=True)
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_test_report_names_server_folders_neutrally_and_keeps_the_raw(
+    settings, client_for, staff, polled, tmp_path
+):
+    """A CLI that quotes where it ran: the Engines page shows <sandbox> and
+    <engine home>, as answers do; the raw report keeps the paths for the admin."""
+    script = tmp_path / "claude-stand-in.py"
+    script.write_text(ECHOING_CLI)
+    wrapper = tmp_path / "claude"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
+    wrapper.chmod(0o755)
+    settings.CLAUDE_BIN = str(wrapper)
+    settings.ANTHROPIC_API_KEY = "test-key"
+    client = client_for(staff)
+    fragment = polled(client, started(client, "claude-code"))
+    sandbox = Path(str(script) + ".where").read_text()
+    check = EngineCheck.objects.get(engine="claude-code")
+    page = client.get(reverse("engine_settings") + f"?check={check.pk}").content.decode()
+    for shown in (fragment, page, json.dumps(check.report)):
+        assert sandbox not in shown and str(Path(sandbox).parent) not in shown
+    assert "I could not read &lt;sandbox&gt;/../elsewhere.md" in fragment
+    assert "&lt;sandbox&gt;." in fragment
+    assert sandbox in check.raw_report["answer"]  # the admin's copy, as the CLI said it
+    staff.is_superuser = True
+    staff.save()
+    admin_page = client.get(
+        reverse("admin:researchmind_enginecheck_change", args=[check.pk])
+    ).content.decode()
+    assert sandbox in admin_page
