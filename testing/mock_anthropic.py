@@ -14,7 +14,9 @@ A turn may also be a callable taking the request body and returning a turn.
 Streaming requests (``"stream": true``) get Server-Sent Events in the order the
 real API sends them (a cited text block's ``citations_delta`` events after its
 text; ``testing/messages_double.py`` plays a model that cites what it was sent); others get one JSON message (the CLI's non-streaming fallback).
-``Fail``, ``MidStreamError`` and ``Hang`` script failures. Binds 127.0.0.1 only.
+``Fail``, ``MidStreamError`` and ``Hang`` script failures. With ``api_key`` set,
+a request whose ``x-api-key`` header is not that key is refused with 401
+``authentication_error`` (as the API does) before any turn is used. Binds 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -122,6 +124,7 @@ class MockAnthropic:
     turns: list[Turn | Callable[[dict[str, Any]], Turn]] = field(default_factory=list)
     default: Turn = field(default_factory=lambda: Reply([Text("OK")]))
     requests: list[RecordedRequest] = field(default_factory=list)
+    api_key: str | None = None  # None: any key is accepted
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -192,7 +195,9 @@ class _Handler(BaseHTTPRequestHandler):
             body = {"_unparsed": raw.decode("utf-8", "replace")}
         self._record(body)
         path = self.path.split("?", 1)[0]
-        if path == "/v1/messages/count_tokens":
+        if self.mock.api_key is not None and self.headers.get("x-api-key") != self.mock.api_key:
+            self._send_json(401, _error_body(401, "invalid x-api-key"))
+        elif path == "/v1/messages/count_tokens":
             self._send_json(200, {"input_tokens": 10})
         elif path == "/v1/messages":
             try:
