@@ -36,7 +36,9 @@ def no_environment(settings):
 
 
 def team_provider(url: str, *, key: str = KEY) -> EngineProvider:
-    provider = EngineProvider(kind="anthropic", slug="team", name="Team Claude", base_url=url, model="claude-team")
+    provider = EngineProvider(
+        kind="anthropic", slug="team", name="Team Claude", base_url=url, model="claude-team"
+    )
     return provider_save(provider, api_key=key)
 
 
@@ -67,7 +69,7 @@ def test_a_question_asked_with_the_provider_is_answered_with_the_api_citations_v
 
     requests = mock.messages_requests()
     assert requests and {r.path for r in requests} == {"/v1/messages"}  # the provider's address
-    assert {r.headers["x-api-key"] for r in requests} == {KEY}  # the provider's key
+    assert {r.api_key for r in requests} == {KEY}  # the provider's key, in its key header
     assert {r.body["model"] for r in requests} == {"claude-team"}  # the provider's model
     sent = search_results(requests[-1].body)
     assert any(r.citable and LINE in r.texts for r in sent)
