@@ -7,9 +7,11 @@ refused key says where to enter it; the key never comes back."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from progress.models import ProgressEvent
@@ -119,3 +121,15 @@ def test_a_key_the_api_refuses_ends_the_run_saying_where_to_enter_it(api, notes_
     assert "enter a key this API accepts for the provider “team” on the Engines page" in body["error"]
     assert "ANTHROPIC_API_KEY" not in body["error"] and KEY[-12:] not in json.dumps(body)
     assert len(mock.messages_requests()) == 1  # refused once, not retried
+
+
+def test_check_engine_answers_through_the_provider(no_environment):
+    with MockAnthropic(default=CitingResearcher(), api_key=KEY) as mock:
+        team_provider(mock.url)
+        out = io.StringIO()
+        call_command("check_engine", "anthropic:team", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["status"] == "ok", report["why"]
+    assert (report["engine"], report["model"]) == ("anthropic:team", "claude-team")
+    assert report["citations"][0]["verification"] == "verified"
+    assert {r.api_key for r in mock.messages_requests()} == {KEY} and KEY not in out.getvalue()
