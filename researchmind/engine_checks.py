@@ -73,7 +73,9 @@ def _sweep_orphans() -> None:
     engine run may last. Left alone, one would block its engine's tests."""
     now = timezone.now()
     abandoned = now - timezone.timedelta(seconds=settings.ENGINE_TEST_ABANDON_SECONDS + STALE_GRACE_S)
-    too_old = now - timezone.timedelta(seconds=max(settings.ENGINE_TIMEOUT, settings.OPENAI_TIMEOUT) + 60)
+    too_old = now - timezone.timedelta(
+        seconds=max(settings.ENGINE_TIMEOUT, settings.OPENAI_TIMEOUT, settings.ANTHROPIC_TIMEOUT) + 60
+    )
     EngineCheck.objects.filter(status=EngineCheck.Status.RUNNING).filter(
         models.Q(polled_at__lt=abandoned) | models.Q(started_at__lt=too_old)
     ).update(

@@ -8,13 +8,16 @@ Messages API double on 127.0.0.1 with the provider's key and address."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from core.engines.anthropic import AnthropicEngine
+from researchmind.engine_checks import check_poll
 from researchmind.engine_config import build_engine
 from researchmind.models import EngineCheck, EngineProvider
 from testing.messages_double import CitingResearcher
@@ -205,3 +208,11 @@ def test_providers_saved_before_kinds_existed_are_openai_compatible():
         slug="old", name="Old", base_url="http://127.0.0.1:9/v1", model="m"
     )
     assert (provider.kind, provider.engine_name) == ("openai", "openai:old")
+
+
+def test_a_test_within_the_anthropic_time_limit_is_not_ended_as_an_orphan(settings):
+    """A test still polled is left running for as long as an Anthropic run may last."""
+    settings.ANTHROPIC_TIMEOUT = 3600
+    running = EngineCheck.objects.create(engine="anthropic:p", polled_at=timezone.now())
+    EngineCheck.objects.filter(pk=running.pk).update(started_at=timezone.now() - timedelta(minutes=40))
+    assert check_poll(running.pk).status == "running"
