@@ -1,6 +1,7 @@
 """Engine settings (staff only): each engine's state, the providers set up in
-the app (OpenAI-compatible servers and Anthropic's Messages API), and engine tests run in the background with
-their result polled, so setting one up needs no shell and no restart.
+the app (OpenAI-compatible servers and Anthropic's Messages API), and engine
+tests run in the background with their result polled, so setting one up needs
+no shell and no restart.
 
 Viewing is for staff; adding, editing, removing and testing need the
 permission to manage engines (``researchmind.manage_engines``, or a superuser).
