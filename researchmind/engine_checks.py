@@ -5,7 +5,7 @@ waits on a model.
 running: one at a time per engine); its page polls ``check_poll``, and a test
 that nobody has polled for ``ENGINE_TEST_ABANDON_SECONDS`` is cancelled, its
 model run stopped. A test runs in a thread of the process that started it.
-For an OpenAI-compatible provider the report also says whether the server
+For an OpenAI-compatible server the report also says whether it
 was reachable, which models ``/v1/models`` listed, whether a tool call was
 seen working and the time to the first token.
 """
@@ -23,18 +23,18 @@ from django.utils import timezone
 
 from core.engines.check import EngineUnavailable, check_engine, shown_report
 from core.engines.claude import credentials_advice
-from core.engines.openai import OpenAIEngine
 from core.engines.openai.errors import failure_of
-from core.engines.registry import LABELS
+from core.engines.registry import LABELS, get_engine
 from core.secretbox import Unreadable
 from researchmind.engine_config import build_engine, openai_settings
-from researchmind.models import PROVIDER_ENGINE_PREFIX, EngineCheck, EngineProvider
+from researchmind.models import EngineCheck, EngineProvider
 from researchmind.providers import (
     NoSuchProvider,
     is_provider_engine,
     provider_advice,
     provider_of,
     provider_settings,
+    provider_slug,
 )
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,9 @@ def _sweep_orphans() -> None:
     engine run may last. Left alone, one would block its engine's tests."""
     now = timezone.now()
     abandoned = now - timezone.timedelta(seconds=settings.ENGINE_TEST_ABANDON_SECONDS + STALE_GRACE_S)
-    too_old = now - timezone.timedelta(seconds=max(settings.ENGINE_TIMEOUT, settings.OPENAI_TIMEOUT) + 60)
+    too_old = now - timezone.timedelta(
+        seconds=max(settings.ENGINE_TIMEOUT, settings.OPENAI_TIMEOUT, settings.ANTHROPIC_TIMEOUT) + 60
+    )
     EngineCheck.objects.filter(status=EngineCheck.Status.RUNNING).filter(
         models.Q(polled_at__lt=abandoned) | models.Q(started_at__lt=too_old)
     ).update(
@@ -133,17 +135,22 @@ def run_check(engine: str, *, cancelled=lambda: False) -> dict:
     probe: dict = {}
     if engine == "openai" or is_provider_engine(engine):
         try:
-            config = openai_settings() if engine == "openai" else provider_settings(provider_of(engine))
+            if engine == "openai":
+                kind, config = "openai", openai_settings()
+            else:
+                provider = provider_of(engine)
+                kind, config = provider.kind, provider_settings(provider)
         except (NoSuchProvider, Unreadable) as error:
             return {"status": "failed", "why": str(error), "unavailable": True}
-        availability = OpenAIEngine(**config).availability()
+        availability = get_engine(kind, **config).availability()
         if not availability.available:  # nothing is asked of a server before it is set up
             return {
                 "status": "failed",
-                "why": f"The {engine} engine is unavailable: {availability.reason}",
+                "why": provider_advice(f"The {engine} engine is unavailable: {availability.reason}", engine),
                 "unavailable": True,
             }
-        probe = _probe(engine, config)
+        if kind == "openai":  # the Messages API is asked only by the test question itself
+            probe = _probe(engine, config)
     try:
         report = check_engine(lambda state: build_engine(engine, state=state), engine, cancelled=cancelled)
     except EngineUnavailable as error:
@@ -179,8 +186,7 @@ def _probe(engine: str, config: dict) -> dict:
     finally:
         client.close()
     if is_provider_engine(engine):
-        slug = engine.removeprefix(PROVIDER_ENGINE_PREFIX)
-        EngineProvider.objects.filter(slug=slug).update(models_listed=models)
+        EngineProvider.objects.filter(slug=provider_slug(engine)).update(models_listed=models)
     return {"reachable": True, "models": models, "models_error": ""}
 
 

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 
+from core.engines.anthropic.engine import DEFAULT_BASE_URL as ANTHROPIC_BASE_URL
 from core.engines.check import engine_version
 from core.engines.claude import LOGIN_FILES, ClaudeCodeEngine, credentials_from, has_credentials
 from core.engines.registry import LABELS, get_engine
@@ -94,11 +95,13 @@ def anthropic_settings() -> dict:
 def build_engine(name: str, *, model: str = "", state=None):
     """The engine called ``name`` with its settings; ``model`` (a question's
     choice) wins over the default, ``state`` is the session's private folder.
-    ``openai:<slug>`` is the provider set up in the app under that slug (it
-    reads the database: call it from synchronous code)."""
+    ``openai:<slug>`` and ``anthropic:<slug>`` are the providers set up in the
+    app under that slug, answered by the engine of their kind (it reads the
+    database: call it from synchronous code)."""
     if is_provider_engine(name):
-        config = provider_settings(provider_of(name)) | ({"model": model} if model else {})
-        return get_engine("openai", **config, **({"state_dir": state} if state is not None else {}))
+        provider = provider_of(name)
+        config = provider_settings(provider) | ({"model": model} if model else {})
+        return get_engine(provider.kind, **config, **({"state_dir": state} if state is not None else {}))
     config = dict(engine_settings().get(name, {}))
     if model and name in ("claude-code", "claude-mpm", "openai", "anthropic"):
         config["model"] = model
@@ -188,7 +191,9 @@ def provider_overview() -> list[dict]:
         overview.append(
             {
                 "provider": provider,
-                "endpoint": shown_url(provider.base_url),
+                "endpoint": shown_url(
+                    provider.base_url or (ANTHROPIC_BASE_URL if provider.is_anthropic else "")
+                ),
                 "key_problem": provider_key_problem(provider),
                 "available": availability.available,
                 "reason": availability.reason,

@@ -6,7 +6,7 @@ from django.conf import settings
 from core.engines.registry import list_engines
 from core.protocols import FANOUT_RESULT_TYPES
 from researchmind.engine_config import engine_settings
-from researchmind.models import ContentItem, EngineProvider, ResearchSession
+from researchmind.models import ENGINE_NAME_MAX, ContentItem, EngineProvider, ResearchSession
 from researchmind.providers import provider_availability, provider_engines
 from researchmind.runs.fanout import MAX_CONCURRENCY
 
@@ -78,8 +78,13 @@ MODEL_PATTERN = r"\A[A-Za-z0-9][A-Za-z0-9._:@/\[\]-]*\Z"
 
 
 class ProviderForm(forms.ModelForm):
-    """An OpenAI-compatible provider on the Engines page. The key is write-only:
-    the form never shows it, only whether one is stored."""
+    """A provider on the Engines page: an OpenAI-compatible server or Anthropic's
+    Messages API. The key is write-only: the form never shows it, only whether
+    one is stored. The kind and the short name make the engine's name, so
+    neither changes once saved; context length and tool calling are the
+    OpenAI-compatible kind's only (hidden for Anthropic, and ignored)."""
+
+    OPENAI_ONLY = ("context_length", "tool_mode")
 
     api_key = forms.CharField(
         label="API key",
@@ -87,7 +92,7 @@ class ProviderForm(forms.ModelForm):
         max_length=500,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "off"}),
         help_text="Stored encrypted; never shown again. Blank keeps the stored key. "
-        "A local server (Ollama, llama.cpp) needs none.",
+        "A local server (Ollama, llama.cpp) needs none; Anthropic's API does.",
     )
     clear_key = forms.BooleanField(label="Remove the stored key", required=False)
     model = forms.RegexField(
@@ -97,25 +102,72 @@ class ProviderForm(forms.ModelForm):
         error_messages={"invalid": "A model is a name such as gpt-4o-mini or llama3.1:8b."},
     )
     context_length = forms.IntegerField(
-        label="Context length (tokens)", min_value=512, max_value=10_000_000, initial=8192
+        label="Context length (tokens)", min_value=512, max_value=10_000_000, initial=8192, required=False
     )
 
     class Meta:
         model = EngineProvider
-        fields = ["name", "slug", "base_url", "model", "context_length", "tool_mode"]
+        fields = ["kind", "name", "slug", "base_url", "model", "context_length", "tool_mode"]
         labels = {"slug": "Short name", "base_url": "Base URL", "tool_mode": "Tool calling"}
+        help_texts = {
+            "base_url": "An OpenAI-compatible server's /v1 address. For Anthropic: blank is Anthropic's own "
+            "API (https://api.anthropic.com), or a gateway's address without /v1."
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if self.instance.pk:  # questions name the provider by it
+        self.fields["tool_mode"].required = False
+        self.fields["kind"].required = False  # not given: OpenAI-compatible, as before kinds existed
+        if self.instance.pk:  # questions name the provider by them
             self.fields["slug"].disabled = True
             self.fields["slug"].help_text = "Questions name the provider by it: it cannot change."
+            self.fields["kind"].disabled = True
+            if self.instance.is_anthropic:
+                for name in self.OPENAI_ONLY:
+                    del self.fields[name]
+
+    @property
+    def openai_only(self) -> tuple[str, ...]:
+        return self.OPENAI_ONLY
+
+    def clean(self):
+        cleaned = super().clean()
+        if "kind" in cleaned and not cleaned["kind"]:
+            cleaned["kind"] = EngineProvider.Kind.OPENAI
+        if cleaned.get("kind") == EngineProvider.Kind.ANTHROPIC:
+            self._clean_anthropic(cleaned)
+        elif cleaned.get("kind") == EngineProvider.Kind.OPENAI:
+            if "base_url" in cleaned and not cleaned["base_url"]:
+                self.add_error(
+                    "base_url",
+                    "An OpenAI-compatible provider needs its server's /v1 address "
+                    "(e.g. http://127.0.0.1:11434/v1 for Ollama).",
+                )
+            for name in self.OPENAI_ONLY:
+                if name in cleaned and cleaned[name] in (None, ""):
+                    self.add_error(name, "This field is required.")
+        return cleaned
+
+    def _clean_anthropic(self, cleaned: dict) -> None:
+        room = ENGINE_NAME_MAX - len(f"{EngineProvider.Kind.ANTHROPIC}:")
+        if not self.instance.pk and len(cleaned.get("slug") or "") > room:
+            self.add_error("slug", f"An Anthropic provider's short name has at most {room} characters.")
+        # The library adds /v1 itself: an address given with it would ask /v1/v1/messages.
+        cleaned["base_url"] = (cleaned.get("base_url") or "").removesuffix("/v1")
+        keeps_key = self.instance.has_key and not cleaned.get("clear_key")
+        if "api_key" in cleaned and not (cleaned["api_key"] or keeps_key):
+            self.add_error("api_key", "An Anthropic provider needs its API key.")
+        for name in self.OPENAI_ONLY:  # not Anthropic settings: what is stored (the defaults) stays
+            if name in self.fields:
+                cleaned[name] = getattr(self.instance, name)
 
     def clean_slug(self):
         return self.cleaned_data["slug"].lower()
 
     def clean_base_url(self):
         url = self.cleaned_data["base_url"].strip().rstrip("/")
+        if not url:  # required of the OpenAI-compatible kind only (clean)
+            return ""
         if not url.startswith(("http://", "https://")):
             raise forms.ValidationError("The base URL starts with http:// or https://.")
         if "@" in url.split("//", 1)[1].split("/", 1)[0]:

@@ -322,29 +322,45 @@ class ApiToken(models.Model):
         return self.expires_at is not None and self.expires_at <= timezone.now()
 
 
-# A provider's engine name: "openai:<slug>" (fits Question.engine's 40 characters).
-PROVIDER_ENGINE_PREFIX = "openai:"
+# A provider's engine name: "<kind>:<slug>", e.g. "openai:ollama" or "anthropic:team" (fits
+# Question.engine's 40 characters: an Anthropic provider's slug has at most 30).
+PROVIDER_ENGINE_PREFIX = "openai:"  # an OpenAI-compatible provider's
+ENGINE_NAME_MAX = 40
 
 
 class EngineProvider(models.Model):
-    """An OpenAI-compatible server set up in the app (the Engines page). Its
-    API key is stored sealed (``core.secretbox``), never in clear."""
+    """A model server set up in the app (the Engines page): an OpenAI-compatible
+    one, or Anthropic's Messages API. Its API key is stored sealed
+    (``core.secretbox``), never in clear."""
+
+    class Kind(models.TextChoices):
+        # Each value is also the engine (core.engines.registry) that answers for it.
+        OPENAI = "openai", "OpenAI-compatible (Chat Completions)"
+        ANTHROPIC = "anthropic", "Anthropic (Messages API, citations by the API)"
 
     class ToolMode(models.TextChoices):
         AUTO = "auto", "Auto: tools unless the server refuses them"
         ON = "on", "On: the model researches with tools"
         OFF = "off", "Off: the app retrieves passages for the model"
 
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPENAI)
     slug = models.SlugField(
-        max_length=32, unique=True, help_text='Its engine name is "openai:" and this (e.g. openai:ollama).'
+        max_length=32,
+        unique=True,
+        help_text='Its engine name is its kind, ":" and this (e.g. openai:ollama, anthropic:team).',
     )
     name = models.CharField(max_length=100)
-    base_url = models.URLField(max_length=500, help_text="The server's /v1 address.")
+    base_url = models.URLField(
+        max_length=500,
+        blank=True,
+        help_text="An OpenAI-compatible server's /v1 address; for Anthropic, blank is Anthropic's own API.",
+    )
     api_key_sealed = models.TextField(blank=True, editable=False)
     model = models.CharField(max_length=100, help_text="The model asked unless a question names another.")
     models_listed = models.JSONField(
         default=list, blank=True, editable=False, help_text="What /v1/models listed at the last test."
     )
+    # OpenAI-compatible providers only: the Messages API needs neither.
     context_length = models.PositiveIntegerField(default=8192)
     tool_mode = models.CharField(max_length=4, choices=ToolMode.choices, default=ToolMode.AUTO)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -359,7 +375,11 @@ class EngineProvider(models.Model):
 
     @property
     def engine_name(self) -> str:
-        return PROVIDER_ENGINE_PREFIX + self.slug
+        return f"{self.kind}:{self.slug}"
+
+    @property
+    def is_anthropic(self) -> bool:
+        return self.kind == self.Kind.ANTHROPIC
 
     @property
     def has_key(self) -> bool:

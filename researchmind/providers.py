@@ -1,10 +1,12 @@
-"""OpenAI-compatible providers set up in the app: their sealed API keys, the
-engine settings built from them, and which of them can answer here.
+"""Model providers set up in the app (OpenAI-compatible servers and Anthropic's
+Messages API): their sealed API keys, the engine settings built from them,
+and which of them can answer here.
 
-A provider's engine is called ``openai:<slug>``; the environment's one
-(``OPENAI_*``) keeps the name ``openai`` and cannot be edited in the app.
-The key is opened only to build an engine: never for a page, the API, a log
-or an event.
+A provider's engine is called ``<kind>:<slug>`` (``openai:ollama``,
+``anthropic:team``) and runs the engine of its kind (``openai`` or
+``anthropic``); the environment's ones (``OPENAI_*``, ``ANTHROPIC_*``) keep
+the plain names and cannot be edited in the app. The key is opened only to
+build an engine: never for a page, the API, a log or an event.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 from django.conf import settings
 
 from core.engines.base import Availability
-from core.engines.openai import OpenAIEngine
+from core.engines.registry import get_engine
 from core.secretbox import Unreadable, seal, unseal
-from researchmind.models import PROVIDER_ENGINE_PREFIX, EngineProvider
+from researchmind.models import EngineProvider
 
 
 class NoSuchProvider(LookupError):
@@ -22,13 +24,21 @@ class NoSuchProvider(LookupError):
 
 
 def is_provider_engine(name: str) -> bool:
-    return name.startswith(PROVIDER_ENGINE_PREFIX)
+    kind, colon, slug = name.partition(":")
+    return bool(colon and slug) and kind in EngineProvider.Kind.values
+
+
+def provider_slug(name: str) -> str:
+    """The slug in the engine name ``<kind>:<slug>``."""
+    return name.partition(":")[2]
 
 
 def provider_of(name: str) -> EngineProvider:
-    """The provider behind the engine name ``openai:<slug>``."""
-    slug = name.removeprefix(PROVIDER_ENGINE_PREFIX)
-    provider = EngineProvider.objects.filter(slug=slug).first() if is_provider_engine(name) else None
+    """The provider behind the engine name ``<kind>:<slug>`` (of that kind)."""
+    kind, _, slug = name.partition(":")
+    provider = (
+        EngineProvider.objects.filter(kind=kind, slug=slug).first() if is_provider_engine(name) else None
+    )
     if provider is None:
         raise NoSuchProvider(
             f"There is no provider called {slug!r}: it may have been removed on the Engines page."
@@ -53,11 +63,24 @@ def provider_key_problem(provider: EngineProvider) -> str:
 
 
 def provider_settings(provider: EngineProvider) -> dict:
-    """The ``openai`` engine's constructor settings for ``provider``: its
-    server, key, model, context and tool mode; the run limits are the
-    server's (``OPENAI_MAX_TURNS`` …). Raises ``Unreadable`` for a key the
-    current SECRET_KEY cannot open."""
+    """The constructor settings of the engine of ``provider``'s kind: its
+    server, key and model (and for an OpenAI-compatible one, its context and
+    tool mode); the run limits are the server's (``OPENAI_MAX_TURNS``,
+    ``ANTHROPIC_MAX_TURNS`` …). Raises ``Unreadable`` for a key the current
+    SECRET_KEY cannot open."""
     key = unseal(settings.SECRET_KEY, provider.api_key_sealed) if provider.api_key_sealed else ""
+    if provider.is_anthropic:
+        return {
+            "base_url": provider.base_url,  # blank: Anthropic's own API
+            "api_key": key,
+            "model": provider.model,
+            "max_turns": settings.ANTHROPIC_MAX_TURNS,
+            "max_tokens": settings.ANTHROPIC_MAX_TOKENS,
+            "thinking_tokens": settings.ANTHROPIC_THINKING_TOKENS,
+            "timeout": settings.ANTHROPIC_TIMEOUT,
+            "max_retries": settings.ANTHROPIC_MAX_RETRIES,
+            "retry_delay": settings.ANTHROPIC_RETRY_DELAY,
+        }
     return {
         "base_url": provider.base_url,
         "api_key": key,
@@ -76,7 +99,8 @@ def provider_availability(provider: EngineProvider) -> Availability:
     problem = provider_key_problem(provider)
     if problem:
         return Availability(False, f"{provider.name}: {problem}")
-    return OpenAIEngine(**provider_settings(provider)).availability()
+    availability = get_engine(provider.kind, **provider_settings(provider)).availability()
+    return Availability(availability.available, provider_advice(availability.reason, provider.engine_name))
 
 
 def provider_engines() -> list[tuple[str, str, Availability]]:
@@ -87,7 +111,7 @@ def provider_engines() -> list[tuple[str, str, Availability]]:
     ]
 
 
-# The openai engine's sentences name the environment's settings; for a provider set up in the app
+# The engines' sentences name the environment's settings; for a provider set up in the app
 # the place to act is its form on the Engines page.
 _ENVIRONMENT_ADVICE = (
     (
@@ -96,15 +120,23 @@ _ENVIRONMENT_ADVICE = (
     ),
     ("set OPENAI_MODEL to", "set the provider {name}'s default model to"),
     ("is OPENAI_BASE_URL right", "is the base URL of the provider {name} right"),
+    (
+        "set ANTHROPIC_API_KEY in the server's environment to a key this API accepts, then restart the app",
+        "enter a key this API accepts for the provider {name} on the Engines page",
+    ),
+    ("set ANTHROPIC_API_KEY", "enter one for the provider {name} on the Engines page"),
+    ("set CLAUDE_MODEL", "set the provider {name}'s default model"),
+    ("is ANTHROPIC_BASE_URL right", "is the base URL of the provider {name} right"),
 )
 
 
 def provider_advice(sentence: str, engine: str) -> str:
-    """``sentence`` (the openai engine's) naming the provider's form instead of
-    the environment's ``OPENAI_*`` when ``engine`` is a provider set up in the app."""
+    """``sentence`` (an engine's) naming the provider's form instead of the
+    environment's ``OPENAI_*`` / ``ANTHROPIC_*`` when ``engine`` is a provider
+    set up in the app."""
     if not is_provider_engine(engine):
         return sentence
-    name = f"“{engine.removeprefix(PROVIDER_ENGINE_PREFIX)}”"
+    name = f"“{provider_slug(engine)}”"
     for environment, app in _ENVIRONMENT_ADVICE:
         sentence = sentence.replace(environment, app.format(name=name))
     return sentence

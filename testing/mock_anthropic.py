@@ -14,7 +14,10 @@ A turn may also be a callable taking the request body and returning a turn.
 Streaming requests (``"stream": true``) get Server-Sent Events in the order the
 real API sends them (a cited text block's ``citations_delta`` events after its
 text; ``testing/messages_double.py`` plays a model that cites what it was sent); others get one JSON message (the CLI's non-streaming fallback).
-``Fail``, ``MidStreamError`` and ``Hang`` script failures. Binds 127.0.0.1 only.
+``Fail``, ``MidStreamError`` and ``Hang`` script failures. With ``api_key`` set,
+a request whose key header (``x-api-key``, or ``Authorization: Bearer`` as the
+``anthropic`` library sends an API key) does not carry that key is refused
+with 401 ``authentication_error`` (as the API does) before any turn is used. Binds 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -107,6 +110,13 @@ class RecordedRequest:
     headers: dict[str, str]
     body: dict[str, Any] | None
 
+    @property
+    def api_key(self) -> str:
+        """The key the request's key header carried ("" when none did)."""
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        bearer = headers.get("authorization", "")
+        return headers.get("x-api-key") or (bearer[len("Bearer ") :] if bearer.startswith("Bearer ") else "")
+
     def tool_results(self) -> list[dict[str, Any]]:
         """The tool_result blocks of the last user message in this request."""
         messages = (self.body or {}).get("messages") or []
@@ -122,6 +132,7 @@ class MockAnthropic:
     turns: list[Turn | Callable[[dict[str, Any]], Turn]] = field(default_factory=list)
     default: Turn = field(default_factory=lambda: Reply([Text("OK")]))
     requests: list[RecordedRequest] = field(default_factory=list)
+    api_key: str | None = None  # None: any key is accepted
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -170,9 +181,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
         pass
 
-    def _record(self, body: dict[str, Any] | None) -> None:
+    def _record(self, body: dict[str, Any] | None) -> RecordedRequest:
+        request = RecordedRequest(self.command, self.path, dict(self.headers), body)
         with self.mock._lock:
-            self.mock.requests.append(RecordedRequest(self.command, self.path, dict(self.headers), body))
+            self.mock.requests.append(request)
+        return request
 
     def do_HEAD(self) -> None:  # the CLI's connection pre-warm
         self._record(None)
@@ -190,9 +203,11 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {"_unparsed": raw.decode("utf-8", "replace")}
-        self._record(body)
+        request = self._record(body)
         path = self.path.split("?", 1)[0]
-        if path == "/v1/messages/count_tokens":
+        if self.mock.api_key is not None and request.api_key != self.mock.api_key:
+            self._send_json(401, _error_body(401, "invalid x-api-key"))
+        elif path == "/v1/messages/count_tokens":
             self._send_json(200, {"input_tokens": 10})
         elif path == "/v1/messages":
             try:

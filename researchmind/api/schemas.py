@@ -36,7 +36,7 @@ class SessionIn(Schema):
     engine: str | None = Field(
         None,
         description="Default engine for its questions (builtin unless set): builtin, claude-code, claude-mpm, "
-        "openai, or openai:<slug> for a provider set up on the Engines page.",
+        "openai, anthropic, or openai:<slug> / anthropic:<slug> for a provider set up on the Engines page.",
     )
 
 
@@ -123,7 +123,8 @@ class AskIn(Schema):
     text: str = Field(max_length=10_000, description="The question.")
     engine: str | None = Field(
         None,
-        description="The engine to answer with (the session's default unless set); openai:<slug> names a "
+        description="The engine to answer with (the session's default unless set); openai:<slug> or "
+        "anthropic:<slug> names a "
         "provider set up on the Engines page.",
     )
     model: str | None = Field(

@@ -1,6 +1,7 @@
-"""Engine settings (staff only): each engine's state, the OpenAI-compatible
-providers set up in the app, and engine tests run in the background with
-their result polled, so setting one up needs no shell and no restart.
+"""Engine settings (staff only): each engine's state, the providers set up in
+the app (OpenAI-compatible servers and Anthropic's Messages API), and engine
+tests run in the background with their result polled, so setting one up needs
+no shell and no restart.
 
 Viewing is for staff; adding, editing, removing and testing need the
 permission to manage engines (``researchmind.manage_engines``, or a superuser).
@@ -21,8 +22,14 @@ from core.engines.registry import LABELS
 from researchmind.engine_checks import check_poll, check_start
 from researchmind.engine_config import SHOWN_ENGINES, engine_overview, provider_overview
 from researchmind.forms import ProviderForm
-from researchmind.models import PROVIDER_ENGINE_PREFIX, EngineCheck, EngineProvider
-from researchmind.providers import provider_save
+from researchmind.models import EngineCheck, EngineProvider
+from researchmind.providers import (
+    NoSuchProvider,
+    is_provider_engine,
+    provider_of,
+    provider_save,
+    provider_slug,
+)
 
 MANAGE_PERMISSION = "researchmind.manage_engines"
 
@@ -57,15 +64,22 @@ def manager_required(view):
 
 def dom_id(engine: str) -> str:
     """The page's element id of an engine's section (a provider's has no colon: it is a CSS selector)."""
-    if engine.startswith(PROVIDER_ENGINE_PREFIX):
-        return "provider-" + engine.removeprefix(PROVIDER_ENGINE_PREFIX)
+    if is_provider_engine(engine):  # slugs are unique across kinds
+        return "provider-" + provider_slug(engine)
     return "engine-" + engine
+
+
+def _provider(engine: str) -> EngineProvider | None:
+    try:
+        return provider_of(engine)
+    except NoSuchProvider:
+        return None
 
 
 def _label(engine: str) -> str:
     if engine in LABELS:
         return LABELS[engine]
-    provider = EngineProvider.objects.filter(slug=engine.removeprefix(PROVIDER_ENGINE_PREFIX)).first()
+    provider = _provider(engine)
     return provider.name if provider else engine
 
 
@@ -91,10 +105,7 @@ def engine_settings_page(request):
 @require_POST
 def engine_test(request, name: str):
     """Start the test of ``name`` in the background (or join the one running)."""
-    is_provider = name.startswith(PROVIDER_ENGINE_PREFIX)
-    if name not in SHOWN_ENGINES and not (
-        is_provider and EngineProvider.objects.filter(slug=name.removeprefix(PROVIDER_ENGINE_PREFIX)).exists()
-    ):
+    if name not in SHOWN_ENGINES and _provider(name) is None:
         raise Http404("No such engine.")
     check = check_start(name, request.user)
     if request.htmx:

@@ -1,5 +1,5 @@
-"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``openai``, ``builtin``, or
-``openai:<slug>`` for a provider set up on the Engines page):
+"""``python manage.py check_engine claude-code`` (or ``claude-mpm``, ``openai``, ``anthropic``,
+``builtin``, or ``openai:<slug>`` / ``anthropic:<slug>`` for a provider set up on the Engines page):
 ask one tiny question over a tiny built-in fixture through the real engine and
 the configured credentials, and say what happened.
 
@@ -28,7 +28,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "engine", help=f"One of {', '.join(n for n in ENGINE_NAMES if n != 'replay')}, or openai:<slug>."
+            "engine",
+            help=f"One of {', '.join(n for n in ENGINE_NAMES if n != 'replay')}, or openai:<slug> / anthropic:<slug>.",
         )
         parser.add_argument(
             "--model",
