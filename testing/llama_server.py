@@ -68,7 +68,7 @@ class LlamaServer:
         argv = [
             sys.executable,
             "-m",
-            "llama_cpp.server",
+            "testing.llama_serve",  # llama_cpp.server without the AMX kernels a VM may not run
             "--model",
             str(model_path()),
             "--model_alias",
