@@ -303,7 +303,7 @@ async def test_revoking_a_token_on_a_closes_its_socket_on_b(cluster, seeded, vis
     made = await asyncio.to_thread(visitor.post_form, "/tokens/", "/tokens/", {"name": "scale-out socket"})
     plaintext = re.search(r'<code id="new-token">(rm_[^<]+)</code>', made.text).group(1)
     token_id = int(re.findall(r"/tokens/(\d+)/revoke/", made.text)[0])  # newest first
-    text = "[slow lines=100 delay=0.05] Who may still listen?"
+    text = "[slow lines=1200 delay=0.05] Who may still listen?"  # a minute: still running when the close comes
     question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
     headers = {"Authorization": f"Bearer {plaintext}", "Origin": f"http://127.0.0.1:{cluster.ports['B']}"}
     async with connect(
@@ -317,4 +317,14 @@ async def test_revoking_a_token_on_a_closes_its_socket_on_b(cluster, seeded, vis
             while True:  # the stream goes on until the close
                 assert json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] in ("event", "answer")
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
-    assert cluster.question(question_id)["status"] in ("running", "complete")  # the run itself goes on
+    assert cluster.question(question_id)["status"] == "running"  # the run itself goes on
+    cancelled = await asyncio.to_thread(
+        visitor.post_form,
+        f"/sessions/{seeded['session_id']}/",
+        f"/sessions/{seeded['session_id']}/questions/{question_id}/cancel/",
+        {},
+    )
+    assert cancelled.status_code in (200, 302)
+    await asyncio.to_thread(
+        wait_for, lambda: not slow_engines_running(text), timeout=15, what="the cancelled engine exiting"
+    )
