@@ -25,6 +25,12 @@ the held-out part (every third question) and the second held-out batch separatel
     .venv/bin/python -m bench.quality.builtin_engine --show tune    # print each tuning question's lead
     .venv/bin/python -m bench.quality.builtin_engine --set rsync    # the held-out set on rsync's manuals
 
+``--set manpages`` evaluates a development set of 22 questions (4 worded as
+a user asks, 2 unanswerable) over curl(1), find(1) and apt.conf(5), rendered
+as the rsync manuals are: manual-page structure to tune on (definition lists,
+exit-code tables), written on 2026-11-29 after the rsync set had shown those
+failure classes; it may be tuned on.
+
 ``--set rsync`` evaluates the held-out set of
 ``bench/quality/sets/heldout_rsync_manuals.jsonl`` instead: 40 answerable
 questions (12 worded as a user asks, without the manuals' terms) and 5
@@ -100,6 +106,9 @@ CORPUS = [
 # The held-out sets on documentation outside site-packages: name -> (questions, corpus builder).
 RSYNC_MANUALS = ("rsync.1", "rsyncd.conf.5", "rsync-ssl.1", "rrsync.1")
 RSYNC_DOCS = ("README.Debian", "NEWS.md.gz", "examples/rsyncd.conf")
+# The manual-page development set: definition lists (option, then its description), SYNOPSIS,
+# EXIT CODES tables; tuned on, unlike the rsync set.
+MANPAGE_DEV = ("curl.1", "find.1", "apt.conf.5")
 
 
 def render_manual(page: str) -> str:
@@ -135,9 +144,26 @@ def rsync_corpus(folder: Path) -> list[tuple[str, Path]]:
     return files
 
 
+def manpage_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """curl(1), find(1) and apt.conf(5) rendered to text: the manual-page development set's corpus."""
+    files = []
+    for page in MANPAGE_DEV:
+        path = folder / f"{page}.txt"
+        path.write_text(render_manual(page), encoding="utf-8")
+        files.append((path.name, path))
+    return files
+
+
 SETS = {
-    "rsync": (Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl", "rsync manuals", rsync_corpus)
+    "rsync": (
+        Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
+        "rsync manuals",
+        rsync_corpus,
+    ),
+    "manpages": (Path(__file__).with_name("sets") / "dev_manpages.jsonl", "manual pages", manpage_corpus),
 }
+# Sets that may be tuned on (development sets); the others are held out.
+DEVELOPMENT_SETS = frozenset({"manpages"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -460,7 +486,7 @@ def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool) -> int:
             stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
             assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
     outcomes = run_cases(box, cases)
-    report(f"held-out set {name!r}", outcomes, box)
+    report(f"{'development' if name in DEVELOPMENT_SETS else 'held-out'} set {name!r}", outcomes, box)
     user = [o for o in outcomes if o.case.kind == "user"]
     print(
         f"worded as a user asks: lead {sum(lead_correct(o) for o in user)}/{len(user)}, "
