@@ -87,7 +87,9 @@ def main() -> int:
             def window_only(path: Path = path, first: int = first, last: int = last) -> object:
                 lines = path.read_text(encoding="utf-8").split("\n")
                 shown = "\n".join(lines[first - 1 : last]) + "\n"
-                return len(lines), highlight(shown, get_lexer_for_filename(path.name), HtmlFormatter(nowrap=True))
+                return len(lines), highlight(
+                    shown, get_lexer_for_filename(path.name), HtmlFormatter(nowrap=True)
+                )
 
             def whole_file(path: Path = path) -> object:
                 text = path.read_text(encoding="utf-8")
