@@ -1,9 +1,12 @@
 """Viewer benchmark: open a 10-line cited range of a 100,000-line file with
-``open_window`` vs highlighting the whole file with Pygments.
+``open_window`` vs Pygments highlighting the same shown window alone.
 
-Target: the window opens in ≤ 150 ms; the ratio against the
-whole-file baseline, measured in the same process, is the stable number on
-shared machines.
+Target: the window opens in ≤ 150 ms. The contender reads the file, finds the
+lines ``open_window`` shows (the range and its context), counts the file's
+lines and highlights only those shown lines with Pygments: what a viewer
+does at the least. Its ratio, measured in the same process, is the stable
+number on shared machines. Highlighting the whole file, which no viewer does,
+is printed as an extra row.
 
     .venv/bin/python -m bench.perf.viewer [--lines 100000] [--repeat 5]
 """
@@ -79,20 +82,33 @@ def main() -> int:
             def open_range(name: str = name, middle: int = middle) -> object:
                 return open_window(root, f"c0ffee00/{name}", line_start=middle, line_end=middle + 9)
 
+            first, last = window.first, window.last
+
+            def window_only(path: Path = path, first: int = first, last: int = last) -> object:
+                lines = path.read_text(encoding="utf-8").split("\n")
+                shown = "\n".join(lines[first - 1 : last]) + "\n"
+                return len(lines), highlight(
+                    shown, get_lexer_for_filename(path.name), HtmlFormatter(nowrap=True)
+                )
+
             def whole_file(path: Path = path) -> object:
                 text = path.read_text(encoding="utf-8")
                 return highlight(text, get_lexer_for_filename(path.name), HtmlFormatter(nowrap=True))
 
             w_best, w_med = best_and_median(open_range, args.repeat)
+            s_best, s_med = best_and_median(window_only, args.repeat)
             f_best, f_med = best_and_median(whole_file, max(1, args.repeat // 2))
             passed = w_med <= BAR_MS
             ok &= passed
             print(
-                f"{name:7} {args.lines:,} lines ({path.stat().st_size / 1e6:.1f} MB): "
-                f"open_window 10-line range median {w_med:.1f} ms (best {w_best:.1f}) | "
-                f"whole-file Pygments median {f_med:.0f} ms (best {f_best:.0f}) | "
-                f"ratio {w_med / f_med:.3f} ({f_med / w_med:.0f}× faster) | "
-                f"bar ≤ {BAR_MS:.0f} ms: {'PASS' if passed else 'FAIL'}"
+                f"{name:7} {args.lines:,} lines ({path.stat().st_size / 1e6:.1f} MB), "
+                f"{last - first + 1} lines shown: open_window median {w_med:.1f} ms (best {w_best:.1f}) | "
+                f"Pygments on the shown window alone median {s_med:.1f} ms (best {s_best:.1f}) | "
+                f"ratio {w_med / s_med:.2f} × | bar ≤ {BAR_MS:.0f} ms: {'PASS' if passed else 'FAIL'}"
+            )
+            print(
+                f"        extra row, not a fair contender: whole-file Pygments median {f_med:.0f} ms "
+                f"(best {f_best:.0f}), open_window {w_med / f_med:.4f} × that"
             )
     return 0 if ok else 1
 
