@@ -31,8 +31,9 @@ from .index import index_path, reading
 from .query import fts_query, question_terms, related_words
 from .search import Hit, prefix_filter
 
-# Chunks ranked by BM25 per level at most: ~2-4 ms on the loaded two-core machine.
-MAX_RANKED = 2_000
+# Chunks ranked by BM25 per level at most: 1-2 ms unloaded (2,000 gave the same top 5
+# for 3 more of the 29 bench queries, at 1.5x the time of the slowest searches).
+MAX_RANKED = 1_000
 WINDOW_BITS = 8  # a window: 256 consecutive chunk ids
 
 
