@@ -31,8 +31,9 @@ from .index import index_path, reading
 from .query import fts_query, question_terms, related_words
 from .search import Hit, prefix_filter
 
-# Chunks ranked by BM25 per level at most: 1-2 ms unloaded (2,000 gave the same top 5
-# for 3 more of the 29 bench queries, at 1.5x the time of the slowest searches).
+# Chunks ranked by BM25 per level at most: the slowest bench searches took 9.5 ms at
+# load 6; 2,000 gave the same top 5 as ranking every chunk for 3 more of its 29
+# queries (22 instead of 19), but took 14 ms.
 MAX_RANKED = 1_000
 WINDOW_BITS = 8  # a window: 256 consecutive chunk ids
 
