@@ -71,7 +71,7 @@ def store_answer_html(question) -> str:
     """Render the answer with its citations as they are now and keep it on the
     question: called by the writes that change either (recording citations,
     re-verifying them, flagging them stale), never by a page load."""
-    citations = question.citations.select_related("question", "content_item").order_by("position")
+    citations = question.citations.select_related("content_item").order_by("position")
     views = {c.cid: citation_view(c) for c in citations}
     html = (
         rendering.render_answer(question.answer, views, link_for=lambda view: view.href)
@@ -87,7 +87,7 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     """What the page shows of the answer. Reads only: the stored HTML, or,
     before the run has stored it, the answer rendered now and not kept.
     ``files_read`` (from the run's summary) spares reading the run's events."""
-    citations = list(question.citations.select_related("question", "content_item").order_by("position"))
+    citations = list(question.citations.select_related("content_item").order_by("position"))
     views = {c.cid: citation_view(c) for c in citations}
     html = question.html_cache
     if not html and question.answer:
