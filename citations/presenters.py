@@ -39,7 +39,7 @@ def viewer_url(citation: Citation) -> str | None:
 
 def citation_view(citation: Citation) -> CitationView:
     is_url = citation.source_type == Citation.SourceType.URL
-    href = viewer_url(citation)
+    href = in_viewer = viewer_url(citation)
     if href is None and citation.url:
         href = web_href(citation.url)  # engine-supplied: only http(s), never javascript: or data:
     label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
@@ -60,7 +60,7 @@ def citation_view(citation: Citation) -> CitationView:
         status=citation.verification,
         status_label=citation.get_verification_display(),
         href=href,
-        is_url=is_url and not viewer_url(citation),
+        is_url=is_url and not in_viewer,
         highlight=citation.verification in HIGHLIGHTED,
         support=citation.support,
         support_reason=citation.support_reason,

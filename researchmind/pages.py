@@ -40,6 +40,15 @@ def owned_question(request, session_id, question_id) -> Question:
     )
 
 
+def shown_question(request, session_id, question_id) -> Question:
+    """``owned_question`` as the question page reads it (``QuestionQuerySet.for_page``)."""
+    return get_object_or_404(
+        Question.objects.owned_by(request.user).for_page().select_related("session"),
+        pk=question_id,
+        session_id=session_id,
+    )
+
+
 MAX_ORIGINALS_LISTED = 20
 
 
@@ -140,7 +149,7 @@ def summary_line(summary: dict) -> str:
 def thread_context(question: Question) -> dict:
     """The thread around a question: its earlier turns, answer first, each
     with its run in one line; stored HTML only (no turn's events are read)."""
-    earlier = list(question.earlier_turns().filter(parent__isnull=True))
+    earlier = list(question.earlier_turns().filter(parent__isnull=True).for_page())
     turns = []
     for turn in earlier:
         summary = (turn.summary or selectors.run_summary(turn.pk)) if turn.is_finished else {}
