@@ -67,11 +67,14 @@ def citation_view(citation: Citation) -> CitationView:
     )
 
 
-def store_answer_html(question) -> str:
+def store_answer_html(question, citations: list[Citation] | None = None) -> str:
     """Render the answer with its citations as they are now and keep it on the
     question: called by the writes that change either (recording citations,
-    re-verifying them, flagging them stale), never by a page load."""
-    citations = question.citations.select_related("content_item").order_by("position")
+    re-verifying them, flagging them stale), never by a page load. A caller
+    that has just saved all of them, in order, passes them instead of having
+    them read back."""
+    if citations is None:
+        citations = question.citations.select_related("content_item").order_by("position")
     views = {c.cid: citation_view(c) for c in citations}
     html = (
         rendering.render_answer(question.answer, views, link_for=lambda view: view.href)

@@ -191,7 +191,7 @@ def citations_record(question) -> int:
         if parsed.problems:
             question.protocol = dict(question.protocol or {}, citation_problems=parsed.problems)
         question.save(update_fields=["protocol"])
-        store_answer_html(question)
+        store_answer_html(question, rows)
     return len(rows)
 
 
