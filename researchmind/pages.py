@@ -189,17 +189,22 @@ def fanout_lanes(question) -> list[dict]:
 
 
 def fanout_citations(question) -> list[dict]:
-    """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
-    groups: dict[int, dict] = {}
-    rows = (
+    """The sub-runs' citations (verified by the normal path), grouped by sub-run.
+    Each sub-run is read once, not joined to each of its citations (its answer
+    and output would come with every row), and each citation's content item
+    with it (its readable location names the item)."""
+    rows = list(
         Citation.objects.filter(question__parent=question)
-        .select_related("question")
+        .select_related("content_item")
         .order_by("question_id", "position")
     )
+    # Read after the citations: a sub-run with citations is there (none is deleted alone).
+    subs = {sub.pk: sub for sub in question.sub_runs.for_page()}
+    groups: dict[int, dict] = {}
     for citation in rows:
+        sub = subs[citation.question_id]
         group = groups.setdefault(
-            citation.question_id,
-            {"sub": citation.question, "label": citation.question.sub_run_label, "citations": []},
+            citation.question_id, {"sub": sub, "label": sub.sub_run_label, "citations": []}
         )
         group["citations"].append(citation)
     return list(groups.values())
