@@ -39,7 +39,7 @@ def viewer_url(citation: Citation) -> str | None:
 
 def citation_view(citation: Citation) -> CitationView:
     is_url = citation.source_type == Citation.SourceType.URL
-    href = viewer_url(citation)
+    href = in_viewer = viewer_url(citation)
     if href is None and citation.url:
         href = web_href(citation.url)  # engine-supplied: only http(s), never javascript: or data:
     label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
@@ -60,18 +60,21 @@ def citation_view(citation: Citation) -> CitationView:
         status=citation.verification,
         status_label=citation.get_verification_display(),
         href=href,
-        is_url=is_url and not viewer_url(citation),
+        is_url=is_url and not in_viewer,
         highlight=citation.verification in HIGHLIGHTED,
         support=citation.support,
         support_reason=citation.support_reason,
     )
 
 
-def store_answer_html(question) -> str:
+def store_answer_html(question, citations: list[Citation] | None = None) -> str:
     """Render the answer with its citations as they are now and keep it on the
     question: called by the writes that change either (recording citations,
-    re-verifying them, flagging them stale), never by a page load."""
-    citations = question.citations.select_related("question", "content_item").order_by("position")
+    re-verifying them, flagging them stale), never by a page load. A caller
+    that has just saved all of them, in order, passes them instead of having
+    them read back."""
+    if citations is None:
+        citations = question.citations.select_related("content_item").order_by("position")
     views = {c.cid: citation_view(c) for c in citations}
     html = (
         rendering.render_answer(question.answer, views, link_for=lambda view: view.href)
@@ -87,7 +90,7 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     """What the page shows of the answer. Reads only: the stored HTML, or,
     before the run has stored it, the answer rendered now and not kept.
     ``files_read`` (from the run's summary) spares reading the run's events."""
-    citations = list(question.citations.select_related("question", "content_item").order_by("position"))
+    citations = list(question.citations.select_related("content_item").order_by("position"))
     views = {c.cid: citation_view(c) for c in citations}
     html = question.html_cache
     if not html and question.answer:

@@ -33,6 +33,7 @@ class Locators:
     def __init__(self, session) -> None:
         self.session = session
         self.lines: dict[str, list[str]] = {}
+        self.has_maps: dict[object, bool] = {}  # per item: were documents rendered into it at all?
 
     def find(self, item, source_path: str, status: str, line_start, line_end, excerpt: str) -> dict | None:
         """The citation's locator when it cites verified lines of a document's
@@ -44,8 +45,10 @@ class Locators:
                 return None
         except ValueError:
             return None
+        if item.pk not in self.has_maps:
+            self.has_maps[item.pk] = map_path(item.documents_path, "").parent.is_dir()
         rendition = source_path.split("/", 1)[1]
-        if not map_path(item.documents_path, rendition).is_file():
+        if not self.has_maps[item.pk] or not map_path(item.documents_path, rendition).is_file():
             return None
         try:
             if source_path not in self.lines:
@@ -188,7 +191,7 @@ def citations_record(question) -> int:
         if parsed.problems:
             question.protocol = dict(question.protocol or {}, citation_problems=parsed.problems)
         question.save(update_fields=["protocol"])
-        store_answer_html(question)
+        store_answer_html(question, rows)
     return len(rows)
 
 

@@ -103,7 +103,7 @@ def _start_from_db(question_id: int, tool_id) -> dict | None:
 
 
 def _final_regions(question_id: int) -> str:
-    question = Question.objects.select_related("session").get(pk=question_id)
+    question = Question.objects.for_page().select_related("session").get(pk=question_id)
     context = question_context(question) | {"oob": True}
     regions = ("status", "phase", "answer", "run-summary")  # the folded run's "N steps · …" line too
     parts = [render_to_string(f"{PAGE}#{name}", context) for name in regions]

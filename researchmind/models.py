@@ -39,6 +39,12 @@ class QuestionQuerySet(models.QuerySet):
     def owned_by(self, user) -> QuestionQuerySet:
         return _owned(self, user, "session__owner")
 
+    def for_page(self) -> QuestionQuerySet:
+        """Without what the engine printed and wrote verbatim (the admin and the API
+        show it, no page does): as large as the run, ~1 MB for an answer with
+        1,000 citations, read only if asked for."""
+        return self.defer("raw_output", "answer_raw")
+
     def fanouts(self) -> QuestionQuerySet:
         """Fan-out parents (``Question.is_fanout``)."""
         return self.filter(protocol__has_key=FANOUT_KEY)

@@ -40,6 +40,15 @@ def owned_question(request, session_id, question_id) -> Question:
     )
 
 
+def shown_question(request, session_id, question_id) -> Question:
+    """``owned_question`` as the question page reads it (``QuestionQuerySet.for_page``)."""
+    return get_object_or_404(
+        Question.objects.owned_by(request.user).for_page().select_related("session"),
+        pk=question_id,
+        session_id=session_id,
+    )
+
+
 MAX_ORIGINALS_LISTED = 20
 
 
@@ -140,7 +149,7 @@ def summary_line(summary: dict) -> str:
 def thread_context(question: Question) -> dict:
     """The thread around a question: its earlier turns, answer first, each
     with its run in one line; stored HTML only (no turn's events are read)."""
-    earlier = list(question.earlier_turns().filter(parent__isnull=True))
+    earlier = list(question.earlier_turns().filter(parent__isnull=True).for_page())
     turns = []
     for turn in earlier:
         summary = (turn.summary or selectors.run_summary(turn.pk)) if turn.is_finished else {}
@@ -180,17 +189,22 @@ def fanout_lanes(question) -> list[dict]:
 
 
 def fanout_citations(question) -> list[dict]:
-    """The sub-runs' citations (verified by the normal path), grouped by sub-run."""
-    groups: dict[int, dict] = {}
-    rows = (
+    """The sub-runs' citations (verified by the normal path), grouped by sub-run.
+    Each sub-run is read once, not joined to each of its citations (its answer
+    and output would come with every row), and each citation's content item
+    with it (its readable location names the item)."""
+    rows = list(
         Citation.objects.filter(question__parent=question)
-        .select_related("question")
+        .select_related("content_item")
         .order_by("question_id", "position")
     )
+    # Read after the citations: a sub-run with citations is there (none is deleted alone).
+    subs = {sub.pk: sub for sub in question.sub_runs.for_page()}
+    groups: dict[int, dict] = {}
     for citation in rows:
+        sub = subs[citation.question_id]
         group = groups.setdefault(
-            citation.question_id,
-            {"sub": citation.question, "label": citation.question.sub_run_label, "citations": []},
+            citation.question_id, {"sub": sub, "label": sub.sub_run_label, "citations": []}
         )
         group["citations"].append(citation)
     return list(groups.values())

@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from progress import selectors
 from researchmind import forms, runs, services
 from researchmind.models import ContentItem, Question
-from researchmind.pages import owned_question, owned_session, question_context
+from researchmind.pages import owned_question, owned_session, question_context, shown_question
 from researchmind.runs import recover_interrupted
 from researchmind.views.content import full_page_with_error
 from researchmind.views.sessions import session_page_context
@@ -135,7 +135,7 @@ def question_timeline(request, session_id, question_id):
 @login_required
 @require_GET
 def question_detail(request, session_id, question_id):
-    question = owned_question(request, session_id, question_id)
+    question = shown_question(request, session_id, question_id)
     if question.status == Question.Status.RUNNING:
         if recover_interrupted(question_ids=[question.pk]):
             question.refresh_from_db()
@@ -146,7 +146,7 @@ def question_detail(request, session_id, question_id):
 @require_GET
 def question_answer(request, session_id, question_id):
     """The answer region alone (htmx refresh after the run ends)."""
-    question = owned_question(request, session_id, question_id)
+    question = shown_question(request, session_id, question_id)
     return render(request, "researchmind/question_detail.html#answer", question_context(question))
 
 
