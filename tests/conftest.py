@@ -213,9 +213,8 @@ def polled():
     """``polled(client, check_id)``: poll the test as its page does until it
     ends, and return the last fragment."""
 
-    from django.urls import reverse  # as above: a pure test run has no Django settings
-
     from django.db import OperationalError
+    from django.urls import reverse  # as above: a pure test run has no Django settings
 
     def poll(client, check_id: int) -> str:
         deadline = time.monotonic() + CHECK_GUARD

@@ -303,7 +303,9 @@ async def test_revoking_a_token_on_a_closes_its_socket_on_b(cluster, seeded, vis
     made = await asyncio.to_thread(visitor.post_form, "/tokens/", "/tokens/", {"name": "scale-out socket"})
     plaintext = re.search(r'<code id="new-token">(rm_[^<]+)</code>', made.text).group(1)
     token_id = int(re.findall(r"/tokens/(\d+)/revoke/", made.text)[0])  # newest first
-    text = "[slow lines=1200 delay=0.05] Who may still listen?"  # a minute: still running when the close comes
+    text = (
+        "[slow lines=1200 delay=0.05] Who may still listen?"  # a minute: still running when the close comes
+    )
     question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
     headers = {"Authorization": f"Bearer {plaintext}", "Origin": f"http://127.0.0.1:{cluster.ports['B']}"}
     async with connect(

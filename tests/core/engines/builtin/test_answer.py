@@ -485,7 +485,7 @@ def test_high_confidence_needs_a_lead_about_everything_the_question_names():
 
 
 def test_a_quoted_less_than_sign_is_shown_as_itself_even_in_code():
-    """"Convert it with `yq -y . < in.json`" read "yq -y . &lt; in.json" in the
+    """ "Convert it with `yq -y . < in.json`" read "yq -y . &lt; in.json" in the
     answer: the quote's "<" was escaped for Markdown, which shows a code span's
     text literally. Only what could open a comment or close our tags is defused."""
     from core.citations.rendering import render_answer
