@@ -89,6 +89,18 @@ def unwrap(text: str) -> str:
     return text
 
 
+def hidden_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds links and reST targets, whose targets a renderer
+    drops: "..." inside one (a GitHub compare URL, "1.0...1.1") is part of
+    it, never an elision."""
+    spans = []
+    if "](" in text:
+        spans += [m.span() for m in _LINK_RE.finditer(text)]
+    if "`" in text:
+        spans += [m.span() for m in _TARGET_RE.finditer(text)]
+    return spans
+
+
 def fold(text: str) -> str:
     """Fold a whole text at once (C-speed string methods and a few regexes
     guarded by a find, no per-character Python), keeping its line breaks so
