@@ -364,7 +364,7 @@ def _metadata_link_line(tmp_path) -> tuple[str, int, str]:
 
 
 def test_markdown_link_with_dots_in_its_target_is_verified_at_its_line(tmp_path):
-    """"..." inside a link's target is part of the URL, not an elision: a correct excerpt of
+    """The "..." inside a link's target is part of the URL, not an elision: a correct excerpt of
     the line "## [3.5.3](https://github.com/…/compare/3.5.2...3.5.3) (date)" is verified."""
     path, at, line = _metadata_link_line(tmp_path)
     (v,) = verify_citations(tmp_path, [file_citation(path, at, at, line)])
