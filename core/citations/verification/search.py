@@ -164,6 +164,10 @@ def search_any(
     reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)  # pragma: no mutate
     # Not mutated: a longer lower-cased part adds only later occurrences to a first-only answer (never read)
     low = hay.lower() if reach == len(hay) else hay[:reach].lower()  # pragma: no mutate
+    if text is not None and len(low) != len(text):
+        # "İ" is the one character str.lower() makes two of; a stand-in keeps
+        # the offsets in line (it spells "i" once normalised: a hiding place).
+        low = text.replace("\u0130", "\x00").lower()
     # Words are looked for in the raw text: not where offsets would not line
     # up, nor where a character may spell a word only once normalised.
     # Not mutated: speed only: normalised whole instead, the same occurrences

@@ -90,15 +90,16 @@ def test_plain_text_hides_no_words() -> None:
 
 
 def test_a_few_spelling_characters_in_a_long_file_are_each_looked_around(tmp_path) -> None:
-    """Django's query.py with one docstring line set with a ligature ("ﬁ") and a "™" far from
-    it: the line quoted with plain letters is relocated to it, its copy left with plain
-    letters elsewhere is counted, and a changed word is still a mismatch."""
+    """Django's query.py with one docstring line set with a ligature ("ﬁ"), and a "™" and an
+    "İ" (lower-cased to two characters) far from it: the line quoted with plain letters is
+    relocated to it, its copy left with plain letters elsewhere is counted, and a changed
+    word is still a mismatch."""
     lines = installed_file("django", "db/models/query.py").read_text(encoding="utf-8").splitlines()
     at = line_of(lines, "Return the first object of a query or None if no match is found.")
     original = lines[at - 1]
     lines[at - 1] = original.replace("fi", "\ufb01")
     lines.append(original)
-    lines.insert(10, "# Django\u2122")
+    lines.insert(10, "# Django\u2122 in \u0130stanbul")  # "İ" lower-cases to two characters
     assert "\ufb01" in lines[at]  # the changed line moved down one by the insert
     (tmp_path / CID).mkdir()
     (tmp_path / CID / "query.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
