@@ -31,7 +31,7 @@ from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
 from core.citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
 from core.citations.verification.reach import widened
-from core.citations.verification.spelling import hides_words, hiding_places
+from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
 
 MAX_HITS = 20000
@@ -145,19 +145,20 @@ def search_any(
     ``first_only[k]`` only the earliest occurrence of excerpt k is needed."""
     flags = first_only or [False] * len(needles)
     # Not mutated: every caller passes data.isascii() or None, so the same decision; speed only for chunks
-    if is_ascii if is_ascii is not None else data.isascii():  # pragma: no mutate
-        # bytes.lower() folds ASCII letters only, as str.casefold() does them.
+    plain = is_ascii if is_ascii is not None else data.isascii()  # pragma: no mutate
+    text, encoding = (None, "utf-8") if plain else decode(data)
+    if encoding == "utf-8":
+        # UTF-8 is searched as bytes too: bytes.lower() folds the ASCII
+        # letters the words are made of (str.lower() of the decoded text took
+        # a fifth of the search), and whole lines of it decode on their own.
         # Not mutated: speed only: the lower-cased text never holds 'XX\nXX', so every span is the whole text
-        text, encoding, hay, newline = None, "utf-8", data, b"\n"  # pragma: no mutate
+        text, hay, newline = None, data, b"\n"  # pragma: no mutate
     else:
-        text, encoding = decode(data)
         hay, newline = text, "\n"  # pragma: no mutate: speed only: spans become the whole text
     # First occurrences of one-piece excerpts need only the lines up to
     # their first verbatim occurrence (see below): lower-case only that much.
     # pragma: no mutate start (needles and flags always have the same length)
-    verbatim = [
-        _verbatim_at(data, n) if f and text is None else None for n, f in zip(needles, flags, strict=True)
-    ]
+    verbatim = [_verbatim_at(data, n) if f and plain else None for n, f in zip(needles, flags, strict=True)]
     # pragma: no mutate end
     # Not mutated: default only for no excerpts (never searched); a longer lower-cased part adds only later
     # hits
@@ -168,23 +169,22 @@ def search_any(
         # "İ" is the one character str.lower() makes two of; a stand-in keeps
         # the offsets in line (it spells "i" once normalised: a hiding place).
         low = text.replace("\u0130", "\x00").lower()
-    # Words are looked for in the raw text: not where offsets would not line
-    # up, nor where a character may spell a word only once normalised.
-    # Not mutated: speed only: normalised whole instead, the same occurrences
-    anchors = text is None or len(low) == len(text)  # pragma: no mutate
     # Where a character may spell a word its raw text does not hold ("ﬁ",
     # "ß"): an occurrence holding one is looked for around it, not around a
     # word; too many of them and the text is normalised whole.
-    places = hiding_places(text) if anchors and text is not None and hides_words(text) else []
-    anchors = anchors and places is not None
+    places = [] if plain else hiding_places(hay)
+    # Words are looked for in the raw text: not where offsets would not line
+    # up, nor where a character may spell a word only once normalised.
+    # Not mutated: speed only: normalised whole instead, the same occurrences
+    anchors = (text is None or len(low) == len(text)) and places is not None  # pragma: no mutate
     lines = index if text is None else LineIndex(text)
     windows: dict[int, Window] = {}
 
     def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
         # Normalised once per stretch, shared by every excerpt.
         if limit not in windows:
-            # Not mutated: 'ASCII' names the same codec as 'ascii'
-            body = data[:limit].decode("ascii") if text is None else text[:limit]  # pragma: no mutate
+            # Not mutated: 'UTF-8' names the same codec as 'utf-8'
+            body = data[:limit].decode("utf-8") if text is None else text[:limit]  # pragma: no mutate
             windows[limit] = Window.from_text(body, first_line)
         return set(windows[limit].occurrences(needle))
 
@@ -260,8 +260,8 @@ def search_any(
             if first and found and first_line + lines.newlines_before(start) > min(found)[0]:
                 # pragma: no mutate end
                 break  # later text cannot hold an earlier occurrence
-            # Not mutated: 'ASCII' names the same codec as 'ascii'
-            piece = data[start:end].decode("ascii") if text is None else text[start:end]  # pragma: no mutate
+            # Not mutated: 'UTF-8' names the same codec as 'utf-8'
+            piece = data[start:end].decode("utf-8") if text is None else text[start:end]  # pragma: no mutate
             # Not mutated: only whether matches finds anything is read, and it finds the first either way
             if matches(normalize_text(piece), needle.pieces, first_only=True):  # pragma: no mutate
                 line = first_line + lines.newlines_before(start)

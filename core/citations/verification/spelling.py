@@ -14,6 +14,7 @@ from functools import lru_cache
 MAX_PLACES = 20000  # more, and the search normalises the whole text instead
 
 _ASCII_RUNS = re.compile("[\x00-\x7f]+")
+_ASCII = bytes(range(0x80))
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
@@ -40,14 +41,20 @@ def hides_words(text: str) -> bool:
     return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))  # pragma: no mutate: 'XXXX' adds no non-ASCII
 
 
-def hiding_places(text: str) -> list[int] | None:
-    """The offsets, in order, of every character of ``text`` that may spell
-    a word once normalised; ``None`` past ``MAX_PLACES``. Each character
-    present is found with C-speed ``find``s: a regex over the ~1,400 of them
-    takes seconds a megabyte, and real text holds a handful ("ß", "™", "²")."""
-    present = _spelling()[0].intersection(_ASCII_RUNS.sub("", text))
+def hiding_places(text: str | bytes) -> list[int] | None:
+    """The offsets, in order, of every character of ``text`` (or of UTF-8
+    bytes) that may spell a word once normalised; ``None`` past
+    ``MAX_PLACES``. Each character present is found with C-speed ``find``s:
+    a regex over the ~1,400 of them takes seconds a megabyte, and real text
+    holds a handful ("ß", "™", "²")."""
+    if isinstance(text, bytes):
+        # Its non-ASCII bytes alone are whole UTF-8 characters.
+        present = _spelling()[0].intersection(text.translate(None, _ASCII).decode("utf-8"))
+        wanted = [char.encode("utf-8") for char in present]
+    else:
+        wanted = list(_spelling()[0].intersection(_ASCII_RUNS.sub("", text)))
     places: list[int] = []
-    for char in present:
+    for char in wanted:
         at = text.find(char)
         while at >= 0:
             places.append(at)

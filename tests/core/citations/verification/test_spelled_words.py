@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core.citations.verification import read, verify_citations
-from core.citations.verification.search import hides_words
+from core.citations.verification.spelling import hides_words
 from tests.core.citations.builders import file_citation, installed_file, line_of
 
 CID = "3c9e5b2a-6d7f-4e8a-9b0c-1d2e3f4a5b6c"
