@@ -90,7 +90,37 @@ def resolve_in_sandbox(root: str | os.PathLike[str], user_path: str) -> Path:
     """
     parts = _check_relative(user_path)
     real_root = os.path.realpath(root)
-    candidate = os.path.realpath(os.path.join(real_root, *parts))
+    return _inside(real_root, os.path.realpath(os.path.join(real_root, *parts)))
+
+
+class SandboxResolver:
+    """``resolve_in_sandbox`` for many paths of one sandbox at once (a
+    verification's cited files): the root's real path and each folder's
+    are worked out once, not per path, and a file is resolved with one
+    ``lstat`` of its own name (a symlink there is resolved in full).
+    The same answers and the same refusals, for paths resolved together."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self._root = root
+        self._real_root: str | None = None  # on first need, after the first path is checked
+        self._folders: dict[tuple[str, ...], str] = {}
+
+    def resolve(self, user_path: str) -> Path:
+        parts = _check_relative(user_path)
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self._root)
+        folder = tuple(parts[:-1])
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = os.path.realpath(os.path.join(self._real_root, *folder))
+            self._folders[folder] = real_folder
+        candidate = os.path.join(real_folder, parts[-1])
+        if os.path.islink(candidate):
+            candidate = os.path.realpath(candidate)
+        return _inside(self._real_root, candidate)
+
+
+def _inside(real_root: str, candidate: str) -> Path:
     try:
         inside = os.path.commonpath([real_root, candidate]) == real_root
     except ValueError:
