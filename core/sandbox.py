@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import unicodedata
 from collections.abc import Mapping
@@ -28,6 +29,7 @@ MANIFEST_NAME = "_content_manifest.json"
 INSTRUCTIONS_NAME = "CLAUDE.md"
 MAX_PATH_LENGTH = 1024
 MAX_COMPONENT_LENGTH = 255
+_CONTROL_RE = re.compile("[\x00-\x1f]")  # one C-speed scan, not a Python test per character
 
 
 class SandboxError(ValueError):
@@ -76,7 +78,7 @@ def _check_relative(user_path: str) -> list[str]:
             raise SandboxError("The path leaves its folder ('..').")
         if len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_LENGTH:
             raise SandboxError("A path component is too long.")
-        if any(ord(ch) < 32 for ch in part):
+        if _CONTROL_RE.search(part):
             raise SandboxError("The path contains control characters.")
     return parts
 

@@ -29,7 +29,7 @@ from bisect import bisect_left
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
+from core.citations.verification.normalize import has_context_marks, matches, normalize_text
 from core.citations.verification.reach import widened
 from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
@@ -117,7 +117,7 @@ def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     end = len(data) if end < 0 else end  # pragma: no mutate: find from a positive offset never returns 0
     # Only lines free of markup folded by context prove the excerpt is there.
     lines = data[data.rfind(b"\n", 0, at) + 1 : end]  # pragma: no mutate: only refuses verbatim more
-    if any(mark in lines for mark in CONTEXT_MARKS):
+    if has_context_marks(lines):
         return None
     return at, end
 
