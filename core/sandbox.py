@@ -98,7 +98,7 @@ def resolve_in_sandbox(root: str | os.PathLike[str], user_path: str) -> Path:
 class SandboxResolver:
     """``resolve_in_sandbox`` for many paths of one sandbox at once (a
     verification's cited files): the root's real path and each folder's
-    are worked out once, not per path, and a file is resolved with one
+    are worked out once, not per path, each from its parent's with one
     ``lstat`` of its own name (a symlink there is resolved in full).
     The same answers and the same refusals, for paths resolved together."""
 
@@ -111,15 +111,19 @@ class SandboxResolver:
         parts = _check_relative(user_path)
         if self._real_root is None:
             self._real_root = os.path.realpath(self._root)
-        folder = tuple(parts[:-1])
+        return _inside(self._real_root, self._real(tuple(parts)))
+
+    def _real(self, parts: tuple[str, ...]) -> str:
+        """``realpath`` of the root joined with ``parts``, a component at a
+        time as ``realpath`` walks them, each folder's answer kept."""
+        if not parts:
+            return self._real_root  # type: ignore[return-value]
+        folder = parts[:-1]
         real_folder = self._folders.get(folder)
         if real_folder is None:
-            real_folder = os.path.realpath(os.path.join(self._real_root, *folder))
-            self._folders[folder] = real_folder
+            real_folder = self._folders[folder] = self._real(folder)
         candidate = os.path.join(real_folder, parts[-1])
-        if os.path.islink(candidate):
-            candidate = os.path.realpath(candidate)
-        return _inside(self._real_root, candidate)
+        return os.path.realpath(candidate) if os.path.islink(candidate) else candidate
 
 
 def _inside(real_root: str, candidate: str) -> Path:
