@@ -154,7 +154,8 @@ def collapse(text: str) -> str:
     """``" ".join(text.split())``: whitespace runs to one space, ends trimmed.
     For ASCII text, a few C-level replaces do it without making a string per
     word (the same characters count as whitespace as for ``str.split``)."""
-    if not text.isascii():
+    if len(text) < 512 or not text.isascii():
+        # An excerpt or a line or two: one split beats nine membership tests.
         return " ".join(text.split())
     for space in ASCII_SPACES:
         if space in text:
