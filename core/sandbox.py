@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import unicodedata
 from collections.abc import Mapping
@@ -28,6 +29,7 @@ MANIFEST_NAME = "_content_manifest.json"
 INSTRUCTIONS_NAME = "CLAUDE.md"
 MAX_PATH_LENGTH = 1024
 MAX_COMPONENT_LENGTH = 255
+_CONTROL_RE = re.compile("[\x00-\x1f]")  # one C-speed scan, not a Python test per character
 
 
 class SandboxError(ValueError):
@@ -76,7 +78,7 @@ def _check_relative(user_path: str) -> list[str]:
             raise SandboxError("The path leaves its folder ('..').")
         if len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_LENGTH:
             raise SandboxError("A path component is too long.")
-        if any(ord(ch) < 32 for ch in part):
+        if _CONTROL_RE.search(part):
             raise SandboxError("The path contains control characters.")
     return parts
 
@@ -90,7 +92,41 @@ def resolve_in_sandbox(root: str | os.PathLike[str], user_path: str) -> Path:
     """
     parts = _check_relative(user_path)
     real_root = os.path.realpath(root)
-    candidate = os.path.realpath(os.path.join(real_root, *parts))
+    return _inside(real_root, os.path.realpath(os.path.join(real_root, *parts)))
+
+
+class SandboxResolver:
+    """``resolve_in_sandbox`` for many paths of one sandbox at once (a
+    verification's cited files): the root's real path and each folder's
+    are worked out once, not per path, each from its parent's with one
+    ``lstat`` of its own name (a symlink there is resolved in full).
+    The same answers and the same refusals, for paths resolved together."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self._root = root
+        self._real_root: str | None = None  # on first need, after the first path is checked
+        self._folders: dict[tuple[str, ...], str] = {}
+
+    def resolve(self, user_path: str) -> Path:
+        parts = _check_relative(user_path)
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self._root)
+        return _inside(self._real_root, self._real(tuple(parts)))
+
+    def _real(self, parts: tuple[str, ...]) -> str:
+        """``realpath`` of the root joined with ``parts``, a component at a
+        time as ``realpath`` walks them, each folder's answer kept."""
+        if not parts:
+            return self._real_root  # type: ignore[return-value]
+        folder = parts[:-1]
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = self._folders[folder] = self._real(folder)
+        candidate = os.path.join(real_folder, parts[-1])
+        return os.path.realpath(candidate) if os.path.islink(candidate) else candidate
+
+
+def _inside(real_root: str, candidate: str) -> Path:
     try:
         inside = os.path.commonpath([real_root, candidate]) == real_root
     except ValueError:

@@ -15,12 +15,18 @@ process's, plus its children's for ``rg``):
   was before the fix (``str.translate`` over every character of non-ASCII
   text), so the gain is measured in the same run.
 
-Run: ``make bench-ripgrep && .venv/bin/python -m bench.perf.verify_real [--mb 55] [--citations 1000 10000] [--rounds 3]``
+With ``--statuses FILE``, every outcome (status, detail, score, lines, path,
+hash) is written to FILE when it does not exist, else compared with it: run
+once on the code before a change and once after, and the differences are
+counted (the corpus must be the same: same machine, same packages).
+
+Run: ``make bench-ripgrep && .venv/bin/python -m bench.perf.verify_real [--mb 55] [--citations 1000 10000] [--rounds 3] [--statuses FILE]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import shutil
@@ -30,6 +36,7 @@ import tempfile
 import time
 import unicodedata
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 
 from bench.perf import text_corpus
@@ -112,6 +119,19 @@ def verify_before(root: Path, citations: list[ParsedCitation]):
         normalize.plain_forms = fixed
 
 
+def same_outcomes(path: Path, key: str, results) -> str:
+    """Record the outcomes under ``key`` in the JSON file ``path``, or, if it
+    holds them already, say how many differ."""
+    known = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    outcomes = [asdict(r) for r in results]
+    if key not in known:
+        known[key] = outcomes
+        path.write_text(json.dumps(known), encoding="utf-8")
+        return f"outcomes recorded in {path}"
+    differ = sum(a != b for a, b in zip(known[key], outcomes, strict=True))
+    return f"outcomes differing from those in {path}: {differ} of {len(outcomes)}"
+
+
 def cpu_with_children(func) -> float:
     """CPU seconds of ``func``: this process's and its finished children's."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -127,6 +147,7 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=55)
     parser.add_argument("--citations", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--statuses", type=Path, help="JSON file of outcomes to record, or to compare with")
     args = parser.parse_args()
     if not shutil.which("rg"):
         raise SystemExit("ripgrep is missing: make bench-ripgrep")
@@ -161,6 +182,8 @@ def main() -> None:
             print(f"\n{count} citations over {len(cited)} files ({cited_mb:.1f} MB cited)")
             print("statuses:", dict(Counter(r.status for r in results)))
             print(f"statuses and lines identical before and after the fix: {same}")
+            if args.statuses:
+                print(same_outcomes(args.statuses, str(count), results))
             print(f"median CPU of {args.rounds} rounds (ms)")
             for name in contenders:
                 print(f"  {name:30s} {cpu[name] * 1000:9.1f}")

@@ -15,6 +15,7 @@ from core.ingest import clean_filename
 from core.sandbox import (
     MANIFEST_NAME,
     SandboxError,
+    SandboxResolver,
     check_name,
     default_state_dir,
     ensure_layout,
@@ -333,3 +334,45 @@ def test_move_legacy_state_ignores_a_symlinked_or_missing_folder(tmp_path):
     assert move_legacy_state(root, state) is False
     assert (elsewhere / "runs").is_dir()
     assert not state.exists()
+
+
+def _outcome(resolve, path):
+    try:
+        return resolve(path)
+    except SandboxError as error:
+        return str(error)
+
+
+def test_resolving_many_paths_at_once_answers_as_one_at_a_time(root, tmp_path):
+    """One SandboxResolver, reused for every path (its folders resolved once), returns what
+    resolve_in_sandbox returns and refuses what it refuses, with the same message: hostile
+    paths, missing files, files and folders symlinked inside the sandbox or out of it."""
+    (root / "item" / "sub").mkdir()
+    (root / "item" / "sub" / "deep.md").write_text("deep\n")
+    os.symlink(tmp_path / "secret.txt", root / "item" / "out.txt")
+    os.symlink(tmp_path / "secret-dir", root / "item" / "outdir")
+    os.symlink(root / "item" / "notes.md", root / "item" / "alias.md")
+    os.symlink(root / "item" / "sub", root / "item" / "subalias")
+    os.symlink(root / "item" / "out.txt", root / "item" / "chain.txt")
+    os.symlink("../item/sub/deep.md", root / "item" / "sub" / "rel.md")
+    paths = [
+        *HOSTILE,
+        "item/notes.md",
+        "item/./notes.md",
+        "item//notes.md",
+        "item/missing.md",
+        "missing/folder/x.md",
+        "item/notes.md/x",
+        "item",
+        "item/out.txt",
+        "item/outdir/key",
+        "item/outdir",
+        "item/alias.md",
+        "item/subalias/deep.md",
+        "item/chain.txt",
+        "item/sub/rel.md",
+        "item/sub/deep.md",
+    ]
+    resolver = SandboxResolver(root)
+    for path in paths + paths:  # the second time from resolved folders
+        assert _outcome(resolver.resolve, path) == _outcome(lambda p: resolve_in_sandbox(root, p), path), path

@@ -1,6 +1,7 @@
 """Check parsed citations against the research session's sandbox.
 
-Pure Python (no Django). Every path goes through ``resolve_in_sandbox``; a
+Pure Python (no Django). Every path goes through the sandbox's resolver
+(``SandboxResolver``: ``resolve_in_sandbox`` with folders resolved once); a
 path it refuses, or one in the private ``.researchmind/`` folder, is
 ``outside_sandbox`` and its file is never opened. Citations are grouped by
 file so each file is read once however many citations point at it, and
@@ -237,7 +238,7 @@ def _locate(
             "outside_sandbox", "The path is in the sandbox's private folder, which is never cited."
         )
     try:
-        real = resolve_in_sandbox(root, rel)
+        real = files.resolve(rel)
     except SandboxError as error:
         return Verification("outside_sandbox", f"The path was refused: {error}")
     if _in_private(real, private):

@@ -9,6 +9,7 @@ from core.citations.verification.normalize import (
     BULLET_FIRST_RE,
     MARKUP,
     TOKEN_RE,
+    hidden_spans,
     normalize_text,
     strip_bullets,
     unwrap,
@@ -111,6 +112,20 @@ def _verbatim(text: str) -> bytes | None:
     return text.encode("ascii")  # pragma: no mutate: 'ASCII' names the same codec as 'ascii'
 
 
+def _elided(text: str) -> list[str]:
+    """The pieces between the excerpt's "..." elisions, a link's own dots kept."""
+    hidden = hidden_spans(text)
+    if not hidden:
+        return _ELLIPSIS_RE.split(text)
+    pieces, start = [], 0
+    for gap in _ELLIPSIS_RE.finditer(text):
+        if not any(a <= gap.start() < b for a, b in hidden):
+            pieces.append(text[start : gap.start()])
+            start = gap.end()
+    pieces.append(text[start:])
+    return pieces
+
+
 def make_needle(excerpt: str | None) -> Needle | None:
     """``None`` when the excerpt has nothing left to match after folding."""
     if not excerpt:
@@ -119,7 +134,7 @@ def make_needle(excerpt: str | None) -> Needle | None:
     if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
         text = text[1:-1]
     if "." in text or "\u2026" in text:
-        split = [(piece, normalize_text(piece)) for piece in _ELLIPSIS_RE.split(text)]
+        split = [(piece, normalize_text(piece)) for piece in _elided(text)]
     else:
         split = [(text, normalize_text(text))]
     raw_pieces = [raw for raw, norm in split if norm]

@@ -6,7 +6,8 @@ components, names exactly one file in the sandbox's content folders, it is
 that file; when it names several, the citation is ambiguous and they are
 listed; when none, the file is missing. The sandbox is walked once per check,
 and only when a cited path is not a file as written; every candidate still
-goes through ``resolve_in_sandbox``.
+goes through the sandbox's resolver (``SandboxResolver``, shared by every
+path of one check, answers as ``resolve_in_sandbox``).
 
 Pure Python: no Django imports.
 """
@@ -17,7 +18,7 @@ import os
 from pathlib import Path
 
 from core.citations.parsing.model import UUID_RE
-from core.sandbox import SandboxError, resolve_in_sandbox
+from core.sandbox import SandboxError, SandboxResolver
 
 MAX_FILES = 200_000  # files indexed by name at most (a sandbox past this is not walked further)
 LISTED = 5  # candidates named in an ambiguous citation's detail
@@ -30,6 +31,8 @@ class SandboxFiles:
         self._root = root
         self._private = private
         self._by_name: dict[str, list[str]] | None = None
+        # Every cited path of one verification is resolved through it.
+        self.resolve = SandboxResolver(root).resolve
 
     def _walk(self) -> dict[str, list[str]]:
         by_name: dict[str, list[str]] = {}
@@ -63,7 +66,7 @@ class SandboxFiles:
             if rel.split("/")[-len(parts) :] != parts or (within and not rel.startswith(within + "/")):
                 continue
             try:
-                real = resolve_in_sandbox(self._root, rel)
+                real = self.resolve(rel)
             except SandboxError:
                 continue
             text = str(real)

@@ -40,7 +40,7 @@ def _kept(stretch) -> int:
 
 def _normalised(stretch) -> int:
     """How many characters the whole lines ``stretch`` normalise to."""
-    return len(normalize_text(stretch.decode("ascii") if isinstance(stretch, bytes) else stretch))
+    return len(normalize_text(stretch.decode("utf-8") if isinstance(stretch, bytes) else stretch))
 
 
 def _has_marks(hay, start: int, end: int) -> bool:

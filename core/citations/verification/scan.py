@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from core.citations.verification.hashing import Digest
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle, make_needle
-from core.citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
+from core.citations.verification.normalize import has_context_marks, matches, normalize_text
 from core.citations.verification.search import decode, search_any
 from core.citations.verification.window import Window
 
@@ -147,7 +147,7 @@ def verbatim_in(needle: Needle, window: bytes) -> bool:
         needle.verbatim is not None
         and needle.verbatim in window
         and window.isascii()
-        and not any(mark in window for mark in CONTEXT_MARKS)
+        and not has_context_marks(window)
     )
 
 

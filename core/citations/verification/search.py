@@ -8,8 +8,10 @@ normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
 space (see ``reach``). ASCII buffers (most files) are searched as bytes,
 so the whole file is never decoded; others are decoded once and searched
-as text, or normalised whole when a character in them spells a word only
-once normalised (see ``hides_words``). When an anchor word
+as text. Where a character spells a word only once normalised ("ﬁ", "ß",
+see ``spelling``), an occurrence may hold no word of the excerpt raw: the
+lines around each such character are searched too, and the whole text is
+normalised only when they are everywhere. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
 excerpt. An excerpt elided with "..." is always searched in the
 normalised whole: its pieces may be too far apart for the lines around a
@@ -22,14 +24,14 @@ the occurrences around it to look at.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from functools import lru_cache
+import heapq
+from bisect import bisect_left
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import CONTEXT_MARKS, matches, normalize_text
+from core.citations.verification.normalize import has_context_marks, matches, normalize_text
 from core.citations.verification.reach import widened
+from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
 
 MAX_HITS = 20000
@@ -41,34 +43,6 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"  # pragma: no mutate: 'UTF-8' names the same codec as 'utf-8'
     except UnicodeDecodeError:
         return data.decode("latin-1"), "latin-1"  # pragma: no mutate: 'LATIN-1' is the same codec
-
-
-_ASCII_RUNS = re.compile("[\x00-\x7f]+")
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-@lru_cache(maxsize=1)
-def _spelling() -> tuple[frozenset[str], str]:
-    """Non-ASCII characters whose normalised form holds an ASCII letter or
-    digit (ligatures "ﬁ", full-width and mathematical letters, superscripts,
-    "ß" case-folded to "ss"), and those of them that NFKC leaves alone (only
-    case folding spells their word: eight of them). Made once, from the one
-    normalisation's NFKC and case folding (about 0.1 s)."""
-    forms = ((c, unicodedata.normalize("NFKC", c).casefold()) for c in map(chr, range(0x80, 0x20000)))
-    spelling = frozenset(c for c, form in forms if not _ALNUM.isdisjoint(form))
-    return spelling, "".join(sorted(c for c in spelling if unicodedata.is_normalized("NFKC", c)))
-
-
-def hides_words(text: str) -> bool:
-    """Whether ``text`` (not ASCII) may spell, once normalised, an ASCII word
-    its raw lower-cased text does not hold ("conﬁguration" reads
-    "configuration"): then no word can be looked for in it raw. Text NFKC
-    leaves alone (a C-speed check) is looked at for the few characters case
-    folding expands; other text for every character of ``_spelling``."""
-    spelling, folded_only = _spelling()
-    if unicodedata.is_normalized("NFKC", text):
-        return any(c in text for c in folded_only)  # pragma: no mutate: speed only: normalised whole
-    return not spelling.isdisjoint(_ASCII_RUNS.sub("", text))  # pragma: no mutate: 'XXXX' adds no non-ASCII
 
 
 def _pick_anchor(low, words: list, limit: int) -> object | None:
@@ -93,17 +67,21 @@ def _pick_anchor(low, words: list, limit: int) -> object | None:
     return best
 
 
-def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tuple[int, int]] | None:
-    """Whole-line spans around each hit of ``anchor`` inside ``bounds``,
-    merged, in order; ``None`` after ``MAX_HITS`` hits (the word is everywhere).
-    Each reaches ``reach`` bytes or more before its first hit and after its
-    last (unless the text ends first), which ``reach.widened`` relies on."""
+def _spans(
+    low, anchor, reach: int, newline, bounds: tuple[int, int], places: list[int] | None = None
+) -> list[tuple[int, int]] | None:
+    """Whole-line spans around each hit of ``anchor`` inside ``bounds``, and
+    around each of ``places`` there (characters that may spell a word once
+    normalised, see ``spelling``), merged, in order; ``None`` after
+    ``MAX_HITS`` hits (the word is everywhere). Each reaches ``reach`` bytes
+    or more before its first hit and after its last (unless the text ends
+    first), which ``reach.widened`` relies on."""
     spans: list[tuple[int, int]] = []
-    limit = bounds[1]  # pragma: no mutate: later spans add only later occurrences
-    pos, hits = low.find(anchor, *bounds), 0  # pragma: no mutate: speed only; first hit from 0 is the first
-    while pos >= 0:
-        hits += 1  # pragma: no mutate: speed only: the spans give the same occurrences
-        if hits > MAX_HITS:  # pragma: no mutate: speed only: the same occurrences
+    hits = _hits(low, anchor, bounds) if anchor else iter(())
+    if places:
+        hits = heapq.merge(hits, [p for p in places if bounds[0] <= p < bounds[1]])
+    for count, pos in enumerate(hits, 1):
+        if count > MAX_HITS:  # pragma: no mutate: speed only: the same occurrences
             return None
         # Not mutated: rfind from None is from 0; a newline at 0 or a line start further back gives a wider
         # span
@@ -114,8 +92,16 @@ def _spans(low, anchor, reach: int, newline, bounds: tuple[int, int]) -> list[tu
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
-        pos = low.find(anchor, pos + 1, limit)  # pragma: no mutate: overlapping or later hits: same first one
     return spans
+
+
+def _hits(low, anchor, bounds: tuple[int, int]):
+    """Every offset of ``anchor`` inside ``bounds``, overlapping ones too."""
+    limit = bounds[1]  # pragma: no mutate: later spans add only later occurrences
+    pos = low.find(anchor, *bounds)  # pragma: no mutate: speed only; first hit from 0 is the first
+    while pos >= 0:
+        yield pos
+        pos = low.find(anchor, pos + 1, limit)  # pragma: no mutate: overlapping or later hits: same first one
 
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
@@ -131,9 +117,15 @@ def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     end = len(data) if end < 0 else end  # pragma: no mutate: find from a positive offset never returns 0
     # Only lines free of markup folded by context prove the excerpt is there.
     lines = data[data.rfind(b"\n", 0, at) + 1 : end]  # pragma: no mutate: only refuses verbatim more
-    if any(mark in lines for mark in CONTEXT_MARKS):
+    if has_context_marks(lines):
         return None
     return at, end
+
+
+def _holds(places: list[int], start: int, end: int) -> bool:
+    """Whether one of the sorted ``places`` is in ``[start, end)``."""
+    k = bisect_left(places, start)
+    return k < len(places) and places[k] < end
 
 
 def _encoded(words: list[str], as_bytes: bool) -> list:
@@ -153,37 +145,46 @@ def search_any(
     ``first_only[k]`` only the earliest occurrence of excerpt k is needed."""
     flags = first_only or [False] * len(needles)
     # Not mutated: every caller passes data.isascii() or None, so the same decision; speed only for chunks
-    if is_ascii if is_ascii is not None else data.isascii():  # pragma: no mutate
-        # bytes.lower() folds ASCII letters only, as str.casefold() does them.
+    plain = is_ascii if is_ascii is not None else data.isascii()  # pragma: no mutate
+    text, encoding = (None, "utf-8") if plain else decode(data)
+    if encoding == "utf-8":
+        # UTF-8 is searched as bytes too: bytes.lower() folds the ASCII
+        # letters the words are made of (str.lower() of the decoded text took
+        # a fifth of the search), and whole lines of it decode on their own.
         # Not mutated: speed only: the lower-cased text never holds 'XX\nXX', so every span is the whole text
-        text, encoding, hay, newline = None, "utf-8", data, b"\n"  # pragma: no mutate
+        text, hay, newline = None, data, b"\n"  # pragma: no mutate
     else:
-        text, encoding = decode(data)
         hay, newline = text, "\n"  # pragma: no mutate: speed only: spans become the whole text
     # First occurrences of one-piece excerpts need only the lines up to
     # their first verbatim occurrence (see below): lower-case only that much.
     # pragma: no mutate start (needles and flags always have the same length)
-    verbatim = [
-        _verbatim_at(data, n) if f and text is None else None for n, f in zip(needles, flags, strict=True)
-    ]
+    verbatim = [_verbatim_at(data, n) if f and plain else None for n, f in zip(needles, flags, strict=True)]
     # pragma: no mutate end
     # Not mutated: default only for no excerpts (never searched); a longer lower-cased part adds only later
     # hits
     reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)  # pragma: no mutate
     # Not mutated: a longer lower-cased part adds only later occurrences to a first-only answer (never read)
     low = hay.lower() if reach == len(hay) else hay[:reach].lower()  # pragma: no mutate
+    if text is not None and len(low) != len(text):
+        # "İ" is the one character str.lower() makes two of; a stand-in keeps
+        # the offsets in line (it spells "i" once normalised: a hiding place).
+        low = text.replace("\u0130", "\x00").lower()
+    # Where a character may spell a word its raw text does not hold ("ﬁ",
+    # "ß"): an occurrence holding one is looked for around it, not around a
+    # word; too many of them and the text is normalised whole.
+    places = [] if plain else hiding_places(hay)
     # Words are looked for in the raw text: not where offsets would not line
     # up, nor where a character may spell a word only once normalised.
     # Not mutated: speed only: normalised whole instead, the same occurrences
-    anchors = text is None or (len(low) == len(text) and not hides_words(text))  # pragma: no mutate
+    anchors = (text is None or len(low) == len(text)) and places is not None  # pragma: no mutate
     lines = index if text is None else LineIndex(text)
     windows: dict[int, Window] = {}
 
     def everything(needle: Needle, limit: int) -> set[tuple[int, int]]:
         # Normalised once per stretch, shared by every excerpt.
         if limit not in windows:
-            # Not mutated: 'ASCII' names the same codec as 'ascii'
-            body = data[:limit].decode("ascii") if text is None else text[:limit]  # pragma: no mutate
+            # Not mutated: 'UTF-8' names the same codec as 'utf-8'
+            body = data[:limit].decode("utf-8") if text is None else text[:limit]  # pragma: no mutate
             windows[limit] = Window.from_text(body, first_line)
         return set(windows[limit].occurrences(needle))
 
@@ -228,7 +229,7 @@ def search_any(
         # each hit, holding the same occurrences
         around = 2 * needle.raw_length + 100  # pragma: no mutate
         # Not mutated: speed only: no spans means a whole-text search; an empty anchor finds nothing new
-        spans = _spans(low, anchor, around, newline, (after, limit)) if anchor else []  # pragma: no mutate
+        spans = _spans(low, anchor, around, newline, (after, limit), places) if anchor or places else []
         if spans:
             # Not mutated: speed only: wider or no spans, the same occurrences; need - 2 is still enough
             # pragma: no mutate start
@@ -239,7 +240,11 @@ def search_any(
             # spares normalising the many hits of a common anchor.
             # Not mutated: speed only: more spans kept, or none (a whole-text search): the same occurrences
             # pragma: no mutate start
-            spans = [(a, b) for a, b in spans if all(low.find(word, a, b) >= 0 for word in needle_words)]
+            spans = [
+                (a, b)
+                for a, b in spans
+                if all(low.find(word, a, b) >= 0 for word in needle_words) or _holds(places, a, b)
+            ]
             # pragma: no mutate end
         # Not mutated: speed only: the whole text normalised more or less often (same occurrences); // 4 is /
         # 4
@@ -255,8 +260,8 @@ def search_any(
             if first and found and first_line + lines.newlines_before(start) > min(found)[0]:
                 # pragma: no mutate end
                 break  # later text cannot hold an earlier occurrence
-            # Not mutated: 'ASCII' names the same codec as 'ascii'
-            piece = data[start:end].decode("ascii") if text is None else text[start:end]  # pragma: no mutate
+            # Not mutated: 'UTF-8' names the same codec as 'utf-8'
+            piece = data[start:end].decode("utf-8") if text is None else text[start:end]  # pragma: no mutate
             # Not mutated: only whether matches finds anything is read, and it finds the first either way
             if matches(normalize_text(piece), needle.pieces, first_only=True):  # pragma: no mutate
                 line = first_line + lines.newlines_before(start)

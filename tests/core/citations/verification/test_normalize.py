@@ -4,8 +4,11 @@ a changed word never does; then the issue's cases on real files."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import sysconfig
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -346,3 +349,37 @@ def test_excerpt_ending_in_a_line_of_bullet_characters_is_not_taken_verbatim(tmp
     (tmp_path / "b.md").write_text("alpha\nbeta\n12. gamma\n")
     (v,) = verify_citations(tmp_path, [file_citation("b.md", 1, 3, "alpha\nbeta\n12")])
     assert v.status == "excerpt_mismatch"
+
+
+def _metadata_link_line(tmp_path) -> tuple[str, int, str]:
+    """charset_normalizer's METADATA copied into a sandbox, and its first changelog heading
+    whose Markdown link target compares versions with "...", as GitHub's compare URLs do."""
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    (metadata,) = purelib.glob("charset_normalizer-*.dist-info/METADATA")
+    (tmp_path / CID).mkdir()
+    shutil.copy(metadata, tmp_path / CID / "METADATA")
+    lines = metadata.read_text(encoding="utf-8").splitlines()
+    at, line = next((n, s) for n, s in enumerate(lines, 1) if re.search(r"\]\([^)]*\.\.\.[^)]*\)", s))
+    return f"{CID}/METADATA", at, line
+
+
+def test_markdown_link_with_dots_in_its_target_is_verified_at_its_line(tmp_path):
+    """The "..." inside a link's target is part of the URL, not an elision: a correct excerpt of
+    the line "## [3.5.3](https://github.com/…/compare/3.5.2...3.5.3) (date)" is verified."""
+    path, at, line = _metadata_link_line(tmp_path)
+    (v,) = verify_citations(tmp_path, [file_citation(path, at, at, line)])
+    assert (v.status, v.line_start, v.line_end) == ("verified", at, at)
+
+
+def test_markdown_link_with_dots_in_its_target_is_found_without_lines(tmp_path):
+    """Cited without lines, the same excerpt is found at its line."""
+    path, at, line = _metadata_link_line(tmp_path)
+    (v,) = verify_citations(tmp_path, [file_citation(path, None, None, line)])
+    assert (v.status, v.line_start) == ("verified", at)
+
+
+def test_dots_in_a_link_target_are_not_an_elision_but_dots_outside_are():
+    """The link reads as its text; "..." or "…" outside any link still elides."""
+    assert make_needle("see [v2](https://x.org/compare/1...2) now").pieces == ["see v2 now"]
+    assert make_needle("see [v2](https://x.org/a\u2026b) now").pieces == ["see v2 now"]
+    assert make_needle("see ... [v2](https://x.org/a...b) now").pieces == ["see", "v2 now"]

@@ -4,9 +4,13 @@ the encoding a buffer is read with."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import make_needle
 from core.citations.verification.search import search_any
+from core.citations.verification.window import Window
 
 
 def _search(data: bytes, excerpt: str, *, first_only: bool = False, first_line: int = 1):
@@ -59,3 +63,28 @@ def test_elided_pieces_far_apart_are_found():
     after = b"".join(b"more unrelated words on line %d\n" % n for n in range(40, 200))
     data = b"alpha beta\n" + between + b"gamma delta\n" + after
     assert _search(data, "alpha beta ... gamma delta") == ({(1, 40)}, "utf-8")
+
+
+_PARTS = st.sampled_from(
+    ["alpha", "beta", "Gamma", "déjà", "Straße", "strasse", "ﬁle", "file", "™", "tm", "İstanbul", "istanbul",
+     "日本語", "😀", "\u00a0", " ", " ", "\n", "\n\n", "  - ", " ** ", " [x](https://a.b/c...d) ", "--", "²", "2"]
+)  # fmt: skip
+# Markup stands apart from words: glued to one ("alpha**beta"), the words it joins once
+# normalised are in no raw text, which the search does not handle in ASCII text either.
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PARTS, min_size=1, max_size=60), st.data())
+def test_non_ascii_utf8_is_searched_as_bytes_with_every_occurrence_the_whole_text_holds(parts, data):
+    """UTF-8 text with accents, CJK, emoji and characters that spell a word only once
+    normalised ("ß", "ﬁ", "™", "İ", "²"), searched as bytes around words and those characters,
+    finds exactly the occurrences (as lines) that normalising the whole text finds."""
+    text = "".join(parts)
+    start = data.draw(st.integers(0, len(parts) - 1))
+    excerpt = "".join(parts[start : data.draw(st.integers(start + 1, len(parts)))])
+    needle = make_needle(excerpt)
+    if needle is None or len(needle.pieces) > 1:
+        return
+    found, encoding = _search(text.encode("utf-8"), excerpt)
+    assert found == set(Window.from_text(text, 1).occurrences(needle)), (text, excerpt)
+    assert encoding == "utf-8"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core.citations.verification import read, verify_citations
-from core.citations.verification.search import hides_words
+from core.citations.verification.spelling import hides_words
 from tests.core.citations.builders import file_citation, installed_file, line_of
 
 CID = "3c9e5b2a-6d7f-4e8a-9b0c-1d2e3f4a5b6c"
@@ -87,3 +87,28 @@ def test_plain_text_hides_no_words() -> None:
     letter once normalised, keeps the search by words."""
     assert not hides_words("Café „crème“ … naïve — déjà vu")
     assert hides_words("Stra\u00dfe") and hides_words("\uff21BC") and hides_words("x\u00b2")
+
+
+def test_a_few_spelling_characters_in_a_long_file_are_each_looked_around(tmp_path) -> None:
+    """Django's query.py with one docstring line set with a ligature ("ﬁ"), and a "™" and an
+    "İ" (lower-cased to two characters) far from it: the line quoted with plain letters is
+    relocated to it, its copy left with plain letters elsewhere is counted, and a changed
+    word is still a mismatch."""
+    lines = installed_file("django", "db/models/query.py").read_text(encoding="utf-8").splitlines()
+    at = line_of(lines, "Return the first object of a query or None if no match is found.")
+    original = lines[at - 1]
+    lines[at - 1] = original.replace("fi", "\ufb01")
+    lines.append(original)
+    lines.insert(10, "# Django\u2122 in \u0130stanbul")  # "İ" lower-cases to two characters
+    assert "\ufb01" in lines[at]  # the changed line moved down one by the insert
+    (tmp_path / CID).mkdir()
+    (tmp_path / CID / "query.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    excerpt = " ".join(original.split())
+    cites = [
+        file_citation(f"{CID}/query.py", 1, 1, excerpt),
+        file_citation(f"{CID}/query.py", 1, 1, excerpt.replace("match", "row")),
+    ]
+    moved, changed = verify_citations(tmp_path, cites)
+    assert moved.status == "relocated" and (moved.line_start, moved.line_end) == (at + 1, at + 1)
+    assert moved.detail.endswith(f"1 other copy is in the file, at line {len(lines)}.")
+    assert changed.status == "excerpt_mismatch"
