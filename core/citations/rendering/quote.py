@@ -6,8 +6,14 @@ quote of an ``.html`` file is read as the web-page converter reads a page
 Markdown or reStructuredText keeps its words and loses the marks a renderer
 would drop (``**``, backticks, link targets, roles, heading marks, HTML tags
 and entities). Everything else (code, configuration, plain text) is shown as it
-is in the file. Line breaks are kept in every case, so code, configuration,
-tables and lists keep their shape (the page shows quotes with ``pre-wrap``).
+is in the file. Line breaks are kept, so code, configuration, tables and lists
+keep their shape (the page shows quotes with ``pre-wrap``), with two
+exceptions a reader would not want kept: the indentation all the quoted lines
+share (a manual page's 14 columns), and, in prose (plain text and Markdown
+outside code), the breaks of a paragraph hard-wrapped at its file's width,
+which a narrow column would wrap again into ragged halves. A break is a
+wrap's when the line before it is prose near the quote's width and the next
+line's first word would not have fitted on it — what a word-wrapper does.
 The result is plain text; the page escapes it.
 
 Pure Python: no Django imports.
@@ -17,12 +23,19 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from pathlib import PurePosixPath
 
 from core.ingest.markup import html_body_markdown
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 MARKUP_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".rst", ".rest"})
+PLAIN_SUFFIXES = frozenset({".txt", ".text", ""})
+# Text hard-wrapped narrower than this is not taken for wrapped prose (config, short lines).
+MIN_WRAP_WIDTH = 60
+MIN_PROSE_WORDS = 5
+_LIST_MARK = re.compile(r"(?:[-*+•]|\d+[.)]|[a-zA-Z][.)])\s")
+_TABLE_GAP = re.compile(r"\S {3,}\S")
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
@@ -48,8 +61,42 @@ def clean_quote(text: str, path: str = "") -> str:
     if suffix in HTML_SUFFIXES:
         return _html_quote(text)
     if suffix in MARKUP_SUFFIXES:
-        return clean_markup(text)
-    return text
+        return clean_markup(text, reflow=suffix != ".rst" and suffix != ".rest")
+    text = textwrap.dedent(text)
+    return unwrap(text.split("\n")) if suffix in PLAIN_SUFFIXES else text
+
+
+def unwrap(lines: list[str], code: list[bool] | None = None) -> str:
+    """``lines`` with the breaks of hard-wrapped prose paragraphs joined
+    (``code[i]``: line ``i`` is code, never joined)."""
+    width = max((len(line.rstrip()) for line in lines), default=0)
+    if width < MIN_WRAP_WIDTH:
+        return "\n".join(lines)
+    out: list[str] = []
+    last_wrapped = False  # whether out[-1] may take the next line
+    for n, line in enumerate(lines):
+        if out and last_wrapped and not (code and code[n]) and _continues(lines[n - 1], line, width):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+        last_wrapped = not (code and code[n]) and _prose(line)
+    return "\n".join(out)
+
+
+def _prose(line: str) -> bool:
+    words = line.split()
+    return len(words) >= MIN_PROSE_WORDS and not _TABLE_GAP.search(line.strip())
+
+
+def _continues(before: str, line: str, width: int) -> bool:
+    """Whether ``line`` is the rest of ``before``'s paragraph, broken only by the wrap."""
+    text = line.strip()
+    if not text or _LIST_MARK.match(text) or _TABLE_GAP.search(text):
+        return False
+    indent = len(line) - len(line.lstrip())
+    if indent != len(before) - len(before.lstrip()):
+        return False
+    return len(before.rstrip()) + 1 + len(text.split()[0]) > width
 
 
 def _html_quote(text: str) -> str:
@@ -59,17 +106,21 @@ def _html_quote(text: str) -> str:
     return clean_markup(markdown) if markdown.strip() else html.unescape(_TAG.sub("", text)).strip()
 
 
-def clean_markup(text: str) -> str:
-    """Markdown or reST marks dropped line by line; fenced code left as it is."""
+def clean_markup(text: str, *, reflow: bool = False) -> str:
+    """Markdown or reST marks dropped line by line; fenced code left as it is.
+    ``reflow``: hard-wrapped paragraphs outside code joined (Markdown's soft
+    breaks; reST's literal blocks are not told apart from prose, so not there)."""
     out: list[str] = []
+    code: list[bool] = []
     fence = ""
-    for line in text.split("\n"):
+    for line in textwrap.dedent(text).split("\n"):
         opening = _FENCE.match(line)
         if fence:
             if opening and opening.group(1) == fence:
                 fence = ""
             else:
                 out.append(line)
+                code.append(True)
             continue
         if opening:
             fence = opening.group(1)
@@ -77,7 +128,8 @@ def clean_markup(text: str) -> str:
         if _UNDERLINE.match(line) and out and out[-1].strip():
             continue  # a reST heading's underline: the heading above says it
         out.append(_clean_line(line))
-    return "\n".join(out).strip("\n")
+        code.append(line.startswith(("    ", "\t")))  # an indented code block stays as it is
+    return (unwrap(out, code) if reflow else "\n".join(out)).strip("\n")
 
 
 def _role(match: re.Match[str]) -> str:
