@@ -11,7 +11,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 BINARY_SNIFF_BYTES = 8192
 MIN_CHUNK_LINES = 20
@@ -39,10 +39,15 @@ LANGUAGES = {
 }
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r" {0,3}(```|~~~)")
+_SPECIAL = re.compile(r"\n(?:#| {0,3}(?:```|~~~))")
+_SPECIAL_FENCE = re.compile(r"\n {0,3}(?:```|~~~)")
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(NamedTuple):
+    """Lines ``line_start``–``line_end`` (1-based, inclusive) under ``heading``.
+    A tuple: tens of thousands are made per indexing run, and a frozen
+    dataclass costs over twice as much to build."""
+
     line_start: int
     line_end: int
     heading: str | None
@@ -201,22 +206,13 @@ def _chunk_end(t: str, n: int, start: int, so: int, at: int, ao: int, in_fence: 
 def _special_lines(t: str, headings: bool) -> list[tuple[int, int]]:
     """The lines that may be a heading (they start with "#") or a fence (up
     to three spaces, then ``````` or ``~~~``), as (line, offset), in order and
-    followed by the end (line count, text length): found with ``str.find``."""
-    offsets = {0} if headings and t.startswith("#") else set()
-    at = t.find("\n#") if headings else -1
-    while at >= 0:
-        offsets.add(at + 1)
-        at = t.find("\n#", at + 1)
-    for marker in ("```", "~~~"):
-        at = t.find(marker)
-        while at >= 0:
-            line_start = t.rfind("\n", 0, at) + 1
-            if at - line_start <= 3 and t.startswith(" " * (at - line_start), line_start):
-                offsets.add(line_start)
-            at = t.find(marker, at + 3)
+    followed by the end (line count, text length): one regular expression
+    over the whole text, anchored on its line breaks."""
+    offsets = [0] if (headings and t.startswith("#")) or _FENCE.match(t) else []
+    offsets += [m.start() + 1 for m in (_SPECIAL if headings else _SPECIAL_FENCE).finditer(t)]
     found = []
     line = previous = 0
-    for off in sorted(offsets):
+    for off in offsets:
         line += t.count("\n", previous, off)
         previous = off
         found.append((line, off))
