@@ -167,12 +167,14 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
 
 # _SKIP[k] steps over k whole lines; _TEXT[k] over at most k lines that are not
 # blank (``str.strip`` and ``\s`` agree on what is white space).
-_SKIP = [re.compile(r"(?:[^\n]*+\n){%d}" % k) for k in range(MAX_CHUNK_LINES + 1)]
-_TEXT = [re.compile(r"(?:[^\S\n]*+\S[^\n]*+\n){0,%d}" % k) for k in range(MAX_CHUNK_LINES + 1)]
+_SKIP = [re.compile(rf"(?:[^\n]*+\n){{{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
+_TEXT = [re.compile(rf"(?:[^\S\n]*+\S[^\n]*+\n){{0,{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
 _BLANK = re.compile(r"[^\S\n]*+\n")
 
 
-def _chunk_end(t: str, n: int, start: int, so: int, at: int, ao: int, in_fence: bool) -> tuple[int, int, bool]:
+def _chunk_end(
+    t: str, n: int, start: int, so: int, at: int, ao: int, in_fence: bool
+) -> tuple[int, int, bool]:
     """Where the chunk opened at line ``start`` (offset ``so``) ends, lines
     from ``at`` (offset ``ao``) on not yet looked at: the end line (``n`` for
     the end of the text), its offset, and whether it is a blank line (which
