@@ -192,7 +192,7 @@ def index_vocabulary(state: Path) -> list[str]:
     words = [
         term
         for term, _ in conn.execute("SELECT term, doc FROM temp.v WHERE doc >= 3 ORDER BY doc DESC, term")
-        if term.isalpha() and term.isascii() and len(term) >= 4
+        if term.isalpha() and term.isascii() and len(term) >= 4 and question_terms(term)
     ]
     conn.close()
     return words

@@ -128,17 +128,30 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
             title, document = section_of(title, document)
         # close every chunk that ends before this line
         while True:
-            end, eo, blank = _chunk_end(t, n, start, so, at, ao, in_fence)
-            if end >= line:
-                break
+            # Usually one match says it (``_CHUNK``); near a fence, after a
+            # heading or past 8,000 characters, ``_chunk_end`` works it out.
+            m = _CHUNK.match(t, so, off) if at == start and not in_fence else None
+            if m is not None and (eo := m.end(1)) - so < MAX_CHUNK_CHARS:
+                next_so = m.end()
+                if next_so > eo:  # a blank line ends it, and belongs to no chunk
+                    end = start + t.count("\n", so, eo)
+                    next_start = end + 1
+                elif eo == off:
+                    break  # it runs into this line
+                else:
+                    end = next_start = start + MAX_CHUNK_LINES
+            elif m is None and at == start and not in_fence and off - so < MAX_CHUNK_CHARS:
+                break  # under 20 lines before this one
+            else:
+                end, eo, blank = _chunk_end(t, n, start, so, at, ao, in_fence)
+                if end >= line:
+                    break
+                next_start, next_so = (end + 1, t.find("\n", eo) + 1) if blank else (end, eo)
             body = t[so : eo - 1]
             if body and not body.isspace():
                 chunks.append(Chunk(start + 1, end, chunk_heading, body))
-            if blank:  # the blank line belongs to no chunk
-                start, so = end + 1, t.find("\n", eo) + 1
-            else:
-                start, so = end, eo
-            at, ao = start, so
+            start = at = next_start
+            so = ao = next_so
             chunk_heading = heading
         if line == n:
             break
@@ -170,6 +183,12 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
 _SKIP = [re.compile(rf"(?:[^\n]*+\n){{{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
 _TEXT = [re.compile(rf"(?:[^\S\n]*+\S[^\n]*+\n){{0,{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
 _BLANK = re.compile(r"[^\S\n]*+\n")
+# A whole chunk opened on a fresh line: 20 lines, then up to 20 that are not
+# blank (group 1), then the blank line that ends it if there is one.
+_CHUNK = re.compile(
+    rf"((?:[^\n]*+\n){{{MIN_CHUNK_LINES}}}(?:[^\S\n]*+\S[^\n]*+\n){{0,{MAX_CHUNK_LINES - MIN_CHUNK_LINES}}})"
+    r"(?:[^\S\n]*+\n)?"
+)
 
 
 def _chunk_end(
