@@ -131,10 +131,10 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
             # Usually one match says it (``_CHUNK``); near a fence, after a
             # heading or past 8,000 characters, ``_chunk_end`` works it out.
             m = _CHUNK.match(t, so, off) if at == start and not in_fence else None
-            if m is not None and (eo := m.end(1)) - so < MAX_CHUNK_CHARS:
+            if m is not None and (eo := m.end(2)) - so < MAX_CHUNK_CHARS:
                 next_so = m.end()
                 if next_so > eo:  # a blank line ends it, and belongs to no chunk
-                    end = start + t.count("\n", so, eo)
+                    end = start + MIN_CHUNK_LINES + t.count("\n", m.end(1), eo)
                     next_start = end + 1
                 elif eo == off:
                     break  # it runs into this line
@@ -183,10 +183,11 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
 _SKIP = [re.compile(rf"(?:[^\n]*+\n){{{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
 _TEXT = [re.compile(rf"(?:[^\S\n]*+\S[^\n]*+\n){{0,{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
 _BLANK = re.compile(r"[^\S\n]*+\n")
-# A whole chunk opened on a fresh line: 20 lines, then up to 20 that are not
-# blank (group 1), then the blank line that ends it if there is one.
+# A whole chunk opened on a fresh line: 20 lines (group 1), then up to 20
+# that are not blank (group 2: only those are counted), then the blank line
+# that ends it if there is one.
 _CHUNK = re.compile(
-    rf"((?:[^\n]*+\n){{{MIN_CHUNK_LINES}}}(?:[^\S\n]*+\S[^\n]*+\n){{0,{MAX_CHUNK_LINES - MIN_CHUNK_LINES}}})"
+    rf"((?:[^\n]*+\n){{{MIN_CHUNK_LINES}}})((?:[^\S\n]*+\S[^\n]*+\n){{0,{MAX_CHUNK_LINES - MIN_CHUNK_LINES}}})"
     r"(?:[^\S\n]*+\n)?"
 )
 
