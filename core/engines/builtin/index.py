@@ -324,14 +324,17 @@ def _store(
     # The file's own path (without the content id) is searchable with every
     # chunk too: "markdownify" finds the README of markdownify's package.
     inner = f"{rel.partition('/')[2]}\n"
-    chunk_id = rows.next_chunk
-    add_chunk, add_text = rows.chunks.append, rows.texts.append
-    for c in chunks:
-        lead = f"{inner}{c.heading}\n" if c.heading and not _OPENS_WITH_HEADING.match(c.text) else inner
-        add_chunk((chunk_id, file_id, c.line_start, c.line_end, c.heading, len(lead)))
-        add_text((chunk_id, lead + c.text))
-        chunk_id += 1
-    rows.next_chunk = chunk_id
+    leads = [
+        f"{inner}{heading}\n" if heading and not _OPENS_WITH_HEADING.match(text) else inner
+        for _, _, heading, text in chunks
+    ]
+    ids = range(rows.next_chunk, rows.next_chunk + len(chunks))
+    rows.chunks += [
+        (i, file_id, first, last, heading, len(lead))
+        for i, (first, last, heading, _), lead in zip(ids, chunks, leads, strict=True)
+    ]
+    rows.texts += [(i, lead + c.text) for i, c, lead in zip(ids, chunks, leads, strict=True)]
+    rows.next_chunk = ids.stop
     rows.size += st.st_size
     stats.bytes_indexed += st.st_size
     stats.chunks_added += len(chunks)
