@@ -36,6 +36,7 @@ SCHEMA_VERSION = (
 MAX_FILE_BYTES = 32 * 1024 * 1024
 COMMIT_EVERY_BYTES = 64 * 1024 * 1024
 FLUSH_BYTES = 4 * 1024 * 1024
+PAGE_SIZE = 16384
 # A chunk that opens with its own "#" heading line (after white space) gets no heading prepended.
 _OPENS_WITH_HEADING = re.compile(r"\s*#")
 # Content arrives and leaves as whole folders, which the sandbox signature
@@ -95,6 +96,9 @@ def open_index(path: Path, *, private: bool = False) -> sqlite3.Connection:
     ``private``: a new file no other connection sees until it is published."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    # Takes effect on a new file only: FTS5's ~4 KB segment pages then fit
+    # in one database page instead of spilling onto an overflow page.
+    conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
     # WAL: questions keep reading while a reindex writes. A private file has
     # no reader: its rollback journal stays in memory, and each page is
     # written once instead of to the WAL and again by the checkpoint.
