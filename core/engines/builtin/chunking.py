@@ -11,9 +11,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
-from itertools import accumulate
+from typing import NamedTuple
 
 BINARY_SNIFF_BYTES = 8192
 MIN_CHUNK_LINES = 20
@@ -41,10 +39,15 @@ LANGUAGES = {
 }
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r" {0,3}(```|~~~)")
+_SPECIAL = re.compile(r"\n(?:#| {0,3}(?:```|~~~))")
+_SPECIAL_FENCE = re.compile(r"\n {0,3}(?:```|~~~)")
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(NamedTuple):
+    """Lines ``line_start``–``line_end`` (1-based, inclusive) under ``heading``.
+    A tuple: tens of thousands are made per indexing run, and a frozen
+    dataclass costs over twice as much to build."""
+
     line_start: int
     line_end: int
     heading: str | None
@@ -98,100 +101,142 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
     ~8,000 characters always end it. Each chunk remembers the heading it sits
     under.
 
-    The lines are not visited one by one in Python: the few lines that can
-    change state (fences, headings) are found with ``str.find`` over the whole
-    text, and each chunk's end is computed from them, the line offsets
-    (``bisect``) and at most 20 lines looked at for a blank one, which keeps
-    indexing fast on large sandboxes.
+    Neither the lines nor their offsets are listed in Python (on real text that
+    alone cost a third of indexing's own work): the few lines that can change
+    state (fences, headings) are found with ``str.find`` over the whole text,
+    and each chunk's end with two or three anchored regular expressions that
+    step over whole lines in C from the chunk's first line.
     """
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline does not start another line
-    n = len(lines)
-    # starts[i]: offset of line i in ``text`` (summed in C, not per line in Python)
-    starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
-    specials: list[tuple[int, str | None]] = []  # (line, heading); heading None: a fence
-    for i in _special_lines(text, starts, headings):
-        if i >= n:
-            continue
-        if lines[i][:1] == "#":
-            if _HEADING.match(lines[i].rstrip("\r")):
-                specials.append((i, lines[i]))
-        else:
-            specials.append((i, None))
-    specials.append((n, None))  # the end
+    if not text:
+        return []
+    # Every line ends with "\n" in ``t`` (a chunk's text never takes that last one).
+    t = text if text.endswith("\n") else f"{text}\n"
+    n = t.count("\n")
     chunks: list[Chunk] = []
-    heading: str | None = None
-    chunk_heading: str | None = None
-    start = 0  # index of the first line of the open chunk
+    heading = chunk_heading = document = None
+    start = at = 0  # the open chunk's first line; the first line not yet looked at
+    so = ao = 0  # their offsets
     in_fence = False
-
-    def close(end: int) -> None:
-        # end is exclusive; drop chunks that hold only blank lines
-        body = "\n".join(lines[start:end])
-        if body and not body.isspace():
-            chunks.append(Chunk(start + 1, end, chunk_heading, body))
-
-    def next_end(at: int) -> tuple[int, bool]:
-        """The first line from ``at`` that ends the open chunk, and whether it
-        is a blank line (which then belongs to no chunk)."""
-        by_size = max(
-            at, min(start + MAX_CHUNK_LINES, bisect_left(starts, starts[start] + MAX_CHUNK_CHARS, start + 1))
-        )
-        if not in_fence:
-            # at most MAX_CHUNK_LINES - MIN_CHUNK_LINES lines are looked at
-            for i in range(max(at, start + MIN_CHUNK_LINES), min(by_size + 1, n)):
-                if not lines[i].strip():
-                    return i, True
-        return by_size, False
-
-    at = 0  # the next line not yet looked at
-    document: str | None = None  # the text's "# " title
-    for line, title in specials:
-        if title is not None:
+    for line, off in _special_lines(t, headings):
+        title = None
+        if line < n and t[off] == "#":
             if in_fence:
                 continue  # a "#" line inside a fence is an ordinary line
+            title = t[off : t.find("\n", off)]
+            if not _HEADING.match(title.rstrip("\r")):
+                continue
             title, document = section_of(title, document)
+        # close every chunk that ends before this line
         while True:
-            end, blank = next_end(at)
-            if end >= line:
-                break
-            close(end)
-            start = end + 1 if blank else end
+            # Usually one match says it (``_CHUNK``); near a fence, after a
+            # heading or past 8,000 characters, ``_chunk_end`` works it out.
+            m = _CHUNK.match(t, so, off) if at == start and not in_fence else None
+            if m is not None and (eo := m.end(2)) - so < MAX_CHUNK_CHARS:
+                next_so = m.end()
+                if next_so > eo:  # a blank line ends it, and belongs to no chunk
+                    end = start + MIN_CHUNK_LINES + t.count("\n", m.end(1), eo)
+                    next_start = end + 1
+                elif eo == off:
+                    break  # it runs into this line
+                else:
+                    end = next_start = start + MAX_CHUNK_LINES
+            elif m is None and at == start and not in_fence and off - so < MAX_CHUNK_CHARS:
+                break  # under 20 lines before this one
+            else:
+                end, eo, blank = _chunk_end(t, n, start, so, at, ao, in_fence)
+                if end >= line:
+                    break
+                next_start, next_so = (end + 1, t.find("\n", eo) + 1) if blank else (end, eo)
+            body = t[so : eo - 1]
+            if body and not body.isspace():
+                chunks.append(Chunk(start + 1, end, chunk_heading, body))
+            start = at = next_start
+            so = ao = next_so
             chunk_heading = heading
-            at = end + 1
         if line == n:
             break
         if title is not None:
             if line > start:
-                close(line)
-                start = line
+                body = t[so : off - 1]
+                if body and not body.isspace():
+                    chunks.append(Chunk(start + 1, line, chunk_heading, body))
+                start, so = line, off
             heading = chunk_heading = title
         else:
             in_fence = not in_fence
-            if line - start >= MAX_CHUNK_LINES or starts[line] - starts[start] >= MAX_CHUNK_CHARS:
-                close(line)
-                start = line
+            if line - start >= MAX_CHUNK_LINES or off - so >= MAX_CHUNK_CHARS:
+                body = t[so : off - 1]
+                if body and not body.isspace():
+                    chunks.append(Chunk(start + 1, line, chunk_heading, body))
+                start, so = line, off
                 chunk_heading = heading
-        at = line + 1
+        at, ao = line + 1, t.find("\n", off) + 1
     if start < n:
-        close(n)
+        body = t[so:-1]
+        if body and not body.isspace():
+            chunks.append(Chunk(start + 1, n, chunk_heading, body))
     return chunks
 
 
-def _special_lines(text: str, starts: list[int], headings: bool = True) -> list[int]:
+# _SKIP[k] steps over k whole lines; _TEXT[k] over at most k lines that are not
+# blank (``str.strip`` and ``\s`` agree on what is white space).
+_SKIP = [re.compile(rf"(?:[^\n]*+\n){{{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
+_TEXT = [re.compile(rf"(?:[^\S\n]*+\S[^\n]*+\n){{0,{k}}}") for k in range(MAX_CHUNK_LINES + 1)]
+_BLANK = re.compile(r"[^\S\n]*+\n")
+# A whole chunk opened on a fresh line: 20 lines (group 1), then up to 20
+# that are not blank (group 2: only those are counted), then the blank line
+# that ends it if there is one.
+_CHUNK = re.compile(
+    rf"((?:[^\n]*+\n){{{MIN_CHUNK_LINES}}})((?:[^\S\n]*+\S[^\n]*+\n){{0,{MAX_CHUNK_LINES - MIN_CHUNK_LINES}}})"
+    r"(?:[^\S\n]*+\n)?"
+)
+
+
+def _chunk_end(
+    t: str, n: int, start: int, so: int, at: int, ao: int, in_fence: bool
+) -> tuple[int, int, bool]:
+    """Where the chunk opened at line ``start`` (offset ``so``) ends, lines
+    from ``at`` (offset ``ao``) on not yet looked at: the end line (``n`` for
+    the end of the text), its offset, and whether it is a blank line (which
+    then belongs to no chunk). Outside a fence the first blank line from the
+    21st line on ends it; the 41st line, or the first line starting 8,000
+    characters after the chunk's start, ends it anyway."""
+    last = start + MAX_CHUNK_LINES
+    blank = False
+    if in_fence:
+        end, eo = (last, _SKIP[last - at].match(t, ao).end()) if last < n else (n, len(t))
+    else:
+        first = max(at, start + MIN_CHUNK_LINES)
+        if first >= n:
+            end, eo = n, len(t)
+        else:
+            fo = _SKIP[first - at].match(t, ao).end()
+            most = min(last, n) - first  # lines that may be looked at before the 41st
+            eo = _TEXT[most].match(t, fo).end()
+            end = first + t.count("\n", fo, eo)
+            if end < first + most:
+                blank = True
+            elif end < n:  # the 41st line
+                blank = _BLANK.match(t, eo) is not None
+    if eo - so >= MAX_CHUNK_CHARS:
+        co = t.find("\n", so + MAX_CHUNK_CHARS - 1) + 1
+        if co < eo:
+            return start + t.count("\n", so, co), co, False
+    return end, eo, blank
+
+
+def _special_lines(t: str, headings: bool) -> list[tuple[int, int]]:
     """The lines that may be a heading (they start with "#") or a fence (up
-    to three spaces, then ``````` or ``~~~``), sorted: found with ``str.find``."""
-    offsets = {0} if headings and text.startswith("#") else set()
-    at = text.find("\n#") if headings else -1
-    while at >= 0:
-        offsets.add(at + 1)
-        at = text.find("\n#", at + 1)
-    for marker in ("```", "~~~"):
-        at = text.find(marker)
-        while at >= 0:
-            line_start = text.rfind("\n", 0, at) + 1
-            if at - line_start <= 3 and text.startswith(" " * (at - line_start), line_start):
-                offsets.add(line_start)
-            at = text.find(marker, at + 3)
-    return [bisect_right(starts, offset) - 1 for offset in sorted(offsets)]
+    to three spaces, then ``````` or ``~~~``), as (line, offset), in order and
+    followed by the end (line count, text length): one regular expression
+    over the whole text, anchored on its line breaks."""
+    offsets = [0] if (headings and t.startswith("#")) or _FENCE.match(t) else []
+    offsets += [m.start() + 1 for m in (_SPECIAL if headings else _SPECIAL_FENCE).finditer(t)]
+    found = []
+    line = previous = 0
+    for off in offsets:
+        line += t.count("\n", previous, off)
+        previous = off
+        found.append((line, off))
+    found.append((line + t.count("\n", previous), len(t)))
+    return found

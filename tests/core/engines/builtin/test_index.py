@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -323,3 +324,25 @@ def test_files_edited_behind_the_apps_back_are_seen_by_the_sweep(tmp_path):
     invalidate(tmp_path)
     assert ensure_fresh(tmp_path).changed == [f"{CID}/sub/a.md"]
     assert search(tmp_path, "deltaword", 5)[0].path == f"{CID}/sub/a.md"
+
+
+def test_a_first_build_is_published_whole_in_wal_mode(tmp_path):
+    """A first build writes a private file (no WAL, nobody reads it yet) and
+    puts it in place when done: the state folder then holds the index alone,
+    in WAL mode so questions read while later builds write; a build stopped
+    midway publishes what it finished."""
+    root = make_sandbox(tmp_path / "sandbox", {f"{CID}/{n}.md": f"word{n}\n" for n in range(3)})
+    state = tmp_path / "state"
+
+    def stop_after_one(progress):
+        if progress.files_done == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(root, stop_after_one, state=state)
+    assert sorted(p.name for p in state.iterdir()) == ["index.sqlite3"]
+    conn = sqlite3.connect(state / "index.sqlite3")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("SELECT count(*) FROM files").fetchone()[0] == 1
+    conn.close()
+    assert len(build_index(root, state=state).added) == 2
