@@ -98,22 +98,30 @@ def rank_passages(
     claims = []
     scored = []
     projects = {hit.path: project_of(hit.path) for hit in hits}
-    # The parts of a passage's context are shared with its neighbours (its
-    # paragraph, the sentences before it): each is matched once per term.
-    held: dict[tuple[str, int], bool] = {}
-    joined_parts: dict[int, set[str]] = {}
+    # Which key terms are around a passage: the parts of its context are
+    # shared with its neighbours (its paragraph, the sentences before it), so
+    # each part is read once for every key term, as a bit mask.
+    bits = {t: 1 << i for i, t in enumerate(q.key)}
+    part_masks: dict[int, int] = {}  # every part lives in ``raw`` until ranking ends: ids stay unique
+    path_masks: dict[int, int] = {}
 
-    def holds(t: str, part: frozenset[str]) -> bool:
-        key = (t, id(part))  # every part lives in ``raw`` until ranking ends: ids stay unique
-        found = held.get(key)
+    def path_mask(path_tokens: frozenset[str]) -> int:
+        found = path_masks.get(id(path_tokens))
         if found is None:
-            found = held[key] = bool(matchers[t](part))
+            found = path_masks[id(path_tokens)] = sum(
+                bit for t, bit in bits.items() if matchers[t](path_tokens)
+            )
         return found
 
-    def joined_of(part: frozenset[str]) -> set[str]:
-        found = joined_parts.get(id(part))
+    def part_mask(part: frozenset[str]) -> int:
+        found = part_masks.get(id(part))
         if found is None:
-            found = joined_parts[id(part)] = joined_in(part, joined_terms)
+            held = {t for t in bits if matchers[t](part)}
+            if joined_terms:
+                # a joined identifier in it holds the term (the matcher's 0.8)
+                inside = joined_in(part, joined_terms)
+                held |= {t for t in bits if any(t in j for j in inside)}
+            found = part_masks[id(part)] = sum(bits[t] for t in held)
         return found
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
@@ -135,7 +143,7 @@ def rank_passages(
     ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = projects[hit.path]
-        context_joined = None
+        around = -1  # not read yet
         for t in q.key:
             match = matchers[t]
             level = levels[t]
@@ -144,13 +152,11 @@ def rank_passages(
             if level == 0.0 and antecedent and match(antecedent):
                 level = 0.85
             if level == 0.0:
-                around = any(holds(t, part) for part in context) or holds(t, path_tokens)
-                if not around and joined_terms and any(t in j for j in joined_terms):
-                    if context_joined is None:
-                        context_joined = set().union(*(joined_of(part) for part in context))
-                    # a joined identifier around it holds the term (the matcher's 0.8)
-                    around = any(t in j for j in context_joined)
-                level = 0.5 if around else 0.0
+                if around < 0:
+                    around = path_mask(path_tokens)
+                    for part in context:
+                        around |= part_mask(part)
+                level = 0.5 if around & bits[t] else 0.0
             if level == 0.0:
                 missing.append(t)
             got += weight[t] * level
