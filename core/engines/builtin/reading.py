@@ -26,8 +26,9 @@ from .question import Question
 from .search import Hit
 from .tokens import Tokens, tokens_of
 
-# Chunks kept read: ~50 a question, so the candidates of the last ~80 questions.
-MAX_KEPT = 4096
+# Chunks kept read: ~50 a question, so the candidates of the last ~20 questions
+# (~27 MB on real text: a chunk's text, its spans' words and its passages).
+MAX_KEPT = 1024
 MAX_LEAD_CHARS = 420
 MAX_TERM_CHARS = 60
 
