@@ -368,11 +368,16 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
-def run_cases(box: Sandbox, cases: list[Case]) -> list[Outcome]:
-    outcomes = []
+def run_cases(box: Sandbox, cases: list[Case], dump: Path | None = None) -> list[Outcome]:
+    """Answer every case; with ``dump``, also write each answer's whole text there
+    (JSON lines), so two runs on a kept sandbox can be compared answer by answer."""
+    outcomes, texts = [], []
     for case in cases:
         seconds, text = ask(box, case.question)
         outcomes.append(read_answer(case, text, seconds, box.root))
+        texts.append({"number": case.number, "question": case.question, "answer": text})
+    if dump is not None:
+        dump.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in texts), encoding="utf-8")
     return outcomes
 
 
@@ -467,7 +472,7 @@ def latency(label: str, box: Sandbox, cases: list[Case]) -> None:
     )
 
 
-def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool) -> int:
+def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool, dump: Path | None = None) -> int:
     """Ingest the set's corpus as one content item, check its gold lines, answer and report."""
     questions, title, build = SETS[name]
     source = work / "source"
@@ -485,7 +490,7 @@ def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool) -> int:
             lines = (source / gold.file).read_text(encoding="utf-8").split("\n")
             stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
             assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
-    outcomes = run_cases(box, cases)
+    outcomes = run_cases(box, cases, dump)
     report(f"{'development' if name in DEVELOPMENT_SETS else 'held-out'} set {name!r}", outcomes, box)
     user = [o for o in outcomes if o.case.kind == "user"]
     print(
@@ -513,6 +518,11 @@ def main() -> int:
     )
     parser.add_argument("--keep", type=Path, help="build here and keep (reused when it exists)")
     parser.add_argument(
+        "--dump",
+        type=Path,
+        help="write each answer's text to this file (JSON lines; with --keep, compare two runs with cmp)",
+    )
+    parser.add_argument(
         "--set", choices=sorted(SETS), help="evaluate this held-out set instead of the development sets"
     )
     args = parser.parse_args()
@@ -520,7 +530,7 @@ def main() -> int:
     box = Sandbox(work / "sandbox", work / "state")
     if args.set:
         try:
-            return held_out_set(args.set, box, work, args.show is not None)
+            return held_out_set(args.set, box, work, args.show is not None, args.dump)
         finally:
             if args.keep is None:
                 shutil.rmtree(work, ignore_errors=True)
@@ -553,7 +563,7 @@ def main() -> int:
                 lines = (SITE / gold.file).read_text(encoding="utf-8").split("\n")
                 stated = fold("\n".join(lines[gold.lines[0] - 1 : gold.lines[1]]))
                 assert fold(gold.phrases[0]) in stated, f"gold of #{case.number} moved: {gold}"
-        outcomes = run_cases(box, cases)
+        outcomes = run_cases(box, cases, args.dump)
         tune = [o for o in outcomes if o.case.split == "tune"]
         held = [o for o in outcomes if o.case.split == "held"]
         new = [o for o in outcomes if o.case.split == "new"]

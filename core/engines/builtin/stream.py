@@ -28,7 +28,8 @@ from .index import ensure_fresh
 from .protocol import parse_task
 from .protocol_stream import protocol_steps
 from .question import Question, analyze, parts_of
-from .rank import rank_passages, read_chunk
+from .rank import rank_passages
+from .reading import read_chunk
 from .search import (
     SEARCHES,
     Hit,

@@ -19,7 +19,8 @@ from test_ranking import installed, sandbox
 
 from core.engines.builtin import build_index, run_builtin
 from core.engines.builtin.question import analyze
-from core.engines.builtin.rank import rank_passages, read_chunk
+from core.engines.builtin.rank import rank_passages
+from core.engines.builtin.reading import read_chunk
 from core.engines.builtin.search import candidates, learned_words, start_ranked
 from core.engines.builtin.stream import _answer
 from core.sandbox import write_instructions, write_manifest

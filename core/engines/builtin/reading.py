@@ -1,0 +1,287 @@
+"""Read a candidate chunk as ranking reads it: its passages, each with its
+words, the words around it, what it follows and is about.
+
+All of that depends on the chunk alone (its path, text, heading and the end
+of the chunk before it), never on the question, so a chunk is read once and
+kept (the ``MAX_KEPT`` most recently read): questions about one sandbox keep
+coming back to the same chunks, and cutting a chunk into passages and
+tokenising them was most of ranking's cost. What a question adds — which of
+its joined identifiers a passage holds, which aspect a section is named for —
+is read per question (``read_chunk``).
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, replace
+
+from .claims import MAX_SCAN_CHARS, _excerpt_span
+from .kinds import NAME_SET
+from .passages import Passage, passages_of
+from .query import light_stem, related_words, words
+from .question import Question
+from .search import Hit
+from .tokens import Tokens, tokens_of
+
+# Chunks kept read: ~50 a question, so the candidates of the last ~20 questions
+# (~27 MB on real text: a chunk's text, its spans' words and its passages).
+MAX_KEPT = 1024
+MAX_LEAD_CHARS = 420
+MAX_TERM_CHARS = 60
+
+# A sentence about what the one before it names: "It …", "This defaults to 80",
+# and "If you do not provide a value, it will follow …" (a condition, then "it").
+ANAPHORA = re.compile(
+    r"^(?:(?:if|when|unless)\b[^,.\n]{0,80},\s*)?"
+    r"(?:defaults? to|it|this|these|that|they|its|the latter|the former|otherwise)\b",
+    re.I,
+)
+# A sentence that says what its entry's term is or does without naming it.
+_ELLIPTIC = re.compile(
+    r"^(?:(?:the|its) )?default(?:s| value| is)?\b|^this (?:option|parameter|setting|flag|value|variable|directive)\b",
+    re.I,
+)
+_CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
+_DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
+
+
+@dataclass(frozen=True, slots=True)
+class PassageReading:
+    """One passage of a chunk as ranking reads it, whatever the question.
+    ``context``: the words of its paragraph, its docstring's ``def`` line, the
+    sentences before it and what else it is about, each a part of its own (a
+    term is around a passage if any part holds it; parts are shared between
+    the passages of a chunk, so a question matches each part once)."""
+
+    passage: Passage
+    body: str
+    tokens: Tokens
+    context: tuple[Tokens, ...]
+    follow: tuple[int, Passage] | None
+    antecedent: frozenset[str]
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkReading:
+    """A chunk's text (cut at ``MAX_SCAN_CHARS``), where its lines start, the
+    words of its path and heading, and its passages."""
+
+    text: str
+    newlines: list[int]
+    path_tokens: Tokens
+    heading_words: frozenset[str]
+    passages: tuple[PassageReading, ...]
+
+
+def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> list[tuple]:
+    """The passages of one candidate chunk as ranking reads them, with what
+    the question adds. It reads the chunk's text, path, heading and the lines
+    before it, never its BM25 score or its place among the candidates, so a
+    chunk can be read while the others are still being searched for."""
+    if joined_terms is None:
+        joined_terms = set(q.joined)
+    chunk = chunk_reading(hit.path, hit.text, hit.heading, hit.before)
+    # a section named for an aspect asked about ("Actions" for "how was it fixed?")
+    aspects = (
+        frozenset(light_stem(t) for t in q.key if related_words(t) & chunk.heading_words)
+        if chunk.heading_words
+        else frozenset()
+    )
+    return [
+        (
+            p.passage,
+            p.body,
+            p.tokens,
+            {j for j in joined_terms if j in p.tokens},
+            p.context,
+            chunk.path_tokens,
+            chunk.newlines,
+            p.follow,
+            chunk.text,
+            aspects,
+            p.antecedent,
+            p.label,
+        )
+        for p in chunk.passages
+    ]
+
+
+@functools.lru_cache(maxsize=MAX_KEPT)
+def chunk_reading(path: str, text: str, heading: str | None, before: str) -> ChunkReading:
+    """The question-independent reading of the chunk of ``path`` whose text is
+    ``text`` under ``heading``, after ``before`` (kept: see the module's docstring)."""
+    text = text[:MAX_SCAN_CHARS]
+    newlines = [m.start() for m in _NEWLINE.finditer(text)]
+    heading_tokens = tokens_of(heading or "")
+    path_tokens = Tokens(tokens_of(path.split("/", 1)[-1]) | heading_tokens)
+    found = passages_of(path, text)
+    seen: dict[tuple[int, int], Tokens] = {}
+
+    def tok(start: int, end: int) -> Tokens:
+        """The tokens of ``text[start:end]``, each span tokenized once per chunk
+        (a sentence is read as a passage, then as context of the next two)."""
+        found_tokens = seen.get((start, end))
+        if found_tokens is None:
+            found_tokens = seen[start, end] = tokens_of(text[start:end])
+        return found_tokens
+
+    read: list[PassageReading] = []
+    for n, passage in enumerate(found):
+        if passage.end - passage.start < 12:
+            continue
+        # what the answer would show: an elliptic sentence with the ones before it
+        passage = _shown(passage, text)
+        body = text[passage.start : passage.end]
+        tokens = tok(passage.start, passage.end)
+        if not tokens:
+            continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
+        # what is around it: a term is around if any part holds it
+        context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
+        if passage.owner != (0, 0):
+            context.append(tok(*passage.owner))
+        # the sentences just before: what "This defaults to 80" or a parameter's
+        # "The default value is 2" is about
+        antecedent: frozenset[str] = frozenset()
+        label = ""
+        if not passage.code:
+            earlier = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
+            header = _header_of(text, passage.start, before)
+            at = text.rfind(header, 0, passage.start) if header else -1
+            if at >= 0:
+                # in an argument list, the entries before this one's are about other arguments
+                earlier = [p for p in earlier if p.start >= at]
+            context += [tok(p.start, p.end) for p in earlier]
+            if earlier and ANAPHORA.match(body):
+                antecedent = tok(earlier[-1].start, earlier[-1].end)
+            elif not earlier and before and not text[: passage.start].strip():
+                # the chunk's first sentence: the one before it ends the previous chunk
+                previous = tokens_of(before[-300:])
+                context.append(previous)
+                if ANAPHORA.match(body):
+                    antecedent = previous
+            if header:
+                # "delivery_mode (enum): …" above its indented "The default value is 2."
+                antecedent = Tokens(antecedent | tokens_of(header))
+                if _ELLIPTIC.match(body) or ANAPHORA.match(body):
+                    # the definition-list entry's term goes with it: "ServerAliveCountMax"
+                    # above "The default value is 3."
+                    label = _term_of(header)
+        elif "\n" not in body:
+            # a parameter's default in a signature (``ping_interval: float | None = 20,``):
+            # what the chunk's prose says about that name is what it is about
+            name = NAME_SET.match(body)
+            if name:
+                about = [p for p in found if not p.code and _mentions(text, name.group(1), p.start, p.end)]
+                context += [tok(p.start, p.end) for p in about[:3]]
+            elif _DEF_LINE.match(body):
+                # ``async def receive_output(self, timeout=1):``: its docstring says what it does
+                after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
+                context += [tok(p.start, p.end) for p in after]
+            if name or _DEF_LINE.match(body):
+                # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
+                classes = _CLASS_LINE.findall(text, 0, passage.start)
+                if classes:
+                    context.append(tokens_of(classes[-1]))
+        read.append(
+            PassageReading(
+                passage,
+                body,
+                tokens,
+                tuple(context),
+                _code_after(found, n, passage, text),
+                antecedent,
+                label,
+            )
+        )
+    return ChunkReading(text, newlines, path_tokens, frozenset(words(heading or "")), tuple(read))
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _word_character(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # what ``\w`` matches in a str pattern
+
+
+def _mentions(text: str, name: str, start: int, end: int) -> bool:
+    """Whether the identifier ``name`` stands as a whole word in
+    ``text[start:end]`` (``\\bname\\b``, the character before ``start`` looked
+    at as a regex search from ``start`` does), without compiling a pattern per name."""
+    at = text.find(name, start, end)
+    while at >= 0:
+        after = at + len(name)
+        if (at == 0 or not _word_character(text[at - 1])) and (
+            after >= end or not _word_character(text[after])
+        ):
+            return True
+        at = text.find(name, at + 1, end)
+    return False
+
+
+def _term_of(header: str) -> str:
+    """The term of a definition-list entry's first line: a man page's
+    ``--suffix=SUFFIX``, AsciiDoc's ``term::``, reST's ``name (int):``."""
+    term = header.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
+    # a line of prose above an indented block is no term
+    return term if len(term) <= MAX_TERM_CHARS and len(term.split()) <= 6 and not term.endswith(".") else ""
+
+
+def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:
+    """The line an indented paragraph hangs from — a parameter's name in a
+    docstring, a term in a definition list — or "" when it is not indented.
+    ``before``: the text before ``text`` (the previous chunk's end), read too."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    line = text[line_start:pos]
+    indent = len(line) - len(line.lstrip(" "))
+    if indent == 0 or line.strip():
+        return ""
+    above_lines = text[: max(0, line_start - 1)].split("\n")[-lines:] if line_start else []
+    if len(above_lines) < lines and before:
+        above_lines = before.split("\n") + above_lines
+    for above in reversed(above_lines[-lines:]):
+        if above.strip() and len(above) - len(above.lstrip(" ")) < indent:
+            return above
+    return ""
+
+
+def _code_after(found: list[Passage], n: int, passage: Passage, text: str) -> tuple[int, Passage] | None:
+    """The code block a prose passage introduces: the next passage, or one up
+    to two sentences further on ("Install it with
+    hiredis support. … ``$ pip install "redis[hiredis]"``"), with where the
+    prose to quote before it ends."""
+    if passage.code:
+        return None
+    end = passage.end
+    for m in range(n + 1, min(n + 4, len(found))):
+        nxt = found[m]
+        if nxt.code:
+            return (end, nxt) if _only_space(text, end, nxt.start) else None
+        if text[end : nxt.start].strip() or nxt.end - passage.start > 600:
+            return None
+        end = nxt.end
+    return None
+
+
+def _only_space(text: str, start: int, end: int) -> bool:
+    between = text[start:end]
+    return (
+        len(between) < 200
+        and not re.sub(r"\.\. (?:code|code-block|sourcecode)::.*|`{3,}.*|~{3,}.*|:", "", between).strip()
+    )
+
+
+def _shown(passage: Passage, text: str) -> Passage:
+    """A short or elliptic sentence ("Defaults to ``UNDERLINED``.") keeps the
+    sentences before it in its paragraph, so the lead reads on its own."""
+    if passage.code or passage.unit[0] >= passage.start:
+        return passage
+    body = text[passage.start : passage.end]
+    if ANAPHORA.match(body):
+        lead = _excerpt_span(text, passage.unit[0], passage.end)
+        if lead and passage.end - lead[0] <= MAX_LEAD_CHARS:
+            return replace(passage, start=lead[0])
+    return passage
