@@ -283,7 +283,12 @@ class _Run:
         if self.process.returncode is None and self.outcome.killed_by is None:
             self.outcome.killed_by = "cancel"  # the consumer stopped listening mid-run
         if self.process.returncode is None or group_alive(self.pgid):
-            self._signal(signal.SIGKILL)
+            if self.outcome.signals[-1:] == ["SIGKILL"]:
+                # the escalation's kill is still landing (a loaded machine reaps late): kill
+                # again, but the outcome names each step once
+                signal_group(self.pgid, signal.SIGKILL)
+            else:
+                self._signal(signal.SIGKILL)
         for task in [*self.tasks, *([self.stopper] if self.stopper else [])]:
             task.cancel()
         if self.process.returncode is None:
