@@ -52,8 +52,7 @@ from bench.perf import builtin_answers, text_corpus
 from core.engines.builtin import build_index, run_builtin
 from core.engines.builtin.chunking import decode_text
 from core.engines.builtin.files import iter_sandbox_files
-from core.engines.builtin.index import index_path
-from core.engines.builtin.query import fts_query, question_terms
+from core.engines.builtin.query import question_terms
 from core.sandbox import default_state_dir, write_instructions, write_manifest
 
 SYLLABLES = "ka lo mi ne ru sa te vo zi pa do fe gu hi ja qu ro sti tra plen cor dex mon vel".split()
@@ -211,19 +210,6 @@ def index_vocabulary(state: Path) -> list[str]:
     return words
 
 
-def raw_fts_query(state: Path, question: str) -> float:
-    """The floor an answer is compared with: the bare FTS5 BM25 query for the
-    question's terms (top 40 chunks), on the same index, same process."""
-    started = time.perf_counter()
-    conn = sqlite3.connect(index_path(state.parent, state))
-    conn.execute(
-        "SELECT rowid, bm25(chunks_fts) AS s FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT 40",
-        (fts_query(question_terms(question)),),
-    ).fetchall()
-    conn.close()
-    return time.perf_counter() - started
-
-
 def answer_once(root: Path, state: Path, question: str) -> tuple[float, dict]:
     started = time.perf_counter()
     last = ""
@@ -242,7 +228,7 @@ def time_answers(root: Path, state: Path, vocab: list[str], count: int) -> None:
         seconds, result = answer_once(root, state, question)
         cpu.append((time.process_time() - started) * 1000)
         timings.append(seconds * 1000)
-        raw.append(raw_fts_query(state, question) * 1000)
+        raw.append(builtin_answers.raw_query(state, question) * 1000)
         confidence = "NONE" if "No Definitive Answer" in result.get("result", "") else "answered"
         outcomes[confidence] = outcomes.get(confidence, 0) + 1
     timings.sort()

@@ -128,13 +128,19 @@ def render_manual(page: str) -> str:
     return subprocess.run(["col", "-bx"], input=shown, capture_output=True, check=True).stdout.decode()
 
 
-def rsync_corpus(folder: Path) -> list[tuple[str, Path]]:
-    """rsync's manuals rendered to text and Debian's rsync documentation, written to ``folder``."""
+def rendered_manuals(folder: Path, pages: tuple[str, ...]) -> list[tuple[str, Path]]:
+    """``pages`` rendered by ``render_manual`` into ``folder`` as ``<page>.txt``."""
     files = []
-    for page in RSYNC_MANUALS:
+    for page in pages:
         path = folder / f"{page}.txt"
         path.write_text(render_manual(page), encoding="utf-8")
         files.append((path.name, path))
+    return files
+
+
+def rsync_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """rsync's manuals rendered to text and Debian's rsync documentation, written to ``folder``."""
+    files = rendered_manuals(folder, RSYNC_MANUALS)
     for rel in RSYNC_DOCS:
         source = Path("/usr/share/doc/rsync", rel)
         name = rel.removesuffix(".gz").replace("/", "-")
@@ -146,12 +152,7 @@ def rsync_corpus(folder: Path) -> list[tuple[str, Path]]:
 
 def manpage_corpus(folder: Path) -> list[tuple[str, Path]]:
     """curl(1), find(1) and apt.conf(5) rendered to text: the manual-page development set's corpus."""
-    files = []
-    for page in MANPAGE_DEV:
-        path = folder / f"{page}.txt"
-        path.write_text(render_manual(page), encoding="utf-8")
-        files.append((path.name, path))
-    return files
+    return rendered_manuals(folder, MANPAGE_DEV)
 
 
 SETS = {
