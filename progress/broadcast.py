@@ -22,6 +22,7 @@ EVENTS_MESSAGE = "progress.events"
 # Sent to the sockets a program opened with an API token once the token is
 # revoked: they close (a group per token, so it reaches every web process).
 TOKEN_REVOKED_MESSAGE = "token.revoked"  # noqa: S105 (a message type, not a secret)
+REVOKE_ATTEMPTS = 3  # a revocation's send, again after a connection lost to a Redis restart
 
 
 def question_group(question_id: int) -> str:
@@ -41,12 +42,22 @@ async def notify_tokens_revoked(token_ids: list[int]) -> None:
     if layer is None:
         return
     for token_id in token_ids:
-        try:
-            await layer.group_send(token_group(token_id), {"type": TOKEN_REVOKED_MESSAGE})
-        except Exception:  # the layer is down: the socket's next handshake is refused anyway
-            log.warning(
-                "Could not tell the sockets of API token %s that it was revoked", token_id, exc_info=True
-            )
+        for attempt in range(1, REVOKE_ATTEMPTS + 1):
+            try:
+                await layer.group_send(token_group(token_id), {"type": TOKEN_REVOKED_MESSAGE})
+                break
+            except Exception:
+                # The first send after Redis restarted meets the dead connection (the
+                # client reconnects on the next command): unlike an event, which a
+                # page catches up on from the database, a missed revocation leaves a
+                # socket open, so it is sent again. Still down: its next handshake is
+                # refused anyway.
+                if attempt == REVOKE_ATTEMPTS:
+                    log.warning(
+                        "Could not tell the sockets of API token %s that it was revoked",
+                        token_id,
+                        exc_info=True,
+                    )
 
 
 def event_dict(event) -> dict:

@@ -36,6 +36,7 @@ _renders: OrderedDict[tuple[int, int, int], tuple[float, asyncio.Future]] = Orde
 _RENDERS_STATE = FANOUT_KINDS | {"end"}
 CLOSE_FORBIDDEN = 4403
 CLOSE_TRY_AGAIN = 1013
+JOIN_ATTEMPTS = 3  # a group join, again after a connection lost to a Redis restart
 CLOSE_TOKEN_REVOKED = 4401  # the API token the socket was opened with was revoked, or expired
 
 
@@ -123,7 +124,7 @@ class QuestionConsumer(LeanWebsocketConsumer):
         try:
             if token_id is not None:
                 self.token_group = broadcast.token_group(token_id)
-                await self.channel_layer.group_add(self.token_group, self.channel_name)
+                await self._join(self.token_group)
         except Exception:
             self.token_group = None
             await self._try_again_later(subprotocols)
@@ -136,7 +137,7 @@ class QuestionConsumer(LeanWebsocketConsumer):
         self.group = broadcast.question_group(self.question_id)
         self._lock = asyncio.Lock()
         try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self._join(self.group)
         except Exception:
             self.group = None
             await self._try_again_later(subprotocols)
@@ -148,6 +149,18 @@ class QuestionConsumer(LeanWebsocketConsumer):
                 max(0.0, expires - time.time()), self._expire
             )
         self._catch_up_task = asyncio.create_task(self._catch_up())
+
+    async def _join(self, group: str) -> None:
+        """Join ``group``; the first command after Redis restarted meets the
+        connection it dropped (the client reconnects on the next one), so a
+        failed join is tried again before the socket is told to come back later."""
+        for attempt in range(1, JOIN_ATTEMPTS + 1):
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+                return
+            except Exception:
+                if attempt == JOIN_ATTEMPTS:
+                    raise
 
     def _expire(self) -> None:
         # Through the layer, so it is handled in turn like any other message.
