@@ -363,8 +363,8 @@ def content_recover() -> int:
 
 
 def _content_interrupted(item: ContentItem, job: dict) -> None:
-    _content_failed(item, RESTARTED)
-    ContentItem.objects.filter(pk=item.pk).update(progress_message="")
+    # What the interrupted ingest half-wrote goes first: once the item reads
+    # "failed", nothing of it is left (a page or a program may look at once).
     sandbox_root, state = item.session.sandbox_path, item.session.state_path
     leftovers = [
         *sandbox_root.glob(f".{item.pk}.incoming-*"),
@@ -376,6 +376,8 @@ def _content_interrupted(item: ContentItem, job: dict) -> None:
         leftovers.append(state / "uploads" / job["spec"]["spool"])
     for path in leftovers:
         shutil.rmtree(path, ignore_errors=True)
+    _content_failed(item, RESTARTED)
+    ContentItem.objects.filter(pk=item.pk).update(progress_message="")
     contentjobs.release(state, str(item.pk))
 
 

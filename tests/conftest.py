@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -197,6 +198,18 @@ def local_site():
 
 
 CHECK_GUARD = 120  # seconds: a hang guard for a background engine test, not a timing assertion
+
+
+@pytest.fixture(autouse=True)
+def _engine_tests_end_with_their_test():
+    """An engine test runs in a thread of its own (``engine-check-<pk>``): one
+    still running when its test ended would write its report into whatever
+    row has that primary key in the next test's database. Each ends first."""
+    yield
+    deadline = time.monotonic() + CHECK_GUARD
+    for thread in threading.enumerate():
+        if thread.name.startswith("engine-check-"):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 @pytest.fixture
