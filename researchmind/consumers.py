@@ -35,7 +35,6 @@ _renders: OrderedDict[tuple[int, int, int], tuple[float, asyncio.Future]] = Orde
 # makes stale: it is shared only while fresh, like the answer message.
 _RENDERS_STATE = FANOUT_KINDS | {"end"}
 CLOSE_FORBIDDEN = 4403
-CLOSE_TRY_AGAIN = 1013
 JOIN_ATTEMPTS = 3  # a group join, again after a connection lost to a Redis restart
 CLOSE_TOKEN_REVOKED = 4401  # the API token the socket was opened with was revoked, or expired
 
@@ -127,7 +126,7 @@ class QuestionConsumer(LeanWebsocketConsumer):
                 await self._join(self.token_group)
         except Exception:
             self.token_group = None
-            await self._try_again_later(subprotocols)
+            await self._refuse_for_now()
             return
         owned = await database_sync_to_async(_allowed)(self.question_id, user, token_id)
         if not owned:
@@ -140,7 +139,7 @@ class QuestionConsumer(LeanWebsocketConsumer):
             await self._join(self.group)
         except Exception:
             self.group = None
-            await self._try_again_later(subprotocols)
+            await self._refuse_for_now()
             return
         await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
         expires = self.scope.get("api_token_expires")
@@ -168,12 +167,16 @@ class QuestionConsumer(LeanWebsocketConsumer):
             self.channel_layer.send(self.channel_name, {"type": broadcast.TOKEN_REVOKED_MESSAGE})
         )
 
-    async def _try_again_later(self, subprotocols: list[str]) -> None:
-        # The channel layer (Redis) is down: accept and close with "try
-        # again later" so browsers (htmx) and programs reconnect and
-        # resume from the database once it is back.
-        await self.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in subprotocols else None)
-        await self.close(code=CLOSE_TRY_AGAIN)
+    async def _refuse_for_now(self) -> None:
+        """The channel layer (Redis) is down: the handshake is refused, which a
+        browser reports as close code 1006, one of the three htmx's ws extension
+        reconnects after (with backoff, resuming from its last seq once Redis is
+        back); our client (``researchmind.client.follow``) polls the database.
+        A "try again later" close after accepting cannot be sent: daphne's
+        websocket library allows only 1000 and 3000-4999, so 1013 went out as
+        1011, after which htmx never reconnects."""
+        log.warning("Channel layer unavailable: websocket for question %s refused for now", self.question_id)
+        await self.close()
 
     async def disconnect(self, code: int) -> None:
         task = getattr(self, "_catch_up_task", None)

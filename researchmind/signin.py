@@ -19,6 +19,7 @@ from django.contrib.sessions.backends import db
 from django.contrib.sessions.backends.base import UpdateError
 from django.core.cache import caches
 from django.db import DatabaseError, transaction
+from redis.exceptions import RedisError
 
 from researchmind.services import disk_full
 
@@ -43,12 +44,42 @@ def note_last_login(sender, user, **kwargs) -> None:
         log.warning("Signed in %s without noting the time: the disk is full", user.pk)
 
 
+class _Fallback:
+    """The cache as the sessions' fallback. Sessions live in the database, so a
+    cache that cannot be reached (Redis stopped, in scale-out) only means that
+    no session kept there can be found: pages and sockets keep signing people
+    in from the database instead of failing with a 500. Keeping a session there
+    (a full disk) still needs the cache and raises without it."""
+
+    def __init__(self, cache) -> None:
+        self._cache = cache
+
+    def get(self, key: str):
+        try:
+            return self._cache.get(key)
+        except RedisError:
+            log.warning("The cache is unreachable: no session kept there is looked at")
+            return None
+
+    def __contains__(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def delete(self, key: str) -> None:
+        try:
+            self._cache.delete(key)
+        except RedisError:
+            log.warning("The cache is unreachable: a session kept there is not removed")
+
+    def set(self, key: str, value, timeout) -> None:
+        self._cache.set(key, value, timeout)
+
+
 class SessionStore(db.SessionStore):
     """Sessions in the database, as Django keeps them; a session the full
     disk would not take is kept in the cache instead, and found there."""
 
     def __init__(self, session_key=None) -> None:
-        self._fallback = caches["default"]
+        self._fallback = _Fallback(caches["default"])
         super().__init__(session_key)
 
     def _fallback_key(self, session_key: str | None = None) -> str:

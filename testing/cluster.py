@@ -318,9 +318,16 @@ class Cluster:
 
     def restart_redis(self, down_for: float = 1.0) -> None:
         """Stop our redis (everything in it is lost: no persistence) and start it again."""
+        self.stop_redis()
+        time.sleep(down_for)
+        self.start_redis()
+
+    def stop_redis(self) -> None:
         assert self.redis is not None
         self.redis.stop()
-        time.sleep(down_for)
+
+    def start_redis(self) -> None:
+        assert self.redis is not None
         self.redis.start()
         self._wait_redis()
 

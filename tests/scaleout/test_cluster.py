@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from celery import Celery
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from testing.clients import Watch, follow
 from testing.cluster import HERE, wait_for
@@ -263,6 +263,33 @@ async def test_redis_restart_clients_resume_from_the_database(cluster, seeded, v
     watch = await follow(cluster, visitor, after, on="B", reconnect=False, timeout=60)
     assert_matches_database(cluster, after, watch)
     assert watch.answer["status"] == "complete"
+
+
+async def test_while_redis_is_down_sockets_are_refused_so_pages_reconnect(cluster, seeded, visitor):
+    """With Redis stopped, the socket's session is still read from the database
+    (before, the session store's look in the cache failed the handshake with a
+    500), B cannot join the socket to its group, and the handshake is refused
+    with a 403 (a browser sees close code 1006, after which htmx's ws extension
+    reconnects; an accepted socket closed with 1013 could not be sent). Once
+    Redis is back, the same address connects and streams."""
+    text = "[slow lines=5 delay=0.01] Who answers while redis is down?"
+    question_id = await asyncio.to_thread(visitor.ask, seeded["session_id"], text, "claude-code")
+    await asyncio.to_thread(
+        wait_for, lambda: cluster.question(question_id)["status"] == "complete", timeout=60, what="the run"
+    )
+    await asyncio.to_thread(cluster.stop_redis)
+    try:
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(
+                cluster.ws_url("B", question_id), additional_headers=visitor.ws_headers("B"), open_timeout=10
+            ):
+                pass
+        assert refused.value.response.status_code == 403
+    finally:
+        await asyncio.to_thread(cluster.start_redis)
+    watch = await follow(cluster, visitor, question_id, on="B", timeout=60)
+    assert watch.answer["status"] == "complete"
+    assert_matches_database(cluster, question_id, watch)
 
 
 async def test_deleting_a_session_on_b_stops_its_run_on_the_worker_first(cluster, seeded, visitor):
