@@ -134,7 +134,11 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
         else f"the quoted passage has {round(top.coverage * 100)}% of the question's key words"
     )
     missing = f"; it does not mention {', '.join(top.missing)}" if top.missing else ""
-    wanted = {"amount": "a number or default", "why": "a reason", "howto": "code, steps or an option to use"}.get(kind)
+    wanted = {
+        "amount": "a number or default",
+        "why": "a reason",
+        "howto": "code, steps or an option to use",
+    }.get(kind)
     fits = f"; it {'states' if top.answers_kind else 'does not state'} {wanted}" if wanted else ""
     margin = top.score - claims[1].score if len(claims) > 1 else top.score
     if (
