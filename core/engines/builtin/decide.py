@@ -33,6 +33,47 @@ MAX_ABSENT = 2
 ABSENT_COVERAGE = 0.6
 
 
+# A command-line option as a question or a manual writes it: "--retry", "-xdev", "--max-time=SECONDS".
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w.]*(?:-[\w.]+)*")
+# What follows an option in its entry's first line: "<seconds>", "[=FORMAT]", "SECONDS", ","
+_OPTION_ARGUMENT = re.compile(r"[<\[=|]|[A-Z][A-Z_]*,?$|,$")
+
+
+def options_in(text: str) -> frozenset[str]:
+    """The command-line options ``text`` names."""
+    return frozenset(_OPTION.findall(text))
+
+
+def entry_options(claim: Claim) -> frozenset[str]:
+    """The options whose definition-list entry ``claim`` is: the term it is shown
+    with, or the options that open it ("-m, --max-time <seconds> Maximum time …");
+    empty for a passage that is no option's entry."""
+    if claim.term:
+        return options_in(claim.term)
+    found = set()
+    for word in claim.sentence.split():
+        option = _OPTION.fullmatch(word.rstrip(","))
+        if option:
+            found.add(option.group())
+        elif not _OPTION_ARGUMENT.match(word):
+            break
+    return frozenset(found)
+
+
+def states_the_option_asked(question: str, lead: Claim) -> bool:
+    """For a question that names options ("What does --retry do?"): whether the
+    lead is about one of them — its entry, or a passage naming it that is no
+    other option's entry. A manual's entry for ``--retry-delay`` names "retry",
+    "delay" and even "--retry": every key term, yet not what was asked."""
+    asked = options_in(question)
+    if not asked:
+        return True
+    own = entry_options(lead)
+    if own:
+        return bool(own & asked)
+    return bool(options_in(f"{lead.sentence}\n{lead.code or ''}") & asked)
+
+
 def names_in(text: str) -> frozenset[str]:
     """The folded words ``text`` writes as names: capitalised anywhere but its
     first word, or holding a digit or an underscore."""

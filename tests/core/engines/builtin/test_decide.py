@@ -13,6 +13,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_answer import CID, ask, make_sandbox
 
+from core.engines.builtin.answer import confidence_of
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import entry_options, options_in
+
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
 TRANSFER_MANUAL = """\
 NAME
@@ -49,5 +53,44 @@ def test_a_how_to_is_answered_by_a_manual_option_entry_despite_a_word_found_nowh
     answered by the ``--cookie-jar`` entry, not declined for want of a code block."""
     root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
     answer = ask(root, "How can I make fetchit stash the cookies into a file?")
-    assert "No Definitive Answer Found" not in answer, answer[answer.find("## Quick"):][:900]
+    assert "No Definitive Answer Found" not in answer
     assert "--cookie-jar" in quick_answer(answer)
+
+
+def _lead(sentence: str, *, term: str = "") -> Claim:
+    return Claim(f"{CID}/curl.1.txt", None, 1, 1, "x", sentence, 1.0, 1.3, term=term)
+
+
+WEAK = Claim(f"{CID}/curl.1.txt", None, 9, 9, "y", "Other text.", 0.3, 0.6)
+
+
+def test_an_option_entry_names_its_options_and_no_word_of_its_description():
+    """``-m, --max-time <seconds> Maximum time …`` is the entry of -m and
+    --max-time; "When -L, --location is used …" is no entry; an elliptic
+    sentence is the entry of its term."""
+    assert entry_options(_lead("-m, --max-time <fractional seconds> Maximum time in seconds")) == {
+        "-m",
+        "--max-time",
+    }
+    assert entry_options(_lead("-ipath pattern Like -path. but the match is case insensitive.")) == {"-ipath"}
+    assert entry_options(_lead("When -L, --location is used, the limit is 50.")) == frozenset()
+    assert entry_options(_lead("The default is 50.", term="--parallel-max <num>")) == {"--parallel-max"}
+    assert options_in("How do I keep e-mail and non-RFC names with -xdev?") == {"-xdev"}
+
+
+def test_high_confidence_for_an_option_needs_its_entry_not_another_option_naming_it():
+    """A manual's ``--retry-delay`` entry names "retry", "delay" and "--retry":
+    every key term of "What does --retry do?", yet another option's text. It is
+    MEDIUM at most, and says why; the ``--retry`` entry itself, or a sentence
+    naming --retry that is no other option's entry, may be HIGH."""
+    question = "What does curl's --retry option do?"
+    other = _lead("--retry-delay <seconds> Make curl sleep this amount of time before each --retry.")
+    level, reason = confidence_of([other, WEAK], "fact", question)
+    assert level == "MEDIUM" and "not the entry for --retry" in reason
+    assert (
+        confidence_of([_lead("If this option is used, curl waits."), WEAK], "fact", question)[0] == "MEDIUM"
+    )
+    own = _lead("--retry <num> If a transient error is returned, curl will retry this number of times.")
+    assert confidence_of([own, WEAK], "fact", question)[0] == "HIGH"
+    assert confidence_of([_lead("When --retry is used, curl retries."), WEAK], "fact", question)[0] == "HIGH"
+    assert confidence_of([other, WEAK], "fact", "What does curl's retry delay do?")[0] == "HIGH"
