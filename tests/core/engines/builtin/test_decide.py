@@ -75,6 +75,10 @@ def test_an_option_entry_names_its_options_and_no_word_of_its_description():
     assert entry_options(_lead("-ipath pattern Like -path. but the match is case insensitive.")) == {"-ipath"}
     assert entry_options(_lead("When -L, --location is used, the limit is 50.")) == frozenset()
     assert entry_options(_lead("The default is 50.", term="--parallel-max <num>")) == {"--parallel-max"}
+    assert entry_options(_lead("--partial-dir=DIR, -P put a partially transferred file into DIR")) == {
+        "--partial-dir",
+        "-P",
+    }
     assert options_in("How do I keep e-mail and non-RFC names with -xdev?") == {"-xdev"}
 
 
@@ -94,3 +98,18 @@ def test_high_confidence_for_an_option_needs_its_entry_not_another_option_naming
     assert confidence_of([own, WEAK], "fact", question)[0] == "HIGH"
     assert confidence_of([_lead("When --retry is used, curl retries."), WEAK], "fact", question)[0] == "HIGH"
     assert confidence_of([other, WEAK], "fact", "What does curl's retry delay do?")[0] == "HIGH"
+
+
+def test_high_confidence_without_a_dashed_option_is_not_given_to_a_sibling_entry():
+    """ "What does the retry option do?" names no option with its dashes; the
+    entry of ``--retry-delay`` shares "retry" with it but is about a delay: MEDIUM.
+    An entry whose whole name is asked ("retry delay"), or one sharing no word
+    with the question (a user's own wording), is judged as before."""
+    sibling = _lead("--retry-delay <seconds> Make curl sleep this amount of time before each retry.")
+    assert confidence_of([sibling, WEAK], "fact", "What does curl's retry option do?")[0] == "MEDIUM"
+    assert confidence_of([sibling, WEAK], "fact", "What does curl's retry delay option do?")[0] == "HIGH"
+    timeout = _lead("--expect100-timeout <seconds> Maximum time curl waits for a 100-continue response.")
+    assert (
+        confidence_of([timeout, WEAK], "fact", "How long does curl wait for a 100-continue response?")[0]
+        == "HIGH"
+    )
