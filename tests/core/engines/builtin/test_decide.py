@@ -113,3 +113,12 @@ def test_high_confidence_without_a_dashed_option_is_not_given_to_a_sibling_entry
         confidence_of([timeout, WEAK], "fact", "How long does curl wait for a 100-continue response?")[0]
         == "HIGH"
     )
+
+
+def test_an_ly_word_whose_base_the_content_holds_is_not_reported_as_found_nowhere(tmp_path):
+    """ "slowly" is "slow" (the manual says "slower"): a declined question names
+    as found nowhere only the word that is ("expire"), not a user's adverb whose
+    four-letter base the content holds."""
+    root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
+    answer = ask(root, "Why do fetchit cookies expire slowly?")
+    assert 'no indexed file mentions "expire".' in answer
