@@ -23,7 +23,7 @@ from core.text import clip
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim
-from .decide import options_in, states_the_option_asked
+from .decide import entry_options, options_in, states_the_option_asked
 
 
 @dataclass(slots=True)
@@ -145,7 +145,12 @@ def confidence_of(claims: list[Claim], kind: str, question: str = "") -> tuple[s
     margin = top.score - claims[1].score if len(claims) > 1 else top.score
     about = states_the_option_asked(question, top)
     if not about:
-        missing += f"; it is not the entry for {', '.join(sorted(options_in(question)))}"
+        own, asked = entry_options(top), ", ".join(sorted(options_in(question)))
+        missing += (
+            f"; it is the entry for {', '.join(sorted(own))}, not {asked or 'what was asked'}"
+            if own
+            else f"; it does not name {asked}"
+        )
     if (
         top.score >= HIGH_SCORE
         and margin >= HIGH_MARGIN
