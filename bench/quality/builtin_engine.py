@@ -31,6 +31,12 @@ as the rsync manuals are: manual-page structure to tune on (definition lists,
 exit-code tables), written on 2026-11-29 after the rsync set had shown those
 failure classes; it may be tuned on.
 
+``--set manpages-users`` is a second development set over the same three manuals (28
+questions, written on 2026-11-29 by the branch ``decide`` and tuned on): 10 worded as a user
+asks with words the manuals do not have ("stash", "middleman", "slowly"), 14 naming an option
+("What does curl's --retry option do?", "… retry option …", whose siblings' entries name it
+too), 4 unanswerable; it shows the declines and HIGH badges of the rsync set's failure classes.
+
 ``--set rsync`` evaluates the held-out set of
 ``bench/quality/sets/heldout_rsync_manuals.jsonl`` instead: 40 answerable
 questions (12 worded as a user asks, without the manuals' terms) and 5
@@ -162,9 +168,14 @@ SETS = {
         rsync_corpus,
     ),
     "manpages": (Path(__file__).with_name("sets") / "dev_manpages.jsonl", "manual pages", manpage_corpus),
+    "manpages-users": (
+        Path(__file__).with_name("sets") / "dev_manpages_users.jsonl",
+        "manual pages",
+        manpage_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")

@@ -23,6 +23,7 @@ from core.text import clip
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim
+from .decide import entry_options, options_in, states_the_option_asked
 
 
 @dataclass(slots=True)
@@ -122,10 +123,11 @@ HIGH_COVERAGE = 0.6  # and the lead holds most of what is asked
 MEDIUM_SCORE = 0.9
 
 
-def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
+def confidence_of(claims: list[Claim], kind: str, question: str = "") -> tuple[str, str]:
     """HIGH / MEDIUM / LOW from measured evidence — how strongly the lead
-    answers (its key terms, the kind of answer, where it is) and how clearly it
-    beats the next passage — and the reason in words."""
+    answers (its key terms, the kind of answer, whether it is about the option
+    the question names) and how clearly it beats the next passage — and the
+    reason in words."""
     top = claims[0]
     # In a reader's words: what the quoted passage has of the question, not the ranking's terms.
     share = (
@@ -134,15 +136,28 @@ def confidence_of(claims: list[Claim], kind: str) -> tuple[str, str]:
         else f"the quoted passage has {round(top.coverage * 100)}% of the question's key words"
     )
     missing = f"; it does not mention {', '.join(top.missing)}" if top.missing else ""
-    wanted = {"amount": "a number or default", "why": "a reason", "howto": "code or steps"}.get(kind)
+    wanted = {
+        "amount": "a number or default",
+        "why": "a reason",
+        "howto": "code, steps or an option to use",
+    }.get(kind)
     fits = f"; it {'states' if top.answers_kind else 'does not state'} {wanted}" if wanted else ""
     margin = top.score - claims[1].score if len(claims) > 1 else top.score
+    about = states_the_option_asked(question, top)
+    if not about:
+        own, asked = entry_options(top), ", ".join(sorted(options_in(question)))
+        missing += (
+            f"; it is the entry for {', '.join(sorted(own))}, not {asked or 'what was asked'}"
+            if own
+            else f"; it does not name {asked}"
+        )
     if (
         top.score >= HIGH_SCORE
         and margin >= HIGH_MARGIN
         and top.answers_kind
         and top.coverage >= HIGH_COVERAGE
         and not top.missing  # HIGH only when the lead is about everything the question names
+        and about  # and, for an option, is its entry: another option's may name every key term
     ):
         level, standing = "HIGH", "; no other passage is a close match"
     elif top.score >= MEDIUM_SCORE:
@@ -213,7 +228,7 @@ def compose_answer(
         )
     ids = {id(claim): citation_id(n) for n, claim in enumerate(claims, start=1)}
     top, rest = claims[0], claims[1:]
-    confidence, reason = confidence_of(claims, kind)
+    confidence, reason = confidence_of(claims, kind, question)
     lines = [
         "<answer>",
         f"# Research Report: {subject(question)}",

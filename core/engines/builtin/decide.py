@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from .claims import Claim
-from .query import fold
+from .query import fold, light_stem
 from .question import Question
 
 MAX_CLAIMS = 6
@@ -31,6 +31,60 @@ NAMED_HEAD_COVERAGE = 0.6
 MAX_ABSENT = 2
 # A lead over the terms the content holds, when some are nowhere, covers at least this share.
 ABSENT_COVERAGE = 0.6
+
+
+# A command-line option as a question or a manual writes it: "--retry", "-xdev", "--max-time=SECONDS".
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w.]*(?:-[\w.]+)*")
+# What follows an option in its entry's first line: "<seconds>", "[=FORMAT]", "SECONDS", ","
+_OPTION_ARGUMENT = re.compile(r"[<\[=|]|[A-Z][A-Z_]*,?$|,$")
+
+
+def options_in(text: str) -> frozenset[str]:
+    """The command-line options ``text`` names."""
+    return frozenset(_OPTION.findall(text))
+
+
+def entry_options(claim: Claim) -> frozenset[str]:
+    """The options whose definition-list entry ``claim`` is: the term it is shown
+    with, or the options that open it ("-m, --max-time <seconds> Maximum time …");
+    empty for a passage that is no option's entry."""
+    if claim.term:
+        return options_in(claim.term)
+    found = set()
+    for word in claim.sentence.split():
+        # "--partial-dir=DIR", "--info=FLAGS,": the option without its argument
+        option = _OPTION.fullmatch(re.split(r"[=\[]", word.rstrip(","), maxsplit=1)[0])
+        if option:
+            found.add(option.group())
+        elif not _OPTION_ARGUMENT.match(word):
+            break
+    return frozenset(found)
+
+
+def _name_words(option: str) -> set[str]:
+    return {light_stem(w) for w in re.split(r"[-_.]+", option.lower()) if len(w) > 1}
+
+
+def states_the_option_asked(question: str, lead: Claim) -> bool:
+    """Whether the lead is about the option the question asks about, as far as
+    a manual shows it. A question naming options ("What does --retry do?") needs
+    the entry of one of them, or a passage naming one that is no other option's
+    entry: the entry of ``--retry-delay`` names "retry", "delay" and even
+    "--retry", every key term, yet not what was asked. A question naming none
+    ("What does the retry option do?") is not about an entry whose name only
+    shares some of its words (a sibling: ``--retry-delay``, ``--retry-max-time``)."""
+    asked = options_in(question)
+    own = entry_options(lead)
+    if asked:
+        if own:
+            return bool(own & asked)
+        return bool(options_in(f"{lead.sentence}\n{lead.code or ''}") & asked)
+    if not own:
+        return True
+    words = {light_stem(fold(w)) for w in re.findall(r"\w+", question)}
+    names = [_name_words(option) for option in own]
+    shares = any(name & words for name in names)
+    return not shares or any(name <= words for name in names)
 
 
 def names_in(text: str) -> frozenset[str]:

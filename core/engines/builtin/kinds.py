@@ -56,6 +56,9 @@ CAUSE = re.compile(
     r"for safety|not safe|unsafe|would|could|thanks to)\b",
     re.I,
 )
+# A command-line option at the start of a passage: a manual's definition-list entry
+# ("-c, --cookie-jar <filename> Specify to which file …") names what to run.
+OPTION_ENTRY = re.compile(r"\s*(?:[-*]\s+)?`{0,2}(?:--?[A-Za-z][\w.-]*|-\d(?=,\s*--\w))")
 _SIGNATURE = re.compile(r"\b(?:def|class)\s+\w+\s*(?:\[[^\]]*\])?\s*$")
 _SCAN_BACK = 2000
 
@@ -126,6 +129,10 @@ def kind_fit(
         if passage.code:
             return True, 0.1
         leads_to_code = follow is not None
+        if not leads_to_code and OPTION_ENTRY.match(body):
+            # an option's entry is the procedure a manual gives (use this option); it
+            # holds what a how-to asks for, though it scores no more for it
+            return True, 0.0
         return leads_to_code, 0.15 if leads_to_code else 0.0
     return True, 0.0
 

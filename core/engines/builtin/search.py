@@ -460,15 +460,22 @@ def absent_terms(
     return absent
 
 
+_DERIVED = ("ly", "ness")
+
+
 def _held_as_a_form(conn, term: str, scope: str, scope_params: list) -> bool:
     """Whether the text holds ``term`` in another form, as ranking matches it: a
     word sharing its stem's first five letters ("automatically", "automatic";
-    "carefulness", "careful"). A compound ending in it ("curl" of "libcurl") is
+    "carefulness", "careful"), or all four of an "-ly"/"-ness" word's base
+    ("slowly", "slower"). A compound ending in it ("curl" of "libcurl") is
     matched by ranking only: finding it here would scan the whole vocabulary."""
     if not term.isalpha() or len(term) < 4:
         return False
     stem = light_stem(term)
-    if len(stem) < 5:
+    # "-ly" and "-ness" only derive a word from its base, which the text may hold
+    # alone: "slowly" is "slow" ("slower"), "openness" "open"; a shorter stem of
+    # another word would meet too many unrelated ones
+    if len(stem) < (4 if term.endswith(_DERIVED) else 5):
         return False
     found = conn.execute(
         f"SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?{scope} LIMIT 1",  # noqa: S608 - only placeholders

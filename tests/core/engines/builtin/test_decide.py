@@ -1,0 +1,124 @@
+"""Whether the built-in engine's lead is presented as the answer (``decide.answers``)
+and how sure it says it is: decided from evidence (what the lead holds of the
+question, the kind of answer asked for, the words the content has at all), on
+small real files run through the whole engine."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_answer import CID, ask, make_sandbox
+
+from core.engines.builtin.answer import confidence_of
+from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import entry_options, options_in
+
+# A manual page as ``man`` renders it: each option on its line, its description indented below.
+TRANSFER_MANUAL = """\
+NAME
+       fetchit - transfer a URL
+
+OPTIONS
+       Options start with one or two dashes.
+
+       -c, --cookie-jar <filename>
+              Specify to which file you want fetchit to write all cookies
+              after a completed operation. If no cookies are known, no data
+              will be written.
+
+       -x, --proxy <host[:port]>
+              Use the specified proxy. The proxy string can be specified with
+              a protocol prefix.
+
+       -Y, --speed-limit <speed>
+              If a transfer is slower than this given speed (in bytes per
+              second) for speed-time seconds it gets aborted.
+
+       -b, --cookie <data|filename>
+              Pass the data to the HTTP server in the Cookie header.
+"""
+
+
+def quick_answer(answer: str) -> str:
+    return answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+
+
+def test_a_how_to_is_answered_by_a_manual_option_entry_despite_a_word_found_nowhere(tmp_path):
+    """A manual gives a procedure as an option's entry, not as code: "how do I
+    make fetchit stash the cookies into a file?" ("stash" is nowhere) is
+    answered by the ``--cookie-jar`` entry, not declined for want of a code block."""
+    root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
+    answer = ask(root, "How can I make fetchit stash the cookies into a file?")
+    assert "No Definitive Answer Found" not in answer
+    assert "--cookie-jar" in quick_answer(answer)
+
+
+def _lead(sentence: str, *, term: str = "") -> Claim:
+    return Claim(f"{CID}/curl.1.txt", None, 1, 1, "x", sentence, 1.0, 1.3, term=term)
+
+
+WEAK = Claim(f"{CID}/curl.1.txt", None, 9, 9, "y", "Other text.", 0.3, 0.6)
+
+
+def test_an_option_entry_names_its_options_and_no_word_of_its_description():
+    """``-m, --max-time <seconds> Maximum time …`` is the entry of -m and
+    --max-time; "When -L, --location is used …" is no entry; an elliptic
+    sentence is the entry of its term."""
+    assert entry_options(_lead("-m, --max-time <fractional seconds> Maximum time in seconds")) == {
+        "-m",
+        "--max-time",
+    }
+    assert entry_options(_lead("-ipath pattern Like -path. but the match is case insensitive.")) == {"-ipath"}
+    assert entry_options(_lead("When -L, --location is used, the limit is 50.")) == frozenset()
+    assert entry_options(_lead("The default is 50.", term="--parallel-max <num>")) == {"--parallel-max"}
+    assert entry_options(_lead("--partial-dir=DIR, -P put a partially transferred file into DIR")) == {
+        "--partial-dir",
+        "-P",
+    }
+    assert options_in("How do I keep e-mail and non-RFC names with -xdev?") == {"-xdev"}
+
+
+def test_high_confidence_for_an_option_needs_its_entry_not_another_option_naming_it():
+    """A manual's ``--retry-delay`` entry names "retry", "delay" and "--retry":
+    every key term of "What does --retry do?", yet another option's text. It is
+    MEDIUM at most, and says why; the ``--retry`` entry itself, or a sentence
+    naming --retry that is no other option's entry, may be HIGH."""
+    question = "What does curl's --retry option do?"
+    other = _lead("--retry-delay <seconds> Make curl sleep this amount of time before each --retry.")
+    level, reason = confidence_of([other, WEAK], "fact", question)
+    assert level == "MEDIUM" and "it is the entry for --retry-delay, not --retry" in reason
+    level, reason = confidence_of([_lead("If this option is used, curl waits."), WEAK], "fact", question)
+    assert level == "MEDIUM" and "it does not name --retry" in reason
+    own = _lead("--retry <num> If a transient error is returned, curl will retry this number of times.")
+    assert confidence_of([own, WEAK], "fact", question)[0] == "HIGH"
+    assert confidence_of([_lead("When --retry is used, curl retries."), WEAK], "fact", question)[0] == "HIGH"
+    assert confidence_of([other, WEAK], "fact", "What does curl's retry delay do?")[0] == "HIGH"
+
+
+def test_high_confidence_without_a_dashed_option_is_not_given_to_a_sibling_entry():
+    """ "What does the retry option do?" names no option with its dashes; the
+    entry of ``--retry-delay`` shares "retry" with it but is about a delay: MEDIUM.
+    An entry whose whole name is asked ("retry delay"), or one sharing no word
+    with the question (a user's own wording), is judged as before."""
+    sibling = _lead("--retry-delay <seconds> Make curl sleep this amount of time before each retry.")
+    level, reason = confidence_of([sibling, WEAK], "fact", "What does curl's retry option do?")
+    assert level == "MEDIUM" and "it is the entry for --retry-delay, not what was asked" in reason
+    assert confidence_of([sibling, WEAK], "fact", "What does curl's retry delay option do?")[0] == "HIGH"
+    timeout = _lead("--expect100-timeout <seconds> Maximum time curl waits for a 100-continue response.")
+    assert (
+        confidence_of([timeout, WEAK], "fact", "How long does curl wait for a 100-continue response?")[0]
+        == "HIGH"
+    )
+
+
+def test_an_ly_word_whose_base_the_content_holds_is_not_reported_as_found_nowhere(tmp_path):
+    """ "slowly" is "slow" (the manual says "slower"): a declined question names
+    as found nowhere only the word that is ("expire"), not a user's adverb whose
+    four-letter base the content holds."""
+    root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
+    answer = ask(root, "Why do fetchit cookies expire slowly?")
+    assert 'no indexed file mentions "expire".' in answer
