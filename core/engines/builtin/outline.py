@@ -1,0 +1,164 @@
+"""The outline of a chunk as its indentation draws it: which line each line
+hangs from, which lines are headings and which are the terms of a
+definition list, with the first paragraph that defines each term.
+
+A manual page rendered to text, a reST option list, AsciiDoc's ``term::`` and
+a docstring's argument list all write an entry the same way: the term on a
+line (``--parallel-max <num>``, ``-size n[cwbkMG]``, ``delivery_mode (enum):``),
+its description indented below it, or beside it after a gap of spaces (an
+exit-code table's ``6      Could not resolve host.``). A later paragraph of
+the entry ("The default is 50.") is about what its term and first paragraph
+say; a row of a nested list (``b'    for 512-byte blocks``) is about the entry
+it sits in; a manual's section heading (``EXIT CODES``, ``   ACTIONS``: capital
+letters only) is about everything under it. Read once per chunk
+(``reading.chunk_reading``), with the end of the chunk before it.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MAX_TERM_CHARS = 60
+MAX_TERM_WORDS = 6
+# Entries a line sits in, counted outwards: an option's suffix table inside the option.
+MAX_DEPTH = 3
+# A term written beside its description: ``6      Could not resolve host.``, ``-a, --all   Show all.``
+_BESIDE = re.compile(r"(\S(?:\S| (?! ))*)\s{2,}(?=\S)")
+# A manual's section heading: capital letters, digits and spaces only (``EXIT CODES``, ``SEE ALSO``),
+# at most three columns in (a subsection's ``   ACTIONS``).
+HEADING = re.compile(r" {0,3}[A-Z][A-Z0-9 /&-]{2,}[A-Z0-9][ \t]*")
+# A list item's first line is the item itself, not a term: "- item", "* item", "1. item".
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A definition-list entry: its term, its line (a row of the outline) and
+    its first paragraph (the term's line to the first blank line), as offsets
+    in the chunk when it starts there (``start`` < 0: it starts in the chunk
+    before, whose text ``before`` then holds)."""
+
+    term: str
+    row: int
+    start: int
+    end: int
+    before: str = ""
+
+
+class Outline:
+    """The rows of a chunk (the lines of the end of the chunk before it, then
+    its own), each with the row it hangs from: the nearest row above it
+    that is less indented."""
+
+    def __init__(self, text: str, before: str = "") -> None:
+        above = before.split("\n") if before else []
+        self.first = len(above)  # the row of the chunk's first line
+        self.lines = above + text.split("\n")
+        self.starts = [-1] * len(above)
+        pos = 0
+        for line in self.lines[self.first :]:
+            self.starts.append(pos)
+            pos += len(line) + 1
+        self.indents = [len(line) - len(line.lstrip(" ")) if line.strip() else -1 for line in self.lines]
+        self.parents = [-1] * len(self.lines)
+        stack: list[int] = []
+        for row, indent in enumerate(self.indents):
+            if indent < 0:
+                continue
+            while stack and self.indents[stack[-1]] >= indent:
+                stack.pop()
+            self.parents[row] = stack[-1] if stack else -1
+            stack.append(row)
+        self._entries: dict[int, Entry | None] = {}
+
+    def row_of(self, line: int) -> int:
+        """The row of the chunk's ``line`` (0-based)."""
+        return self.first + line
+
+    def header(self, row: int) -> str:
+        """The line ``row`` hangs from ("" for none)."""
+        parent = self.parents[row]
+        return self.lines[parent] if parent >= 0 else ""
+
+    def heading(self, row: int) -> bool:
+        return bool(HEADING.fullmatch(self.lines[row]))
+
+    def entry(self, row: int) -> Entry | None:
+        """The entry whose term is on ``row``, or None when ``row`` is no term:
+        a heading, a line of prose, a line followed by none more indented."""
+        if row in self._entries:
+            return self._entries[row]
+        found = None
+        line = self.lines[row]
+        stripped = line.strip()
+        indent = self.indents[row]
+        following = self.indents[row + 1] if row + 1 < len(self.lines) else -1
+        term = ""
+        if indent >= 0 and not _LIST_ITEM.match(stripped):
+            # a gap of spaces after a short first column, or a line with more indented ones below
+            if (
+                following > indent
+                and line[following - 1 : following + 1].startswith(" ")
+                and line[following:]
+            ):
+                # the first column as wide as the indentation below: ``-mount Don't descend …``
+                term = _term(line[indent:following]) if line[following] != " " else ""
+            else:
+                beside = _BESIDE.match(line, indent)
+                term = _term(beside.group(1)) if beside else ""
+            if not term and (following > indent or stripped.endswith("::")):
+                term = _term(stripped)
+        if term and not self.heading(row):
+            end = row
+            while end + 1 < len(self.lines) and self.indents[end + 1] >= 0:
+                end += 1
+            if row >= self.first:
+                found = Entry(term, row, self.starts[row], self.starts[end] + len(self.lines[end]))
+            else:
+                last = min(end, self.first - 1)
+                para = "\n".join(self.lines[row : last + 1])
+                # it runs into the chunk only when no blank line ends it before
+                inside = self.starts[end] + len(self.lines[end]) if end >= self.first else -1
+                found = Entry(term, row, -1, inside, para)
+        self._entries[row] = found
+        return found
+
+    def around(self, row: int) -> list[tuple[str, Entry | int]]:
+        """What ``row`` sits in, innermost first: ("entry", Entry) for each
+        definition-list entry (its own row's too), ("heading", row) for each
+        heading, at most MAX_DEPTH entries."""
+        found: list[tuple[str, Entry | int]] = []
+        entries = 0
+        at = row
+        while at >= 0 and entries < MAX_DEPTH:
+            if self.indents[at] >= 0:
+                if self.heading(at):
+                    found.append(("heading", at))
+                else:
+                    entry = self.entry(at)
+                    if entry is not None:
+                        found.append(("entry", entry))
+                        entries += 1
+            at = self.parents[at]
+        return found
+
+    def definition(
+        self, entry: Entry, tok: Callable[[int, int], frozenset[str]], tokens_of
+    ) -> frozenset[str]:
+        """The words of ``entry``'s term and first paragraph."""
+        if entry.start >= 0:
+            return tok(entry.start, entry.end)
+        words = tokens_of(entry.before)
+        return words | tok(0, entry.end) if entry.end > 0 else words
+
+
+def _term(first: str) -> str:
+    """The term of an entry's first line: a manual's ``--suffix=SUFFIX``,
+    AsciiDoc's ``term::``, reST's ``name (int):`` ("" for a line of prose)."""
+    term = first.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
+    short = len(term) <= MAX_TERM_CHARS and len(term.split()) <= MAX_TERM_WORDS
+    return term if term and short and not term.endswith((".", ",", ";")) else ""
