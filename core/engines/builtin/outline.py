@@ -63,7 +63,7 @@ class Outline:
         for line in self.lines[self.first :]:
             self.starts.append(pos)
             pos += len(line) + 1
-        self.indents = [len(line) - len(line.lstrip(" ")) if line.strip() else -1 for line in self.lines]
+        self.indents = [_indent(line) if line.strip() else -1 for line in self.lines]
         self.parents = [-1] * len(self.lines)
         stack: list[int] = []
         for row, indent in enumerate(self.indents):
@@ -100,15 +100,17 @@ class Outline:
         term = ""
         if indent >= 0 and not _LIST_ITEM.match(stripped):
             # a gap of spaces after a short first column, or a line with more indented ones below
+            tabs = "\t" in line
             if (
                 following > indent
-                and line[following - 1 : following + 1].startswith(" ")
+                and not tabs
+                and line[following - 1 : following] == " "
                 and line[following:]
             ):
                 # the first column as wide as the indentation below: ``-mount Don't descend …``
                 term = _term(line[indent:following]) if line[following] != " " else ""
             else:
-                beside = _BESIDE.match(line, indent)
+                beside = _BESIDE.match(line, len(line) - len(line.lstrip()) if tabs else indent)
                 term = _term(beside.group(1)) if beside else ""
             if not term and (following > indent or stripped.endswith("::")):
                 term = _term(stripped)
@@ -154,6 +156,14 @@ class Outline:
             return tok(entry.start, entry.end)
         words = tokens_of(entry.before)
         return words | tok(0, entry.end) if entry.end > 0 else words
+
+
+def _indent(line: str) -> int:
+    """Columns of white space before the text (a tab to the next multiple of 8,
+    as AsciiDoc's ``term::`` entries indent their description)."""
+    if "\t" in line:
+        line = line.expandtabs(8)
+    return len(line) - len(line.lstrip(" "))
 
 
 def _term(first: str) -> str:
