@@ -10,7 +10,8 @@ exit-code table's ``6      Could not resolve host.``). A later paragraph of
 the entry ("The default is 50.") is about what its term and first paragraph
 say; a row of a nested list (``b'    for 512-byte blocks``) is about the entry
 it sits in; a manual's section heading (``EXIT CODES``, ``   ACTIONS``: capital
-letters only) is about everything under it. Read once per chunk
+letters only) is about everything under it, and only context: never a quote.
+A Markdown table's row is read with its header row. Read once per chunk
 (``reading.chunk_reading``), with the end of the chunk before it.
 
 Pure Python: no Django imports.
@@ -172,3 +173,29 @@ def _term(first: str) -> str:
     term = first.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
     short = len(term) <= MAX_TERM_CHARS and len(term.split()) <= MAX_TERM_WORDS
     return term if term and short and not term.endswith((".", ",", ";")) else ""
+
+
+# A Markdown table's row, and the rule under its header row (``|---|:--:|``).
+_TABLE_ROW = re.compile(r"[ \t]*\|")
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+
+
+def table_header(text: str, pos: int) -> tuple[int, int] | None:
+    """The span of the header row of the Markdown table whose body row holds
+    ``pos``, or None (not in a table's body)."""
+    start = text.rfind("\n", 0, pos) + 1
+    if not _TABLE_ROW.match(text, start):
+        return None
+    rows = []  # the rows above, nearest first, while they are the table's
+    at = start
+    while at > 0:
+        above = text.rfind("\n", 0, at - 1) + 1
+        if not _TABLE_ROW.match(text, above):
+            break
+        rows.append((above, at - 1))
+        at = above
+    # the header is the row above the rule; the rule and the header are no body rows
+    for n, (a, b) in enumerate(rows):
+        if _TABLE_RULE.match(text[a:b]):
+            return rows[n + 1] if n + 1 < len(rows) else None
+    return None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
 from .kinds import NAME_SET
-from .outline import Outline
+from .outline import HEADING, Outline, table_header
 from .passages import Passage, passages_of
 from .query import light_stem, related_words, words
 from .question import Question
@@ -149,8 +149,10 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         passage = _shown(passage, text)
         body = text[passage.start : passage.end]
         tokens = tok(passage.start, passage.end)
-        if not tokens:
-            continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
+        if not tokens or (not passage.code and "\n" not in body and HEADING.fullmatch(body)):
+            # a rule of dashes, a row of symbols: nothing to quote as a claim; a
+            # manual's section heading ("ENVIRONMENT VARIABLES") is context, not an answer
+            continue
         # what is around it: a term is around if any part holds it
         context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
         if passage.owner != (0, 0):
@@ -187,6 +189,9 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             # what it sits in: the definition-list entries (a later paragraph of
             # ``--parallel-max <num>``'s entry, "The default is 50.", is about
             # what its term and first paragraph say) and a manual's headings
+            header_row = table_header(text, passage.start)
+            if header_row is not None:
+                context.append(tok(*header_row))  # a table's row is read with its header
             own = outline.entry(row) if starts_line else None
             defines = own.term if own is not None else ""
             inner = True

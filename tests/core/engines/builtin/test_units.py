@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_ranking import CID, ask, cited_lines
+from test_ranking import CID, SITE, ask, cited_lines
 
 from bench.quality.builtin_engine import render_manual
 from core.engines.builtin.chunking import chunk_lines
@@ -139,3 +139,26 @@ def test_a_table_row_is_found_under_its_heading(tmp_path):
     assert quick.startswith("6 Could not resolve host.")
     assert "exit code 63" not in quick
     assert "6      Could not resolve host." in cited_lines(root, citations[0])
+
+
+def test_a_table_row_is_read_with_its_header():
+    """orjson's README: the row "| json | 3.01 | 24.42 | 54.4 |" says what it
+    measures only in the header row two lines above it."""
+    readme = next(SITE.glob("orjson-*.dist-info/METADATA"), None)
+    if readme is None:
+        pytest.skip("needs orjson installed")
+    chunk = lines_from(readme.read_text(encoding="utf-8"), "| Library   |   compact (ms)", 4)
+    read = chunk_reading("cid/orjson/METADATA", chunk, None, "")
+    row = next(p for p in read.passages if p.body.startswith("json "))
+    assert any(tokens_of("compact pretty") <= part for part in row.context)
+    header = next(p for p in read.passages if p.body.startswith("Library"))
+    assert not any(tokens_of("compact pretty") <= part for part in header.context[1:])
+
+
+def test_a_manual_section_heading_is_never_a_quote_of_its_own():
+    """``ENVIRONMENT VARIABLES`` is long enough to be a passage; it says what
+    follows is about, not an answer."""
+    chunk = lines_from(manual("find.1"), "ENVIRONMENT VARIABLES", 6)
+    read = chunk_reading("cid/find.1.txt", chunk, None, "")
+    assert read.passages
+    assert all("ENVIRONMENT VARIABLES" not in p.body for p in read.passages)
