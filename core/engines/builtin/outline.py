@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 
 MAX_TERM_CHARS = 60
 MAX_TERM_WORDS = 6
@@ -58,21 +59,24 @@ class Outline:
     def __init__(self, text: str, before: str = "") -> None:
         above = before.split("\n") if before else []
         self.first = len(above)  # the row of the chunk's first line
-        self.lines = above + text.split("\n")
-        self.starts = [-1] * len(above)
-        pos = 0
-        for line in self.lines[self.first :]:
-            self.starts.append(pos)
-            pos += len(line) + 1
-        self.indents = [_indent(line) if line.strip() else -1 for line in self.lines]
-        self.parents = [-1] * len(self.lines)
+        own = text.split("\n")
+        self.lines = lines = above + own
+        # where each of the chunk's own lines starts (the lines before it: -1)
+        self.starts = [-1] * len(above) + list(accumulate([len(line) + 1 for line in own[:-1]], initial=0))
+        if "\t" in text or "\t" in before:
+            self.indents = [_indent(line) if line.strip() else -1 for line in lines]
+        else:
+            self.indents = [len(line) - len(rest) if (rest := line.lstrip()) else -1 for line in lines]
+        indents = self.indents
+        self.parents = parents = [-1] * len(lines)
         stack: list[int] = []
-        for row, indent in enumerate(self.indents):
+        for row, indent in enumerate(indents):
             if indent < 0:
                 continue
-            while stack and self.indents[stack[-1]] >= indent:
+            while stack and indents[stack[-1]] >= indent:
                 stack.pop()
-            self.parents[row] = stack[-1] if stack else -1
+            if stack:
+                parents[row] = stack[-1]
             stack.append(row)
         self._entries: dict[int, Entry | None] = {}
 

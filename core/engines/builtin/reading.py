@@ -123,7 +123,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
     heading_tokens = tokens_of(heading or "")
     path_tokens = Tokens(tokens_of(path.split("/", 1)[-1]) | heading_tokens)
     found = passages_of(path, text)
-    outline = Outline(text, before)
+    outline: Outline | None = None  # drawn for the first prose passage (a source file's code needs none)
     seen: dict[tuple[int, int], Tokens] = {}
 
     def tok(start: int, end: int) -> Tokens:
@@ -134,7 +134,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             found_tokens = seen[start, end] = tokens_of(text[start:end])
         return found_tokens
 
-    def tok_line(row: int) -> Tokens:
+    def tok_line(outline: Outline, row: int) -> Tokens:
         """The tokens of the outline's ``row`` (a line of the chunk, or of the end of the one before)."""
         if row >= outline.first:
             start = outline.starts[row]
@@ -163,6 +163,8 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         label = defines = ""
         if not passage.code:
             earlier = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
+            if outline is None:
+                outline = Outline(text, before)
             row = outline.row_of(bisect.bisect_left(newlines, passage.start))
             starts_line = not text[text.rfind("\n", 0, passage.start) + 1 : passage.start].strip()
             header = outline.header(row) if starts_line and outline.indents[row] > 0 else ""
@@ -197,7 +199,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             inner = True
             for kind, where in outline.around(row):
                 if kind == "heading":
-                    context.append(tok_line(where))
+                    context.append(tok_line(outline, where))
                     continue
                 if not inner:
                     # a row of a list nested in an entry (``b'  for 512-byte blocks``
