@@ -61,24 +61,50 @@ class Outline:
         self.first = len(above)  # the row of the chunk's first line
         own = text.split("\n")
         self.lines = lines = above + own
-        # where each of the chunk's own lines starts (the lines before it: -1)
-        self.starts = [-1] * len(above) + list(accumulate([len(line) + 1 for line in own[:-1]], initial=0))
-        if "\t" in text or "\t" in before:
-            self.indents = [_indent(line) if line.strip() else -1 for line in lines]
-        else:
-            self.indents = [len(line) - len(rest) if (rest := line.lstrip()) else -1 for line in lines]
-        indents = self.indents
-        self.parents = parents = [-1] * len(lines)
-        stack: list[int] = []
-        for row, indent in enumerate(indents):
-            if indent < 0:
-                continue
-            while stack and indents[stack[-1]] >= indent:
-                stack.pop()
-            if stack:
-                parents[row] = stack[-1]
-            stack.append(row)
+        self._starts: list[int] | None = None
+        self._headings: dict[int, bool] = {}
+        self._tabs = "\t" in text or "\t" in before
+        # read for the rows a passage asks about, and the rows above them, only
+        self._indents: list[int | None] = [None] * len(lines)
+        self._parents: list[int | None] = [None] * len(lines)
         self._entries: dict[int, Entry | None] = {}
+
+    def indent(self, row: int) -> int:
+        """Columns of white space before ``row``'s text (-1: a blank line)."""
+        found = self._indents[row]
+        if found is None:
+            line = self.lines[row]
+            if self._tabs:
+                found = _indent(line) if line.strip() else -1
+            else:
+                rest = line.lstrip()
+                found = len(line) - len(rest) if rest else -1
+            self._indents[row] = found
+        return found
+
+    def parent(self, row: int) -> int:
+        """The row ``row`` hangs from: the nearest row above it that is less
+        indented (-1: none). A row between a row and its parent is no less
+        indented than that row, so the search steps from parent to parent."""
+        found = self._parents[row]
+        if found is None:
+            want = self.indent(row)
+            found = row - 1
+            while found >= 0:
+                indent = self.indent(found)
+                if 0 <= indent < want:
+                    break
+                found = found - 1 if indent < 0 else self.parent(found)
+            self._parents[row] = found
+        return found
+
+    @property
+    def starts(self) -> list[int]:
+        """Where each of the chunk's own lines starts (the lines before it: -1)."""
+        if self._starts is None:
+            own = self.lines[self.first : -1]
+            self._starts = [-1] * self.first + list(accumulate([len(line) + 1 for line in own], initial=0))
+        return self._starts
 
     def row_of(self, line: int) -> int:
         """The row of the chunk's ``line`` (0-based)."""
@@ -86,11 +112,14 @@ class Outline:
 
     def header(self, row: int) -> str:
         """The line ``row`` hangs from ("" for none)."""
-        parent = self.parents[row]
+        parent = self.parent(row)
         return self.lines[parent] if parent >= 0 else ""
 
     def heading(self, row: int) -> bool:
-        return bool(HEADING.fullmatch(self.lines[row]))
+        found = self._headings.get(row)
+        if found is None:
+            found = self._headings[row] = HEADING.fullmatch(self.lines[row]) is not None
+        return found
 
     def entry(self, row: int) -> Entry | None:
         """The entry whose term is on ``row``, or None when ``row`` is no term:
@@ -100,8 +129,8 @@ class Outline:
         found = None
         line = self.lines[row]
         stripped = line.strip()
-        indent = self.indents[row]
-        following = self.indents[row + 1] if row + 1 < len(self.lines) else -1
+        indent = self.indent(row)
+        following = self.indent(row + 1) if row + 1 < len(self.lines) else -1
         term = ""
         if indent >= 0 and not _LIST_ITEM.match(stripped):
             # a gap of spaces after a short first column, or a line with more indented ones below
@@ -121,7 +150,7 @@ class Outline:
                 term = _term(stripped)
         if term and not self.heading(row):
             end = row
-            while end + 1 < len(self.lines) and self.indents[end + 1] >= 0:
+            while end + 1 < len(self.lines) and self.indent(end + 1) >= 0:
                 end += 1
             if row >= self.first:
                 found = Entry(term, row, self.starts[row], self.starts[end] + len(self.lines[end]))
@@ -142,7 +171,7 @@ class Outline:
         entries = 0
         at = row
         while at >= 0 and entries < MAX_DEPTH:
-            if self.indents[at] >= 0:
+            if self.indent(at) >= 0:
                 if self.heading(at):
                     found.append(("heading", at))
                 else:
@@ -150,7 +179,7 @@ class Outline:
                     if entry is not None:
                         found.append(("entry", entry))
                         entries += 1
-            at = self.parents[at]
+            at = self.parent(at)
         return found
 
     def definition(

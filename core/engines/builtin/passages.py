@@ -310,7 +310,7 @@ def doc_passages(
     groups: list[list[int]] = []
     after_heading = False
     for r in prose_rows:
-        line = view(*spans[r])
+        line = view(*spans[r]) if base else text[spans[r][0] : spans[r][1]]
         # in a docstring, "name (type): …" or ":param name:" starts an entry of its own
         entry = base and _PARAM_ENTRY.match(line.lstrip())
         # a manual's section heading ("   ACTIONS") is a paragraph of its own, not

@@ -167,7 +167,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 outline = Outline(text, before)
             row = outline.row_of(bisect.bisect_left(newlines, passage.start))
             starts_line = not text[text.rfind("\n", 0, passage.start) + 1 : passage.start].strip()
-            header = outline.header(row) if starts_line and outline.indents[row] > 0 else ""
+            header = outline.header(row) if starts_line and outline.indent(row) > 0 else ""
             at = text.rfind(header, 0, passage.start) if header else -1
             if at >= 0:
                 # in an argument list, the entries before this one's are about other arguments
