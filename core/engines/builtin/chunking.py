@@ -39,7 +39,10 @@ LANGUAGES = {
 }
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r" {0,3}(```|~~~)")
-_SPECIAL = re.compile(r"\n(?:#| {0,3}(?:```|~~~))")
+# A manual page's section heading as ``man`` renders it: a line of capital
+# letters at the margin (``EXIT CODES``), a subsection's three columns in (``   ACTIONS``).
+_MANUAL_HEADING = re.compile(r"( {0,3})([A-Z][A-Z0-9 /&-]{2,}[A-Z0-9])[ \t]*\r?$", re.M)
+_SPECIAL = re.compile(r"\n(?:#| {0,3}(?:```|~~~)| {0,3}[A-Z][A-Z0-9 /&-]{2,}[A-Z0-9][ \t]*(?=\r?\n))")
 _SPECIAL_FENCE = re.compile(r"\n {0,3}(?:```|~~~)")
 
 
@@ -117,9 +120,18 @@ def chunk_lines(text: str, *, headings: bool = True) -> list[Chunk]:
     start = at = 0  # the open chunk's first line; the first line not yet looked at
     so = ao = 0  # their offsets
     in_fence = False
+    manual = None  # the manual page's section a subsection heading is in
     for line, off in _special_lines(t, headings):
         title = None
-        if line < n and t[off] == "#":
+        caps = _MANUAL_HEADING.match(t, off) if line < n and t[off] != "#" else None
+        if caps is not None:
+            if in_fence:
+                continue
+            if caps.group(1):
+                title = f"{manual}{SECTION_SEPARATOR}{caps.group(2)}" if manual else caps.group(2)
+            else:
+                title = manual = caps.group(2)
+        elif line < n and t[off] == "#":
             if in_fence:
                 continue  # a "#" line inside a fence is an ordinary line
             title = t[off : t.find("\n", off)]
@@ -226,11 +238,12 @@ def _chunk_end(
 
 
 def _special_lines(t: str, headings: bool) -> list[tuple[int, int]]:
-    """The lines that may be a heading (they start with "#") or a fence (up
-    to three spaces, then ``````` or ``~~~``), as (line, offset), in order and
+    """The lines that may be a heading (they start with "#", or are a manual
+    page's line of capitals) or a fence (up to three spaces, then ``````` or
+    ``~~~``), as (line, offset), in order and
     followed by the end (line count, text length): one regular expression
     over the whole text, anchored on its line breaks."""
-    offsets = [0] if (headings and t.startswith("#")) or _FENCE.match(t) else []
+    offsets = [0] if (headings and (t.startswith("#") or _MANUAL_HEADING.match(t))) or _FENCE.match(t) else []
     offsets += [m.start() + 1 for m in (_SPECIAL if headings else _SPECIAL_FENCE).finditer(t)]
     found = []
     line = previous = 0

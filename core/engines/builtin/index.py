@@ -31,7 +31,9 @@ from .files import PreparedFile, iter_sandbox_files, prepare_file
 
 INDEX_NAME = "index.sqlite3"
 SCHEMA_VERSION = (
-    5  # 4: a source file's "# …" comment lines are no longer headings; 5: sections named with the title
+    # 4: a source file's "# …" comment lines are no longer headings; 5: sections named with the title;
+    # 6: a manual page's section headings ("EXIT CODES") are headings
+    6
 )
 MAX_FILE_BYTES = 32 * 1024 * 1024
 COMMIT_EVERY_BYTES = 64 * 1024 * 1024

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .chunking import LANGUAGES
 from .claims import _excerpt_span, _sentences, _units
+from .outline import HEADING
 
 MAX_CODE_LINES = 14
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
@@ -307,13 +308,19 @@ def doc_passages(
         row += 1
     # prose: each run of consecutive prose rows, cut into sentences
     groups: list[list[int]] = []
+    after_heading = False
     for r in prose_rows:
+        line = view(*spans[r]) if base else text[spans[r][0] : spans[r][1]]
         # in a docstring, "name (type): …" or ":param name:" starts an entry of its own
-        entry = base and _PARAM_ENTRY.match(view(*spans[r]).lstrip())
-        if groups and r == groups[-1][-1] + 1 and not entry:
+        entry = base and _PARAM_ENTRY.match(line.lstrip())
+        # a manual's section heading ("   ACTIONS") is a paragraph of its own, not
+        # the first words of the option below it
+        heading = HEADING.fullmatch(line)
+        if groups and r == groups[-1][-1] + 1 and not entry and not heading and not after_heading:
             groups[-1].append(r)
         else:
             groups.append([r])
+        after_heading = bool(heading)
     for group in groups:
         passages += _prose(text, spans[group[0]][0], spans[group[-1]][1], owner)
     return passages

@@ -41,6 +41,8 @@ STATED_COVERAGE = 0.75
 DEFINED_NAME = 0.2
 # Weight, in a how-to, of a passage naming an identifier made of the question's words.
 NAMED_OPTION = 0.15
+# The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
+OPTION_ENTRY = 0.15
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -140,6 +142,7 @@ def rank_passages(
         aspects,
         antecedent,
         label,
+        defines,
     ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = projects[hit.path]
@@ -180,6 +183,10 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
+        if q.kind == "howto" and not kind_ok and defines.startswith("-"):
+            # a manual's option with what it does (``-k, --insecure`` above "… makes curl
+            # skip the verification step"): the option is how
+            kind_ok, bonus = True, OPTION_ENTRY
         if (
             q.kind == "why"
             and hit.heading

@@ -14,12 +14,14 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
 from .kinds import NAME_SET
+from .outline import HEADING, Outline, table_header
 from .passages import Passage, passages_of
 from .query import light_stem, related_words, words
 from .question import Question
@@ -63,6 +65,7 @@ class PassageReading:
     follow: tuple[int, Passage] | None
     antecedent: frozenset[str]
     label: str
+    defines: str = ""  # the term of the definition-list entry it opens (``-k, --insecure``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,7 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
             aspects,
             p.antecedent,
             p.label,
+            p.defines,
         )
         for p in chunk.passages
     ]
@@ -119,6 +123,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
     heading_tokens = tokens_of(heading or "")
     path_tokens = Tokens(tokens_of(path.split("/", 1)[-1]) | heading_tokens)
     found = passages_of(path, text)
+    outline: Outline | None = None  # drawn for the first prose passage (a source file's code needs none)
     seen: dict[tuple[int, int], Tokens] = {}
 
     def tok(start: int, end: int) -> Tokens:
@@ -129,6 +134,13 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             found_tokens = seen[start, end] = tokens_of(text[start:end])
         return found_tokens
 
+    def tok_line(outline: Outline, row: int) -> Tokens:
+        """The tokens of the outline's ``row`` (a line of the chunk, or of the end of the one before)."""
+        if row >= outline.first:
+            start = outline.starts[row]
+            return tok(start, start + len(outline.lines[row]))
+        return tokens_of(outline.lines[row])
+
     read: list[PassageReading] = []
     for n, passage in enumerate(found):
         if passage.end - passage.start < 12:
@@ -137,8 +149,10 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         passage = _shown(passage, text)
         body = text[passage.start : passage.end]
         tokens = tok(passage.start, passage.end)
-        if not tokens:
-            continue  # a rule of dashes, a row of symbols: nothing to quote as a claim
+        if not tokens or (not passage.code and "\n" not in body and HEADING.fullmatch(body)):
+            # a rule of dashes, a row of symbols: nothing to quote as a claim; a
+            # manual's section heading ("ENVIRONMENT VARIABLES") is context, not an answer
+            continue
         # what is around it: a term is around if any part holds it
         context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
         if passage.owner != (0, 0):
@@ -146,10 +160,14 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         # the sentences just before: what "This defaults to 80" or a parameter's
         # "The default value is 2" is about
         antecedent: frozenset[str] = frozenset()
-        label = ""
+        label = defines = ""
         if not passage.code:
             earlier = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
-            header = _header_of(text, passage.start, before)
+            if outline is None:
+                outline = Outline(text, before)
+            row = outline.row_of(bisect.bisect_left(newlines, passage.start))
+            starts_line = not text[text.rfind("\n", 0, passage.start) + 1 : passage.start].strip()
+            header = outline.header(row) if starts_line and outline.indent(row) > 0 else ""
             at = text.rfind(header, 0, passage.start) if header else -1
             if at >= 0:
                 # in an argument list, the entries before this one's are about other arguments
@@ -170,6 +188,28 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     # the definition-list entry's term goes with it: "ServerAliveCountMax"
                     # above "The default value is 3."
                     label = _term_of(header)
+            # what it sits in: the definition-list entries (a later paragraph of
+            # ``--parallel-max <num>``'s entry, "The default is 50.", is about
+            # what its term and first paragraph say) and a manual's headings
+            header_row = table_header(text, passage.start)
+            if header_row is not None:
+                context.append(tok(*header_row))  # a table's row is read with its header
+            own = outline.entry(row) if starts_line else None
+            defines = own.term if own is not None else ""
+            inner = True
+            for kind, where in outline.around(row):
+                if kind == "heading":
+                    context.append(tok_line(outline, where))
+                    continue
+                if not inner:
+                    # a row of a list nested in an entry (``b'  for 512-byte blocks``
+                    # in ``-size n[cwbkMG]``'s) is about the entry
+                    context.append(outline.definition(where, tok, tokens_of))
+                elif passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
+                    # a later paragraph of its own entry says what it says of the term
+                    antecedent = Tokens(antecedent | outline.definition(where, tok, tokens_of))
+                    label = label or where.term
+                inner = False
         elif "\n" not in body:
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
             # what the chunk's prose says about that name is what it is about
@@ -195,6 +235,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 _code_after(found, n, passage, text),
                 antecedent,
                 label,
+                defines,
             )
         )
     return ChunkReading(text, newlines, path_tokens, frozenset(words(heading or "")), tuple(read))
@@ -228,24 +269,6 @@ def _term_of(header: str) -> str:
     term = header.strip().split(": ", 1)[0].removesuffix("::").removesuffix(":").strip()
     # a line of prose above an indented block is no term
     return term if len(term) <= MAX_TERM_CHARS and len(term.split()) <= 6 and not term.endswith(".") else ""
-
-
-def _header_of(text: str, pos: int, before: str = "", lines: int = 30) -> str:
-    """The line an indented paragraph hangs from — a parameter's name in a
-    docstring, a term in a definition list — or "" when it is not indented.
-    ``before``: the text before ``text`` (the previous chunk's end), read too."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    line = text[line_start:pos]
-    indent = len(line) - len(line.lstrip(" "))
-    if indent == 0 or line.strip():
-        return ""
-    above_lines = text[: max(0, line_start - 1)].split("\n")[-lines:] if line_start else []
-    if len(above_lines) < lines and before:
-        above_lines = before.split("\n") + above_lines
-    for above in reversed(above_lines[-lines:]):
-        if above.strip() and len(above) - len(above.lstrip(" ")) < indent:
-            return above
-    return ""
 
 
 def _code_after(found: list[Passage], n: int, passage: Passage, text: str) -> tuple[int, Passage] | None:

@@ -5,6 +5,7 @@ installed documentation and code and on generated texts full of edge cases."""
 
 from __future__ import annotations
 
+import re
 import sys
 import sysconfig
 from itertools import accumulate
@@ -20,6 +21,7 @@ from core.engines.builtin.chunking import (
     MAX_CHUNK_CHARS,
     MAX_CHUNK_LINES,
     MIN_CHUNK_LINES,
+    SECTION_SEPARATOR,
     Chunk,
     chunk_lines,
     is_source,
@@ -27,11 +29,13 @@ from core.engines.builtin.chunking import (
 )
 
 SITE = Path(sysconfig.get_paths()["purelib"])
+MANUAL_HEADING = re.compile(r"( {0,3})([A-Z][A-Z0-9 /&-]{2,}[A-Z0-9])[ \t]*\r?")
 
 
 def reference_chunks(text: str, headings: bool = True) -> list[Chunk]:
     """The line-by-line chunker, as it was before (``headings``: whether "#"
-    lines may be headings; in a source file they are comments)."""
+    lines, and a manual page's lines of capitals, may be headings; in a source
+    file they are not)."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -46,8 +50,21 @@ def reference_chunks(text: str, headings: bool = True) -> list[Chunk]:
         if body.strip():
             chunks.append(Chunk(start + 1, end, chunk_heading, body))
 
+    manual = None
     for i, line in enumerate(lines):
         first = line[:1]
+        caps = MANUAL_HEADING.fullmatch(line) if headings and not in_fence else None
+        if caps:
+            # a manual page's section heading ("EXIT CODES"), a subsection three columns in
+            if caps.group(1):
+                new_heading = f"{manual}{SECTION_SEPARATOR}{caps.group(2)}" if manual else caps.group(2)
+            else:
+                new_heading = manual = caps.group(2)
+            if i > start:
+                close(i)
+                start = i
+            heading = chunk_heading = new_heading
+            continue
         if first and first in "`~ #":
             if first == "#":
                 new_heading = None
@@ -112,6 +129,11 @@ LINES = st.sampled_from(
         "x" * 3000,
         "y" * 8100,
         "    indented code",
+        "EXIT CODES",
+        "   ACTIONS",
+        "    NOT A HEADING: FOUR COLUMNS IN",
+        "OK",
+        "SEE ALSO \r",
     ]
 )
 
