@@ -183,9 +183,10 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
-        if q.kind == "howto" and not kind_ok and defines.startswith("-"):
+        if q.kind == "howto" and not bonus and defines.startswith("-"):
             # a manual's option with what it does (``-k, --insecure`` above "… makes curl
-            # skip the verification step"): the option is how
+            # skip the verification step"): the option is how, and scores as code does
+            # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
         if (
             q.kind == "why"
