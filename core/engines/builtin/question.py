@@ -214,11 +214,14 @@ def analyze(question: str) -> Question:
 
 # "… of a websockets client and the default max_retries of a Celery task?",
 # "… heading style and Python-Markdown's default file encoding?", ", and how
-# much …": where a question asks a second thing. Only before a determiner, a
-# possessive or a question word, so "pytest and asgiref" stays one subject.
+# much …", ", and does …": where a question asks a second thing. Only before a
+# determiner, a possessive or a question word (or, after a comma, a yes/no
+# question's verb), so "pytest and asgiref" stays one subject.
 _SECOND_PART = re.compile(
     r",?\s+(?:(?:and|versus|vs\.?)\s+(?=(?:the|a|an|its|their|how|what|which|when|why|where|[\w-]+['’]s)\b)"
-    r"|with\s+(?=(?:how|what|which)\b))",
+    r"|with\s+(?=(?:how|what|which)\b))"
+    # ", and does a kombu Producer compress …?": after a comma, a yes/no question's verb
+    r"|,\s+and\s+(?=(?:is|are|does|do|did|can|could|should|will|would|was|were|has|have)\b)",
     re.I,
 )
 

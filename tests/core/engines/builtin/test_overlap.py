@@ -21,7 +21,7 @@ from core.engines.builtin import build_index, run_builtin
 from core.engines.builtin.question import analyze
 from core.engines.builtin.rank import rank_passages
 from core.engines.builtin.reading import read_chunk
-from core.engines.builtin.search import candidates, learned_words, start_ranked
+from core.engines.builtin.search import candidates, learned_words, named_words, start_ranked
 from core.engines.builtin.stream import _answer
 from core.sandbox import write_instructions, write_manifest
 
@@ -209,3 +209,27 @@ def test_the_split_reads_the_chunk_id_bounds_without_reading_the_chunks(tmp_path
     assert bounds == (1, 1)
     assert [step for step in plan if "chunks" in step] == ["SEARCH chunks", "SEARCH chunks"]
     assert [step for step in one_select if step.startswith("SCAN chunks")]
+
+
+def test_a_common_word_that_names_an_indexed_file_is_a_key_term(tmp_path):
+    """ "find" is a stopword, but where ``find.1.txt`` is indexed a question
+    about find is about it: the word is kept, searched and answered from;
+    where no file is named so, it stays a stopword."""
+    manual = (
+        "FIND(1)\n\nNAME\n  find - search for files in a directory hierarchy\n\n"
+        "  -delete\n    Delete files; true if removal succeeded.\n"
+    )
+    other = "".join(f"Note {n}: delete files you no longer need from the cache.\n\n" for n in range(30))
+    question = "How do I get find to delete files?"
+    root = _texts(tmp_path / "man", {"find.1.txt": manual, "notes.md": other})
+    state = tmp_path / "man-state"
+    build_index(root, state=state)
+    q = named_words(root, analyze(question), state)
+    assert "find" in q.terms and "find" in q.key
+    claims, _, _ = _answer(root, question, analyze(question), state, ())
+    assert claims and claims[0].path.endswith("find.1.txt")
+
+    root = _texts(tmp_path / "plain", {"finder.md": manual, "notes.md": other})
+    state = tmp_path / "plain-state"
+    build_index(root, state=state)
+    assert "find" not in named_words(root, analyze(question), state).key

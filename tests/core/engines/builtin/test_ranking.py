@@ -312,7 +312,15 @@ def test_a_question_in_two_parts_is_split_only_between_two_questions():
         "What are markdownify's default heading style?",
         "Python-Markdown's default file encoding?",
     ]
+    # after a comma, a second question may start with its yes/no verb
+    assert parts_of(
+        "How do I tell browsers never to cache a Django response, and does a kombu Producer compress messages?"
+    ) == [
+        "How do I tell browsers never to cache a Django response?",
+        "does a kombu Producer compress messages?",
+    ]
     for one in (
+        "Which settings do pytest and asgiref read, and does it matter?",  # "it matter": one key term
         "Which Python versions do pytest and asgiref require?",
         "How can I install redis-py with the faster hiredis parser?",
         "How long do refresh tokens live, and what happens when one is reused?",  # "happens" is no key term
