@@ -3,11 +3,12 @@ the other words documents use for them.
 
 The kind decides what the lead sentence must hold (a number or default for
 "how many/how long", a reason for "why", a procedure or code for "how do I");
-the key terms decide what it must be about. Documents say "suppress" where a
-person asks to "turn off", "ping interval" for "heartbeat", "delay" for
-"pause": a small vocabulary of such documentation synonyms widens the search
-and counts as a (weaker) match when sentences are ranked. Words joined in
-identifiers are met too: "connection pool" also looks for ``ConnectionPool``.
+the key terms decide what it must be about. A term's other spelling
+("behaviour"/"behavior") widens the search and counts as a (weaker) match when
+sentences are ranked; what the corpus itself abbreviates a word to is learned
+from the index (``vocab``), never from a list written for known questions.
+Words joined in identifiers are met too: "connection pool" also looks for
+``ConnectionPool``.
 
 Pure Python: no Django imports.
 """
@@ -18,7 +19,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from .query import fold, inflections, lookup, question_terms, related_words, words
+from .query import fold, question_terms, related_words, words
 
 # Words that say what kind of fact is wanted rather than what it is about:
 # they still rank sentences, but a passage need not contain them to answer.
@@ -32,66 +33,6 @@ GENERIC = frozenset(
 # In "how do I create/give/set up X", the verb says a procedure is wanted; the
 # example that answers rarely repeats it.
 HOWTO_VERBS = frozenset("create give set add build write call apply configure setup make run".split())
-
-# Groups of words documentation uses for the same thing. Deliberately about
-# software documentation in general, not about any one corpus.
-_SYNONYMS = [
-    "disable suppress turn-off deactivate switch-off",
-    "enable activate turn-on",
-    "remove delete drop strip discard exclude",
-    "big large huge",
-    "wide width",
-    "ram memory",
-    "disk filesystem file-system",
-    "usable valid validity",
-    "recovery reset",
-    "heartbeat keepalive ping",
-    "pause delay wait countdown",
-    "retry retries rerun re-run re-execute attempt attempts tries",
-    "give-up stop abort",
-    "bold strong",
-    "italic emphasis emphasized",
-    "break linebreak newline",
-    "error exception",
-    "catch catches capture captured intercept",
-    "fast faster speed performance",
-    "start launch run",
-    "lifetime ttl expire expiry expires expiration live lives last lasts age",
-    "limit maximum max cap",
-    "minimum min least",
-    "malformed broken invalid corrupted",
-    "fix repair",
-    "keep retain persist",
-    "spaced backoff interval",
-    "period interval frequency cadence",
-    "scale horizontal",
-    "machine node host",
-    "encode escape",
-    "configure config configuration setting settings",
-    "install pip",
-    "dependency package module",
-    "reason because",
-    "size bytes length",
-    "convert converts conversion",
-    "empty nothing blank",
-    "around surround surrounding",
-    "reload refresh",
-]
-# word -> the other words of its groups (looked up by the word or the form it inflects)
-SYNONYMS: dict[str, frozenset[str]] = {}
-for _group in _SYNONYMS:
-    _members = {w.replace("-", " ") for w in _group.split()}
-    for _member in _members:
-        if " " not in _member:
-            SYNONYMS.setdefault(_member, set()).update(_members - {_member})  # type: ignore[arg-type]
-SYNONYMS = {word: frozenset(group) for word, group in SYNONYMS.items()}
-# "turn off", "give up": a two-word phrase of a group lends its group to its first word.
-_PHRASES = {
-    tuple(m.split()): frozenset(w.replace("-", " ") for w in g.split()) - {m}
-    for g in _SYNONYMS
-    for m in (w.replace("-", " ") for w in g.split())
-    if " " in m
-}
 
 _HOWTO = re.compile(
     r"^\s*(how (do|can|should|would) (i|you|we|one)|how to|what is the way to|show me how)\b", re.I
@@ -242,15 +183,10 @@ def analyze(question: str) -> Question:
     ] or list(terms)
     expansions: dict[str, frozenset[str]] = {}
     for term in terms:
-        # documentation synonyms, and the words reports use for the same aspect ("fixed" ~ "actions")
-        bases = {form for form in inflections(term) if form in SYNONYMS}  # "retried": "retry" too
-        others = ((lookup(SYNONYMS, term) | bases) - {term}) | related_words(term) | spellings(term)
+        # the words reports use for the same aspect ("fixed" ~ "actions"), the other spelling
+        others = related_words(term) | spellings(term)
         if others:
             expansions[term] = frozenset(w for w in others if " " not in w)
-    for first, second in itertools.pairwise(folded):
-        group = _PHRASES.get((first, second))
-        if group and first in terms:
-            expansions[first] = expansions.get(first, frozenset()) | {w for w in group if " " not in w}
     # Identifiers join words: "keep … alive" is ``keepalive``, "connection pool" ``ConnectionPool``.
     joined = [
         a + b
@@ -261,12 +197,7 @@ def analyze(question: str) -> Question:
     # "fan out" is ``fanout``, "set up" ``setup``: a verb and its particle are one identifier
     joined += [a + b for a, b in itertools.pairwise(folded) if b in _PARTICLES and a in terms and len(a) > 2]
     for first, second in _HYPHENATED.findall(text):
-        whole = fold(first + second)
-        joined.append(whole)
-        synonyms = lookup(SYNONYMS, whole)
-        last = fold(second)
-        if synonyms and last in terms:
-            expansions[last] = expansions.get(last, frozenset()) | {w for w in synonyms if " " not in w}
+        joined.append(fold(first + second))
     return Question(
         question,
         kind,
@@ -283,11 +214,14 @@ def analyze(question: str) -> Question:
 
 # "… of a websockets client and the default max_retries of a Celery task?",
 # "… heading style and Python-Markdown's default file encoding?", ", and how
-# much …": where a question asks a second thing. Only before a determiner, a
-# possessive or a question word, so "pytest and asgiref" stays one subject.
+# much …", ", and does …": where a question asks a second thing. Only before a
+# determiner, a possessive or a question word (or, after a comma, a yes/no
+# question's verb), so "pytest and asgiref" stays one subject.
 _SECOND_PART = re.compile(
     r",?\s+(?:(?:and|versus|vs\.?)\s+(?=(?:the|a|an|its|their|how|what|which|when|why|where|[\w-]+['’]s)\b)"
-    r"|with\s+(?=(?:how|what|which)\b))",
+    r"|with\s+(?=(?:how|what|which)\b))"
+    # ", and does a kombu Producer compress …?": after a comma, a yes/no question's verb
+    r"|,\s+and\s+(?=(?:is|are|does|do|did|can|could|should|will|would|was|were|has|have)\b)",
     re.I,
 )
 

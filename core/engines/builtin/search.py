@@ -6,13 +6,14 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .index import index_path, reading
-from .query import fts_query, light_stem, question_terms
+from .query import MAX_TERMS, STOPWORDS, fts_query, light_stem, question_terms, words
 from .question import Question
 from .vocab import learn
 
@@ -393,6 +394,52 @@ def learned_words(
         return q
     with reading(path) as conn:
         return learn(conn, q)
+
+
+_names_lock = threading.Lock()
+_names: dict[tuple[str, int, int], frozenset[str]] = {}
+
+
+def _file_names(conn) -> frozenset[str]:
+    """The names the index's files are called by: a file's name up to its
+    first dot, folded ("find" of ``find.1.txt``), cached per index state."""
+    last, files = conn.execute("SELECT (SELECT max(id) FROM chunks), (SELECT count(*) FROM files)").fetchone()
+    key = (conn.execute("PRAGMA database_list").fetchone()[2], last or 0, files)
+    with _names_lock:
+        found = _names.get(key)
+    if found is None:
+        found = frozenset(
+            name
+            for (path,) in conn.execute("SELECT path FROM files")
+            if (name := path.rsplit("/", 1)[-1].split(".", 1)[0].lower()) in STOPWORDS
+        )
+        with _names_lock:
+            if len(_names) >= 64:
+                _names.clear()
+            _names[key] = found
+    return found
+
+
+def named_words(
+    root: str | os.PathLike[str], q: Question, state: str | os.PathLike[str] | None = None
+) -> Question:
+    """``q`` with the question's common words that name an indexed file kept as
+    key terms: "find" is a stopword, but where ``find.1.txt`` is indexed a
+    question about find is about it. Decided from the corpus, not a list."""
+    path = index_path(root, state)
+    if not path.exists() or len(q.terms) >= MAX_TERMS:
+        return q
+    asked = [w for w in dict.fromkeys(words(q.text)) if w in STOPWORDS]
+    if not asked:
+        return q
+    with reading(path) as conn:
+        named = [w for w in asked if w in _file_names(conn)]
+    if not named:
+        return q
+    order = {w: i for i, w in enumerate(words(q.text))}
+    terms = sorted([*q.terms, *named], key=lambda w: order.get(w, len(order)))[:MAX_TERMS]
+    key = sorted([*q.key, *(w for w in named if w in terms)], key=lambda w: order.get(w, len(order)))
+    return replace(q, terms=terms, key=key)
 
 
 def _previous_chunks(conn, rows: list, lines: int) -> dict[int, str]:

@@ -38,6 +38,7 @@ from .search import (
     indexed_file_count,
     learned_words,
     matching_files,
+    named_words,
     newest_change_ns,
     start_ranked,
 )
@@ -216,6 +217,7 @@ def _steps(
 
 def _retrieve(root: Path, q: Question, state: Path, folders: tuple[str, ...]):
     """The picked passages for ``q``, whether they answer it, and its key terms found nowhere."""
+    q = named_words(root, q, state)
     # the OR search reads no learned words: it runs while they are looked up
     ranked = start_ranked(root, q, CANDIDATES, state=state, folders=folders)
     q = learned_words(root, q, state)

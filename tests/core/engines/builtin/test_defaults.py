@@ -39,7 +39,7 @@ def test_a_parameter_left_unset_in_its_signature_defers_to_its_documentation(tmp
     """``exc_type: type[ImportError] | None = None,`` says nothing about the
     default; "Defaults to :class:`ModuleNotFoundError` when not given" does."""
     root = sandbox(tmp_path, installed("_pytest/outcomes.py", "_pytest/raises.py"))
-    quick, _ = ask(root, "Which exception does pytest's importorskip catch by default?")
+    quick, _ = ask(root, "Which exception does pytest's importorskip skip on by default?")
     assert "Defaults to :class:`ModuleNotFoundError`" in quick
 
 

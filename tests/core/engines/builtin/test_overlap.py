@@ -21,7 +21,7 @@ from core.engines.builtin import build_index, run_builtin
 from core.engines.builtin.question import analyze
 from core.engines.builtin.rank import rank_passages
 from core.engines.builtin.reading import read_chunk
-from core.engines.builtin.search import candidates, learned_words, start_ranked
+from core.engines.builtin.search import candidates, learned_words, named_words, start_ranked
 from core.engines.builtin.stream import _answer
 from core.sandbox import write_instructions, write_manifest
 
@@ -62,17 +62,14 @@ def test_candidates_read_the_or_search_the_caller_started(tmp_path):
     assert {(h.path, h.line_start) for h in only_all_terms} < {(h.path, h.line_start) for h in own}
 
 
-def test_an_answer_found_through_a_synonym_is_not_given_when_no_file_holds_the_words(tmp_path):
+def test_an_answer_found_through_another_spelling_is_not_given_when_no_file_holds_the_words(tmp_path):
     """The Grep counts files holding the question's own words; the answer,
-    worked out beside it, also reads synonyms ("ping" for "heartbeat"). When
-    the Grep finds no file the answer is declined, as it was when the answer
-    waited for the count."""
-    root = _texts(
-        tmp_path, {"client.md": "The client sends a ping every 20 seconds to keep the link open.\n"}
-    )
-    lines = [
-        json.loads(line) for line in run_builtin(root, "What does the heartbeat do?", state=tmp_path / "s")
-    ]
+    worked out beside it, also reads the other spelling ("behavior" for
+    "behaviour"). When the Grep finds no file the answer is declined, as it
+    was when the answer waited for the count."""
+    root = _texts(tmp_path, {"client.md": "The reconnect behavior is to wait 20 seconds between tries.\n"})
+    question = "What is the behaviour?"
+    lines = [json.loads(line) for line in run_builtin(root, question, state=tmp_path / "s")]
     grep = next(
         block
         for line in lines
@@ -85,12 +82,11 @@ def test_an_answer_found_through_a_synonym_is_not_given_when_no_file_holds_the_w
     assert "No Definitive Answer" in result
     assert "<!-- CITATIONS:" not in result
     # what was worked out beside the count, and left unsaid
-    question = "What does the heartbeat do?"
     claims, _, _ = _answer(root, question, analyze(question), tmp_path / "s", ())
-    assert [c.sentence for c in claims] == ["The client sends a ping every 20 seconds to keep the link open."]
-    # the same words asked with the synonym the file uses: found and cited
-    lines = [json.loads(line) for line in run_builtin(root, "What does the ping do?", state=tmp_path / "s")]
-    assert "sends a ping every 20 seconds" in lines[-1]["result"]
+    assert [c.sentence for c in claims] == ["The reconnect behavior is to wait 20 seconds between tries."]
+    # the same words asked with the spelling the file uses: found and cited
+    lines = [json.loads(line) for line in run_builtin(root, "What is the behavior?", state=tmp_path / "s")]
+    assert "wait 20 seconds between tries" in lines[-1]["result"]
     assert "<!-- CITATIONS:" in lines[-1]["result"]
 
 
@@ -213,3 +209,27 @@ def test_the_split_reads_the_chunk_id_bounds_without_reading_the_chunks(tmp_path
     assert bounds == (1, 1)
     assert [step for step in plan if "chunks" in step] == ["SEARCH chunks", "SEARCH chunks"]
     assert [step for step in one_select if step.startswith("SCAN chunks")]
+
+
+def test_a_common_word_that_names_an_indexed_file_is_a_key_term(tmp_path):
+    """ "find" is a stopword, but where ``find.1.txt`` is indexed a question
+    about find is about it: the word is kept, searched and answered from;
+    where no file is named so, it stays a stopword."""
+    manual = (
+        "FIND(1)\n\nNAME\n  find - search for files in a directory hierarchy\n\n"
+        "  -delete\n    Delete files; true if removal succeeded.\n"
+    )
+    other = "".join(f"Note {n}: delete files you no longer need from the cache.\n\n" for n in range(30))
+    question = "How do I get find to delete files?"
+    root = _texts(tmp_path / "man", {"find.1.txt": manual, "notes.md": other})
+    state = tmp_path / "man-state"
+    build_index(root, state=state)
+    q = named_words(root, analyze(question), state)
+    assert "find" in q.terms and "find" in q.key
+    claims, _, _ = _answer(root, question, analyze(question), state, ())
+    assert claims and claims[0].path.endswith("find.1.txt")
+
+    root = _texts(tmp_path / "plain", {"finder.md": manual, "notes.md": other})
+    state = tmp_path / "plain-state"
+    build_index(root, state=state)
+    assert "find" not in named_words(root, analyze(question), state).key
