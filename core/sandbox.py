@@ -113,10 +113,15 @@ class SandboxResolver:
         self._folders: dict[tuple[str, ...], str] = {}
 
     def resolve(self, user_path: str) -> Path:
+        return Path(self.real_path(user_path))
+
+    def real_path(self, user_path: str) -> str:
+        """``resolve``'s answer as a string: a ``Path`` costs more to make and
+        to read back as text than checking the path does."""
         parts = _check_relative(user_path)
         if self._real_root is None:
             self._real_root = os.path.realpath(self._root)
-        return _inside(self._real_root, self._real(tuple(parts)))
+        return _inside_path(self._real_root, self._real(tuple(parts)))
 
     def _real(self, parts: tuple[str, ...]) -> str:
         """``realpath`` of the root joined with ``parts``, a component at a
@@ -132,18 +137,23 @@ class SandboxResolver:
 
 
 def _inside(real_root: str, candidate: str) -> Path:
+    return Path(_inside_path(real_root, candidate))
+
+
+def _inside_path(real_root: str, candidate: str) -> str:
+    """``candidate``, or ``SandboxError`` unless it is ``real_root`` or below it."""
     # Most paths are plainly below the root: a prefix test settles them, as
     # ``commonpath`` would when the root is in its canonical form (as
     # ``realpath`` gives it); anything else is left to ``commonpath``.
     if candidate.startswith(real_root + os.sep) and _canonical(real_root):
-        return Path(candidate)
+        return candidate
     try:
         inside = os.path.commonpath([real_root, candidate]) == real_root
     except ValueError:
         inside = False  # pragma: no mutate: commonpath raises only across drives (Windows)
     if not inside:
         raise SandboxError("The path leads outside the sandbox.")
-    return Path(candidate)
+    return candidate
 
 
 @functools.lru_cache(maxsize=64)

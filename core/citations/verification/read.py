@@ -31,7 +31,7 @@ class LineStore(Protocol):
 
 
 def scan_file(
-    path: Path, requests: list[Request], hasher: Hasher, store: LineStore | None = None
+    path: str | Path, requests: list[Request], hasher: Hasher, store: LineStore | None = None
 ) -> FileScan:
     """Hash, count lines and look for each request's excerpt; raises OSError.
     The hash is of the bytes already read for the search: no second read.
@@ -49,7 +49,7 @@ def scan_file(
         return scan
 
 
-def _scan_unindexed(path: Path, requests: list[Request], hasher: Hasher) -> FileScan:
+def _scan_unindexed(path: str | Path, requests: list[Request], hasher: Hasher) -> FileScan:
     """A file smaller than ``WHOLE`` (most) is read with plain ``os.read``
     calls on a file descriptor: a buffered file object costs more to make
     than a small file takes to read. Others get one, to stream."""
