@@ -57,7 +57,7 @@ def _scan_unindexed(path: str | Path, requests: list[Request], hasher: Hasher) -
     try:
         size = os.fstat(fd).st_size
         if size < WHOLE:  # pragma: no mutate: speed only: a larger file is read the same way
-            first = _read_up_to(fd, size + 1)
+            first = _read_up_to(fd, size + 1, size)
             if len(first) <= size:  # all of it
                 return _scan_first(first, requests, hasher)
         else:
@@ -69,8 +69,11 @@ def _scan_unindexed(path: str | Path, requests: list[Request], hasher: Hasher) -
         os.close(fd)
 
 
-def _read_up_to(fd: int, want: int) -> bytes:
-    """``want`` bytes from ``fd``, or all there are: a read may return fewer."""
+def _read_up_to(fd: int, want: int, size: int = -1) -> bytes:
+    """``want`` bytes from ``fd``, or all there are: a read may return fewer.
+    A read that stops short exactly at ``size`` (the file's size as
+    ``fstat`` gave it) ends there: a regular file's read stops short only at
+    its end, so a second read would only confirm it."""
     parts, got = [], 0
     while got < want:
         part = os.read(fd, want - got)
@@ -78,6 +81,8 @@ def _read_up_to(fd: int, want: int) -> bytes:
             break
         parts.append(part)
         got += len(part)
+        if got == size:
+            break
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 

@@ -459,3 +459,18 @@ def test_read_up_to_stops_at_what_was_asked(tmp_path) -> None:
         assert read._read_up_to(fd, 100) == b""
     finally:
         os.close(fd)
+
+
+def test_read_up_to_ends_at_the_size_given(tmp_path) -> None:
+    """Read up to one byte past the size ``fstat`` gave, it stops at that size;
+    a file that grew since is read on (the scan then streams it)."""
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"0123456789")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert read._read_up_to(fd, 11, 10) == b"0123456789"
+        os.lseek(fd, 0, os.SEEK_SET)
+        assert read._read_up_to(fd, 9, 8) == b"012345678"  # grew from 8 bytes to 10
+    finally:
+        os.close(fd)
+
