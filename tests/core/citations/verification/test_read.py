@@ -473,4 +473,3 @@ def test_read_up_to_ends_at_the_size_given(tmp_path) -> None:
         assert read._read_up_to(fd, 9, 8) == b"012345678"  # grew from 8 bytes to 10
     finally:
         os.close(fd)
-
