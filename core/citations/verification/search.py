@@ -35,7 +35,9 @@ from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
 
 MAX_HITS = 20000
-SMALL = 2048  # bytes: a buffer this small is searched in its normalised whole
+# Bytes: a buffer this small is searched in its normalised whole. Not mutated: speed only: which buffers
+# are normalised whole (tests read it back), the same occurrences
+SMALL = 2048  # pragma: no mutate
 _PROBE = 4  # hits looked at to judge how rare a word is
 
 
