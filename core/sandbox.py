@@ -11,6 +11,7 @@ Django's ``safe_join`` is not enough: it does not resolve symlinks.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -29,6 +30,8 @@ MANIFEST_NAME = "_content_manifest.json"
 INSTRUCTIONS_NAME = "CLAUDE.md"
 MAX_PATH_LENGTH = 1024
 MAX_COMPONENT_LENGTH = 255
+# Characters: at most 4 bytes each in UTF-8. Not mutated: speed only: a smaller bound encodes more names
+_SURELY_SHORT = MAX_COMPONENT_LENGTH // 4  # pragma: no mutate
 _CONTROL_RE = re.compile("[\x00-\x1f]")  # one C-speed scan, not a Python test per character
 
 
@@ -73,12 +76,16 @@ def _check_relative(user_path: str) -> list[str]:
     parts = [part for part in user_path.split("/") if part not in ("", ".")]
     if not parts:
         raise SandboxError("The path is empty.")
+    # Looked for in each component only when the path holds one at all.
+    controls = _CONTROL_RE.search(user_path) is not None
     for part in parts:
         if part == "..":
             raise SandboxError("The path leaves its folder ('..').")
-        if len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_LENGTH:
+        # A character is at most 4 bytes: a short component is short enough without encoding it.
+        maybe_long = len(part) > _SURELY_SHORT  # pragma: no mutate: at the bound, short either way
+        if maybe_long and len(part.encode("utf-8", "surrogatepass")) > MAX_COMPONENT_LENGTH:
             raise SandboxError("A path component is too long.")
-        if _CONTROL_RE.search(part):
+        if controls and _CONTROL_RE.search(part):
             raise SandboxError("The path contains control characters.")
     return parts
 
@@ -108,10 +115,15 @@ class SandboxResolver:
         self._folders: dict[tuple[str, ...], str] = {}
 
     def resolve(self, user_path: str) -> Path:
+        return Path(self.real_path(user_path))
+
+    def real_path(self, user_path: str) -> str:
+        """``resolve``'s answer as a string: a ``Path`` costs more to make and
+        to read back as text than checking the path does."""
         parts = _check_relative(user_path)
         if self._real_root is None:
             self._real_root = os.path.realpath(self._root)
-        return _inside(self._real_root, self._real(tuple(parts)))
+        return _inside_path(self._real_root, self._real(tuple(parts)))
 
     def _real(self, parts: tuple[str, ...]) -> str:
         """``realpath`` of the root joined with ``parts``, a component at a
@@ -127,13 +139,31 @@ class SandboxResolver:
 
 
 def _inside(real_root: str, candidate: str) -> Path:
+    return Path(_inside_path(real_root, candidate))
+
+
+def _inside_path(real_root: str, candidate: str) -> str:
+    """``candidate``, or ``SandboxError`` unless it is ``real_root`` or below it."""
+    # Most paths are plainly below the root: a prefix test settles them, as
+    # ``commonpath`` would when the root is in its canonical form (as
+    # ``realpath`` gives it); anything else is left to ``commonpath``.
+    if candidate.startswith(real_root + os.sep) and _canonical(real_root):
+        return candidate
     try:
         inside = os.path.commonpath([real_root, candidate]) == real_root
     except ValueError:
         inside = False  # pragma: no mutate: commonpath raises only across drives (Windows)
     if not inside:
         raise SandboxError("The path leads outside the sandbox.")
-    return Path(candidate)
+    return candidate
+
+
+@functools.lru_cache(maxsize=64)  # pragma: no mutate: speed only: roots kept, the same answers
+def _canonical(real_root: str) -> bool:
+    """Whether ``commonpath`` gives ``real_root`` back unchanged (no "//",
+    "." or trailing separator): then a path starting with it and a separator
+    has it as their common path."""
+    return os.path.commonpath([real_root]) == real_root
 
 
 def is_private(relative: str) -> bool:

@@ -15,12 +15,19 @@ process's, plus its children's for ``rg``):
   was before the fix (``str.translate`` over every character of non-ASCII
   text), so the gain is measured in the same run.
 
+With ``--before COMMIT``, the verification package as it was at that
+commit (``bench.perf.reverify.package_at``; the rest of the project is
+today's) is timed too, in the same rounds on the same corpus, and every
+outcome of today's code is compared with its outcome field by field: the
+check that holds when the corpus itself changes (it is built from what is
+installed, which other work changes).
+
 With ``--statuses FILE``, every outcome (status, detail, score, lines, path,
 hash) is written to FILE when it does not exist, else compared with it: run
 once on the code before a change and once after, and the differences are
 counted (the corpus must be the same: same machine, same packages).
 
-Run: ``make bench-ripgrep && .venv/bin/python -m bench.perf.verify_real [--mb 55] [--citations 1000 10000] [--rounds 3] [--statuses FILE]``
+Run: ``make bench-ripgrep && .venv/bin/python -m bench.perf.verify_real [--mb 55] [--citations 1000 10000] [--rounds 3] [--statuses FILE] [--before COMMIT]``
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from bench.perf import text_corpus
+from bench.perf.reverify import package_at
 from bench.perf.verify import ripgrep
 from core.citations.parsing import ParsedCitation
 from core.citations.verification import normalize, verify_citations
@@ -148,6 +156,7 @@ def main() -> None:
     parser.add_argument("--citations", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--statuses", type=Path, help="JSON file of outcomes to record, or to compare with")
+    parser.add_argument("--before", help="also time this commit's verification package, outcomes compared")
     args = parser.parse_args()
     if not shutil.which("rg"):
         raise SystemExit("ripgrep is missing: make bench-ripgrep")
@@ -159,6 +168,8 @@ def main() -> None:
         plain = sum((root / rel).read_bytes().isascii() for rel in files)
         print(f"corpus: {len(files)} files, {size / 1e6:.1f} MB, {len(files) - plain} not pure ASCII")
         patterns = Path(tmp) / "patterns.txt"
+        old = package_at(args.before, Path(tmp) / "before") if args.before else None
+        before_name = f"verify at {args.before}"
         for count in args.citations:
             citations = make_citations(root, files, count)
             cited = {c.source_path for c in citations}
@@ -173,6 +184,8 @@ def main() -> None:
                 "verify_citations": lambda: verify_citations(root, citations),  # noqa: B023
                 "verify, translate as before": lambda: verify_before(root, citations),  # noqa: B023
             }
+            if old is not None:
+                contenders[before_name] = lambda: old.verify_citations(root, citations)  # noqa: B023
             samples: dict[str, list[float]] = {name: [] for name in contenders}
             for _ in range(args.rounds):
                 for name, func in contenders.items():
@@ -184,11 +197,17 @@ def main() -> None:
             print(f"statuses and lines identical before and after the fix: {same}")
             if args.statuses:
                 print(same_outcomes(args.statuses, str(count), results))
+            if old is not None:
+                differ = sum(
+                    asdict(a) != asdict(b)
+                    for a, b in zip(results, old.verify_citations(root, citations), strict=True)
+                )
+                print(f"outcomes differing from {args.before}'s, field by field: {differ} of {len(results)}")
             print(f"median CPU of {args.rounds} rounds (ms)")
             for name in contenders:
                 print(f"  {name:30s} {cpu[name] * 1000:9.1f}")
             yardstick = cpu["rg -F -n -f, one process"]
-            for name in ("verify_citations", "verify, translate as before"):
+            for name in ("verify_citations", "verify, translate as before", *([before_name] if old else [])):
                 print(
                     f"  {name:30s} {cpu[name] / yardstick:5.2f}x one rg -f, "
                     f"{cpu[name] / cpu['rg -F -n once per file']:5.2f}x rg per file"

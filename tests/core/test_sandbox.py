@@ -376,3 +376,6 @@ def test_resolving_many_paths_at_once_answers_as_one_at_a_time(root, tmp_path):
     resolver = SandboxResolver(root)
     for path in paths + paths:  # the second time from resolved folders
         assert _outcome(resolver.resolve, path) == _outcome(lambda p: resolve_in_sandbox(root, p), path), path
+        # The string it gives verification is that path's text, refused alike.
+        expected = _outcome(lambda p: str(resolve_in_sandbox(root, p)), path)
+        assert _outcome(resolver.real_path, path) == expected, path

@@ -3,13 +3,14 @@ a path is refused for what it is, even where the resolved path would stay inside
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.sandbox import SandboxError, check_name, resolve_in_sandbox
+from core.sandbox import SandboxError, _inside, check_name, resolve_in_sandbox
 
 
 def refusal(root: Path, path: object) -> str:
@@ -117,3 +118,35 @@ def test_lookalike_separators_refused_but_other_folding_accepted(root):
         assert refusal(root, path) == "The path contains characters that look like separators.", path
     assert resolve_in_sandbox(root, "ﬁle").name == "ﬁle"
     assert resolve_in_sandbox(root, "a/ﬁle").name == "ﬁle"
+
+
+def test_component_length_counted_in_bytes_past_a_quarter_of_the_limit(root):
+    """Names of up to 63 characters are short whatever they are made of (4
+    bytes a character at most); past that they are measured in bytes."""
+    assert resolve_in_sandbox(root, "\U0001f600" * 63).name == "\U0001f600" * 63  # 252 bytes
+    assert refusal(root, "\U0001f600" * 64) == "A path component is too long."  # 256 bytes
+
+
+def test_refusals_keep_their_order_across_components(root):
+    """Each component is checked in turn: the first one's fault is the one named."""
+    assert refusal(root, "a/../b\nc") == "The path leaves its folder ('..')."
+    assert refusal(root, "a\nb/../c") == "The path contains control characters."
+    assert refusal(root, "a\x01/" + "x" * 256) == "The path contains control characters."
+
+
+_piece = st.sampled_from(["", ".", "..", "a", "b", "ab"])
+
+
+@settings(max_examples=2000)
+@given(st.lists(_piece, max_size=4), st.lists(_piece, max_size=5), st.sampled_from(["", "/"]))
+def test_inside_answers_as_commonpath(root_parts, rest, trail):
+    """The prefix test that settles most paths agrees with ``commonpath``
+    for any root and candidate, canonical or not ("//", ".", a trailing "/")."""
+    real_root = "/" + "/".join(root_parts) + trail
+    candidate = real_root + "/" + "/".join(rest)
+    expected = os.path.commonpath([real_root, candidate]) == real_root
+    try:
+        assert _inside(real_root, candidate) == Path(candidate)
+        assert expected
+    except SandboxError:
+        assert not expected

@@ -75,14 +75,14 @@ def verify_citations(
         urls = url_index(root, url_to_content)
     except Exception:  # an unreadable sandbox still gets an answer per citation
         known, urls = [], {}
-    by_file: dict[Path, list[Job]] = {}
+    by_file: dict[str, list[Job]] = {}  # by real path
     # Resolved once per cited path (and the private folder once per call).
-    locations: dict[str, Verification | tuple[str, str | None, Path]] = {}
+    locations: dict[str, Verification | tuple[str, str | None, str, str]] = {}
     try:
         private = os.path.join(os.path.realpath(root), PRIVATE_DIR)
     except (OSError, TypeError, ValueError):
         private = ""  # pragma: no mutate: resolve_in_sandbox fails first: never compared
-    url_jobs: dict[int, list[tuple[Path, Job]]] = {}
+    url_jobs: dict[int, list[tuple[str, Job]]] = {}
     files = SandboxFiles(root, private)
     for index, citation in enumerate(citations):
         try:
@@ -124,7 +124,7 @@ def verify_citations(
 
 
 def _scan_or_error(
-    real: Path, requests: list[Request], hasher: Hasher, store: LineStore | None
+    real: str, requests: list[Request], hasher: Hasher, store: LineStore | None
 ) -> FileScan | OSError:
     try:
         return scan_file(real, requests, hasher, store)
@@ -197,7 +197,10 @@ def _plan(
             )
         return [
             # Not mutated: a kept answer's key falls back to the needle's excerpt, from the same excerpt
-            (real, Job(index, rel, content_id, Request(needle, None, citation.excerpt)))  # pragma: no mutate
+            (
+                str(real),
+                Job(index, rel, content_id, Request(needle, None, citation.excerpt)),
+            )  # pragma: no mutate
             for rel, real in files
         ]
     path = (citation.source_path or "").strip()
@@ -215,15 +218,14 @@ def _plan(
     return real, Job(index, rel, content_id, request, note)
 
 
-def _in_private(real: Path | str, private: str) -> bool:
+def _in_private(real: str, private: str) -> bool:
     """Whether a resolved path is the private folder or inside it."""
-    text = str(real)
-    return not private or text == private or text.startswith(private + os.sep)
+    return not private or real == private or real.startswith(private + os.sep)
 
 
 def _locate(
     root, path: str, known: list[str], private: str, files: SandboxFiles
-) -> Verification | tuple[str, str | None, Path, str]:
+) -> Verification | tuple[str, str | None, str, str]:
     """Resolve a cited path once (many citations share one): a refusal,
     missing-file or ambiguous Verification, or (relative path, content id,
     real path, a note saying how a partial path was resolved)."""
@@ -238,7 +240,7 @@ def _locate(
             "outside_sandbox", "The path is in the sandbox's private folder, which is never cited."
         )
     try:
-        real = files.resolve(rel)
+        real = files.real_path(rel)
     except SandboxError as error:
         return Verification("outside_sandbox", f"The path was refused: {error}")
     if _in_private(real, private):
@@ -264,7 +266,7 @@ def _locate(
             resolved_path=rel,
             content_id=content_id,
         )
-    what = "a folder, not a file" if real.is_dir() else "not in the sandbox"
+    what = "a folder, not a file" if os.path.isdir(real) else "not in the sandbox"
     return Verification(
         "missing_file", f"The file {rel} is {what}.{note}", resolved_path=rel, content_id=content_id
     )

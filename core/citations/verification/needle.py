@@ -18,27 +18,38 @@ from core.citations.verification.normalize import (
 _ELLIPSIS_RE = re.compile(r"\.\.\.|…")
 _DIGIT_RE = re.compile(r"[0-9]")
 _BULLETISH = " \t-*+.)0123456789"  # the characters a list bullet is made of (in ASCII)
+_BULLET_STARTS = frozenset(" \t-*+0123456789")  # what an ASCII list bullet starts with
 
 
 class Needle:
-    """An excerpt prepared for searching."""
+    """An excerpt prepared for searching. Its normalised ``pieces`` are
+    worked out when first read: an excerpt found verbatim in its cited
+    lines (most of them) never needs them (see ``make_needle``)."""
 
-    __slots__ = ("_words", "excerpt", "pieces", "raw", "raw_length", "verbatim")
+    __slots__ = ("_pieces", "_words", "excerpt", "raw", "raw_length", "verbatim")
 
     # Not mutated: the one caller, make_needle, always passes the excerpt
     # pragma: no mutate start
     def __init__(
-        self, pieces: list[str], raw: str, raw_length: int, verbatim: bytes | None, excerpt: str = ""
+        self, pieces: list[str] | None, raw: str, raw_length: int, verbatim: bytes | None, excerpt: str = ""
     ) -> None:
         # pragma: no mutate end
         self.excerpt = excerpt  # as cited: all the rest is made from it
-        self.pieces = pieces  # normalised fragments, in order ("a ... b" cites two)
+        # Normalised fragments, in order ("a ... b" cites two); ``None``
+        # until read for a one-piece excerpt known to leave something.
+        self._pieces = pieces
         self.raw = raw  # the first fragment as written
         self.raw_length = raw_length
         # The excerpt's own bytes when finding them in an ASCII stretch of
         # whole lines proves the normalised excerpt is there (see ``_verbatim``).
         self.verbatim = verbatim
         self._words: tuple[list[str], list[str]] | None = None
+
+    @property
+    def pieces(self) -> list[str]:
+        if self._pieces is None:
+            self._pieces = [normalize_text(self.raw)]
+        return self._pieces
 
     @property
     def joined(self) -> str:
@@ -99,9 +110,12 @@ def _verbatim(text: str) -> bytes | None:
     is not (or the excerpt could end inside a bullet the file drops).
     Markup folded by context (``normalize.CONTEXT_MARKS``: dash runs, roles,
     links) is ruled out by the caller, which checks the lines for it."""
-    if not text.isascii() or _ELLIPSIS_RE.search(text):
+    if not text.isascii() or "..." in text:  # ("…" is not ASCII)
         return None
-    bullet = BULLET_FIRST_RE.match(text)  # pragma: no mutate: speed only: a bullet start refuses verbatim
+    # Not mutated: speed only: a bullet start refuses verbatim
+    # pragma: no mutate start (a bullet starts with one of these characters: only those are matched)
+    bullet = BULLET_FIRST_RE.match(text) if text[:1] in _BULLET_STARTS else None
+    # pragma: no mutate end
     if bullet:
         text = text[bullet.end() :]  # pragma: no mutate: speed only: then never taken verbatim
     if not text or text[0] in _BULLETISH:
@@ -126,6 +140,14 @@ def _elided(text: str) -> list[str]:
     return pieces
 
 
+def _surely_left(verbatim: bytes) -> bool:
+    """Whether ASCII text normalises to something, without normalising it:
+    an ASCII letter survives every step unless a role, a reST target or a
+    link drops it, and those need a backtick or "](" (``CONTEXT_MARKS``:
+    dashes only add a spaced hyphen)."""
+    return verbatim.lower() != verbatim.upper() and b"`" not in verbatim and b"](" not in verbatim
+
+
 def make_needle(excerpt: str | None) -> Needle | None:
     """``None`` when the excerpt has nothing left to match after folding."""
     if not excerpt:
@@ -133,6 +155,10 @@ def make_needle(excerpt: str | None) -> Needle | None:
     text = excerpt.strip()
     if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'":
         text = text[1:-1]
+    verbatim = _verbatim(text)
+    if verbatim is not None and _surely_left(verbatim):
+        # One piece (no "..."), sure to be non-empty: normalised only if read.
+        return Needle(None, text, len(text), verbatim, excerpt)
     if "." in text or "\u2026" in text:
         split = [(piece, normalize_text(piece)) for piece in _elided(text)]
     else:
@@ -141,4 +167,4 @@ def make_needle(excerpt: str | None) -> Needle | None:
     if not raw_pieces:
         return None
     pieces = [norm for _, norm in split if norm]
-    return Needle(pieces, raw_pieces[0], len(text), _verbatim(text), excerpt)
+    return Needle(pieces, raw_pieces[0], len(text), verbatim, excerpt)

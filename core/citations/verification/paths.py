@@ -15,7 +15,6 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from core.citations.parsing.model import UUID_RE
 from core.sandbox import SandboxError, SandboxResolver
@@ -31,8 +30,9 @@ class SandboxFiles:
         self._root = root
         self._private = private
         self._by_name: dict[str, list[str]] | None = None
-        # Every cited path of one verification is resolved through it.
-        self.resolve = SandboxResolver(root).resolve
+        # Every cited path of one verification is resolved through it (as a
+        # string: a Path per cited file cost more than resolving it).
+        self.real_path = SandboxResolver(root).real_path
 
     def _walk(self) -> dict[str, list[str]]:
         by_name: dict[str, list[str]] = {}
@@ -53,7 +53,7 @@ class SandboxFiles:
                         return by_name
         return by_name
 
-    def named(self, path: str, within: str | None = None) -> list[tuple[str, Path]]:
+    def named(self, path: str, within: str | None = None) -> list[tuple[str, str]]:
         """(sandbox-relative path, real path) of every file whose path ends
         with ``path``'s components (inside content folder ``within`` if given)."""
         if self._by_name is None:
@@ -66,11 +66,12 @@ class SandboxFiles:
             if rel.split("/")[-len(parts) :] != parts or (within and not rel.startswith(within + "/")):
                 continue
             try:
-                real = self.resolve(rel)
+                real = self.real_path(rel)
             except SandboxError:
                 continue
-            text = str(real)
-            if real.is_file() and not (text == self._private or text.startswith(self._private + os.sep)):
+            if os.path.isfile(real) and not (
+                real == self._private or real.startswith(self._private + os.sep)
+            ):
                 found.append((rel, real))
         return found
 

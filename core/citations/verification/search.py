@@ -35,6 +35,9 @@ from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
 
 MAX_HITS = 20000
+# Bytes: a buffer this small is searched in its normalised whole. Not mutated: speed only: which buffers
+# are normalised whole (tests read it back), the same occurrences
+SMALL = 2048  # pragma: no mutate
 _PROBE = 4  # hits looked at to judge how rare a word is
 
 
@@ -147,6 +150,12 @@ def search_any(
     # Not mutated: every caller passes data.isascii() or None, so the same decision; speed only for chunks
     plain = is_ascii if is_ascii is not None else data.isascii()  # pragma: no mutate
     text, encoding = (None, "utf-8") if plain else decode(data)
+    if len(data) <= SMALL:
+        # Normalised whole at once: finding words and spans first costs more.
+        # Not mutated: 'UTF-8' names the same codec as 'utf-8'
+        whole = data.decode("utf-8") if text is None else text  # pragma: no mutate
+        window = Window.from_text(whole, first_line)
+        return [set(window.occurrences(needle)) for needle in needles], encoding
     if encoding == "utf-8":
         # UTF-8 is searched as bytes too: bytes.lower() folds the ASCII
         # letters the words are made of (str.lower() of the decoded text took

@@ -10,7 +10,8 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import accumulate
+from itertools import accumulate, compress, count, repeat
+from operator import add
 
 from core.citations.verification.needle import Needle
 from core.citations.verification.normalize import ASCII_SPACES, TOKEN_RE, fold, matches
@@ -29,21 +30,26 @@ class Window:
         """Normalise ``text`` (whose first line is ``first_line``) line by line."""
         folded = fold(text)
         if folded.isascii():
-            # Spaces collapsed in one go, then a strip per line: no string per word.
+            # C-level passes, no Python per line: other spaces to " ", each
+            # line stripped (its indentation gone); only when a line still
+            # holds a run of spaces inside are those lines collapsed.
             for space in ASCII_SPACES[1:]:
                 if space in folded:
                     folded = folded.replace(space, " ")
-            while "  " in folded:
-                folded = folded.replace("  ", " ")
-            # Not mutated: the text is case-folded and its spaces are ' ': every strip removes the same
-            normalised = [line.strip(" ") for line in folded.split("\n")]  # pragma: no mutate
+            normalised = list(map(str.strip, folded.split("\n")))
+            parts = list(filter(None, normalised))
+            joined = " ".join(parts)
+            if "  " in joined:  # stripped lines joined by one space: a run is inside a line
+                normalised = [" ".join(n.split()) if "  " in n else n for n in normalised]
+                parts = list(filter(None, normalised))
+                joined = " ".join(parts)
         else:
             normalised = [" ".join(line.split()) for line in folded.split("\n")]
-        parts = [n for n in normalised if n]
-        starts = list(accumulate([len(n) + 1 for n in parts], initial=0))
+            parts = list(filter(None, normalised))
+            joined = " ".join(parts)
+        starts = list(accumulate(map(add, map(len, parts), repeat(1)), initial=0))
         starts.pop()
-        numbers = [first_line + i for i, n in enumerate(normalised) if n]
-        return cls(" ".join(parts), starts, numbers)
+        return cls(joined, starts, list(compress(count(first_line), normalised)))
 
     def line_at(self, offset: int) -> int:
         return self.line_numbers[max(0, bisect_right(self.starts, offset) - 1)]

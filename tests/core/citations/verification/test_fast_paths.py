@@ -92,6 +92,25 @@ def test_window_lines_are_normalised_line_by_line(text):
     assert window.joined == " ".join(kept)
 
 
+@_SETTINGS
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("ab  \t\r\x0b\x1f-*#_`[]()é\u00a0ﬁ")), max_size=12), max_size=10
+    ).map("\n".join),
+    st.integers(1, 50),
+)
+def test_window_maps_each_kept_line_to_its_number(text, first_line):
+    """Lines stripped and only those with runs inside collapsed (ASCII), or split
+    and joined (others): the same kept lines, offsets and line numbers as the
+    definition, with CRLF, tabs, indentation, blank lines and non-ASCII text."""
+    window = Window.from_text(text, first_line)
+    lines = _slow_window(text)
+    kept = [(first_line + n, line) for n, line in enumerate(lines) if line]
+    assert window.joined == " ".join(line for _, line in kept)
+    assert window.line_numbers == [number for number, _ in kept]
+    assert window.starts == [sum(len(line) + 1 for _, line in kept[:k]) for k in range(len(kept))]
+
+
 @pytest.mark.parametrize(
     ("text", "excerpt"),
     [

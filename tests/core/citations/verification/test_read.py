@@ -8,7 +8,10 @@ than a chunk, NUL bytes, and on citations inside, across and past the end."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -424,3 +427,49 @@ def test_bom_is_not_part_of_the_first_line(tmp_path):
     (tmp_path / "notes.md").write_bytes(b"\xef\xbb\xbfFirst line here\nsecond line\n")
     (result,) = verify_citations(tmp_path, [file_citation("notes.md", 1, 1, "First line here")])
     assert (result.status, result.line_start, result.line_end) == ("verified", 1, 1)
+
+
+def test_read_up_to_gathers_short_reads_until_the_end() -> None:
+    """A read may return fewer bytes than asked (a pipe returns what has
+    been written so far): reading goes on until the file ends."""
+    out, into = os.pipe()
+
+    def write() -> None:
+        for piece in (b"alpha ", b"beta ", b"gamma"):
+            os.write(into, piece)
+            time.sleep(0.05)
+        os.close(into)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        assert read._read_up_to(out, 100) == b"alpha beta gamma"
+    finally:
+        writer.join()
+        os.close(out)
+
+
+def test_read_up_to_stops_at_what_was_asked(tmp_path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"0123456789")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert read._read_up_to(fd, 4) == b"0123"
+        assert read._read_up_to(fd, 100) == b"456789"
+        assert read._read_up_to(fd, 100) == b""
+    finally:
+        os.close(fd)
+
+
+def test_read_up_to_ends_at_the_size_given(tmp_path) -> None:
+    """Read up to one byte past the size ``fstat`` gave, it stops at that size;
+    a file that grew since is read on (the scan then streams it)."""
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"0123456789")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert read._read_up_to(fd, 11, 10) == b"0123456789"
+        os.lseek(fd, 0, os.SEEK_SET)
+        assert read._read_up_to(fd, 9, 8) == b"012345678"  # grew from 8 bytes to 10
+    finally:
+        os.close(fd)

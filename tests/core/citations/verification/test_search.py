@@ -4,13 +4,16 @@ the encoding a buffer is read with."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.citations.verification import search
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import make_needle
 from core.citations.verification.search import search_any
 from core.citations.verification.window import Window
+from tests.core.citations.verification.conftest import SMALL
 
 
 def _search(data: bytes, excerpt: str, *, first_only: bool = False, first_line: int = 1):
@@ -88,3 +91,69 @@ def test_non_ascii_utf8_is_searched_as_bytes_with_every_occurrence_the_whole_tex
     found, encoding = _search(text.encode("utf-8"), excerpt)
     assert found == set(Window.from_text(text, 1).occurrences(needle)), (text, excerpt)
     assert encoding == "utf-8"
+
+
+_SMALL_PARTS = st.sampled_from(
+    ["alpha", "beta", "Gamma", "déjà", "Straße", "strasse", "ﬁle", "file", "™", "tm", "İstanbul", "istanbul",
+     "😀", "\u00a0", " ", "\n", "\r\n", "\n\n", "  - ", "1. ", " ** ", " `code` ", " [x](https://a.b/c...d) ",
+     "--", " — ", "²", "2", "…"]
+)  # fmt: skip
+
+
+def _both_ways(monkeypatch, data: bytes, needles, first_only):
+    """search_any as shipped (small buffers normalised whole) and through spans."""
+    monkeypatch.setattr(search, "SMALL", SMALL)
+    whole = search_any(data, LineIndex(data), 3, needles, first_only, None)
+    monkeypatch.setattr(search, "SMALL", 0)
+    spans = search_any(data, LineIndex(data), 3, needles, first_only, None)
+    return whole, spans
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SMALL_PARTS, min_size=1, max_size=50), st.data())
+def test_small_buffer_searched_whole_finds_what_the_spans_find(parts, data):
+    """A buffer of at most ``SMALL`` bytes is normalised whole at once: for ASCII,
+    UTF-8 with ligatures and other characters that spell words once normalised,
+    Latin-1, CRLF line ends and excerpts elided with "...", it finds the same
+    occurrences as the search around words and spans, and the same first one."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        text = "".join(parts)
+        encoding = data.draw(st.sampled_from(["utf-8", "latin-1"]))
+        try:
+            raw = text.encode(encoding)
+        except UnicodeEncodeError:
+            raw = text.encode("utf-8")
+        if len(raw) > SMALL:
+            return
+        excerpts = []
+        for _ in range(data.draw(st.integers(1, 3))):
+            start = data.draw(st.integers(0, len(parts) - 1))
+            excerpt = "".join(parts[start : data.draw(st.integers(start + 1, len(parts)))])
+            if data.draw(st.booleans()):  # elided: a second stretch after "..."
+                later = data.draw(st.integers(start, len(parts) - 1))
+                excerpt += " ... " + "".join(parts[later : later + 2])
+            excerpts.append(excerpt)
+        needles = [n for n in map(make_needle, excerpts) if n is not None]
+        if not needles:
+            return
+        first_only = [data.draw(st.booleans()) for _ in needles]
+        (whole, used), (spans, expected) = _both_ways(monkeypatch, raw, needles, first_only)
+        assert used == expected
+        for found, wanted, first in zip(whole, spans, first_only, strict=True):
+            if first:  # only the first occurrence is asked for
+                assert min(found, default=None) == min(wanted, default=None), (text, excerpts)
+            else:
+                assert found == wanted, (text, excerpts)
+
+
+def test_small_buffer_takes_the_whole_text_path(monkeypatch):
+    """The small-buffer path is the one taken: a buffer of ``SMALL`` bytes is
+    searched without looking for its words (none of the excerpt's words is
+    looked for raw, so a word glued to markup the normalisation drops is found)."""
+    monkeypatch.setattr(search, "SMALL", SMALL)
+    line = b"key = StashKey[str]()\n"
+    data = line + b"x" * (SMALL - len(line) - 1) + b"\n"
+    assert len(data) == SMALL
+    assert _search(data, "key = StashKey[str]()")[0] == {(1, 1)}
+    monkeypatch.setattr(search, "SMALL", SMALL - 1)  # through the spans: the known limit
+    assert _search(data, "key = StashKey[str]()")[0] == set()

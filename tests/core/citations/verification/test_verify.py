@@ -177,8 +177,10 @@ def test_symlink_escape_not_read(sandbox, tmp_path_factory, monkeypatch):
     outside.write_text("top secret words\n")
     os.symlink(outside, sandbox / CID / "link.md")
     opened = []
-    real_open = open
+    real_open, real_os_open = open, os.open
     monkeypatch.setattr("builtins.open", lambda f, *a, **k: opened.append(str(f)) or real_open(f, *a, **k))
+    # Small files are read through a file descriptor.
+    monkeypatch.setattr("os.open", lambda f, *a, **k: opened.append(str(f)) or real_os_open(f, *a, **k))
     v = verify_one(sandbox, cite(path=f"{CID}/link.md", excerpt="top secret words"))
     assert v.status == "outside_sandbox"
     assert not any("secret.md" in f for f in opened)
@@ -303,8 +305,10 @@ def test_large_file_streamed(tmp_path, monkeypatch):
 def test_each_file_read_once(sandbox, monkeypatch):
     """Many citations of one file open it once."""
     opened = []
-    real_open = open
+    real_open, real_os_open = open, os.open
     monkeypatch.setattr("builtins.open", lambda f, *a, **k: opened.append(str(f)) or real_open(f, *a, **k))
+    # Small files are read through a file descriptor.
+    monkeypatch.setattr("os.open", lambda f, *a, **k: opened.append(str(f)) or real_os_open(f, *a, **k))
     verify_citations(sandbox, [cite(start=n, excerpt=TEXT[n - 1]) for n in range(1, 40)])
     assert sum(f.endswith("notes.md") for f in opened) == 1
 
