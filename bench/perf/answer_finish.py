@@ -189,6 +189,7 @@ def fingerprint(question: Question, page_html: str) -> str:
 
     def neutral(text: str) -> str:
         text = text.replace(str(question.session_id), "SESSION").replace(f"cite={question.pk}-", "cite=Q-")
+        text = text.replace(f"/questions/{question.pk}/", "/questions/Q/")
         text = _FEEDBACK_RE.sub(lambda m: f"/citations/+{int(m[1]) - first}/feedback/", text)
         return _CSRF_RE.sub('name="csrfmiddlewaretoken"', text)
 
