@@ -4,7 +4,15 @@ panel and the Markdown copy."""
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from urllib.parse import quote
+
+from django.template.defaultfilters import floatformat, truncatechars
 from django.urls import reverse
+from django.utils.encoding import force_str
+from django.utils.http import RFC3986_SUBDELIMS
 
 from citations.models import Citation
 from core.citations import rendering
@@ -16,15 +24,45 @@ from core.ingest.documents import RENDITION_SUFFIX
 from core.ingest.documents.locate import describe
 from progress.selectors import files_read as read_files
 
+# Stands for the part of a URL that varies from citation to citation when its route is
+# reversed once for them all (``Links``); quoting leaves it as it is.
+_MARK = "rmcitationsmark"
+_INT_MARK = 918273645
 
-def viewer_url(citation: Citation) -> str | None:
+
+class Links:
+    """The URLs of one answer's citations, each route reversed once and the varying part
+    filled in as ``reverse`` would have it (a reverse per citation was a fifth of
+    rendering an answer of 1,000)."""
+
+    def __init__(self) -> None:
+        self.viewer_bases: dict[tuple, str] = {}
+        self.feedback_parts: tuple[str, str] | None = None
+
+    def viewer(self, session_id, item_id, path: str) -> str:
+        if "\n" in path:  # no route matches it: ``reverse`` says so
+            return reverse("file_viewer", args=[session_id, item_id, path])
+        key = (session_id, item_id)
+        if key not in self.viewer_bases:
+            marked = reverse("file_viewer", args=[session_id, item_id, _MARK])
+            self.viewer_bases[key] = marked.removesuffix(_MARK)  # the route ends with the path
+        # Quoted as ``reverse`` quotes the whole URL (the base is quoted already).
+        return self.viewer_bases[key] + quote(path, safe=RFC3986_SUBDELIMS + "/~:@")
+
+    def feedback(self, citation_pk: int) -> str:
+        if self.feedback_parts is None:
+            before, _, after = reverse("citation_feedback", args=[_INT_MARK]).rpartition(str(_INT_MARK))
+            self.feedback_parts = (before, after)
+        return f"{self.feedback_parts[0]}{int(citation_pk)}{self.feedback_parts[1]}"
+
+
+def viewer_url(citation: Citation, links: Links | None = None) -> str | None:
     if not citation.content_item_id or not citation.path_in_item:
         return None
     if citation.verification == Citation.Verification.SOURCE_REMOVED:
         return None  # its item is being (or was) removed: a link would open a 404
-    url = reverse(
-        "file_viewer", args=[citation.question.session_id, citation.content_item_id, citation.path_in_item]
-    )
+    args = (citation.question.session_id, citation.content_item_id, citation.path_in_item)
+    url = links.viewer(*args) if links else reverse("file_viewer", args=args)
     # ``cite`` names the citation it was opened from: the viewer links back to it.
     cite = f"cite={citation.question_id}-{citation.cid}"
     if citation.line_start:
@@ -37,9 +75,21 @@ def viewer_url(citation: Citation) -> str | None:
     return url
 
 
-def citation_view(citation: Citation) -> CitationView:
+@cache
+def _choices(field: str) -> dict:
+    """A choice field's labels by value, read once (``get_FOO_display`` rebuilds them per call)."""
+    return dict(Citation._meta.get_field(field).flatchoices)
+
+
+def display(citation: Citation, field: str) -> str:
+    """``citation.get_<field>_display()``, from the labels read once."""
+    value = getattr(citation, field)
+    return force_str(_choices(field).get(value, value), strings_only=True)
+
+
+def citation_view(citation: Citation, links: Links | None = None) -> CitationView:
     is_url = citation.source_type == Citation.SourceType.URL
-    href = in_viewer = viewer_url(citation)
+    href = in_viewer = viewer_url(citation, links)
     if href is None and citation.url:
         href = web_href(citation.url)  # engine-supplied: only http(s), never javascript: or data:
     label = citation.title or citation.source_path or citation.url or citation.get_source_type_display()
@@ -58,7 +108,7 @@ def citation_view(citation: Citation) -> CitationView:
         # The file's text with its markup cleaned, lines kept (the row keeps it verbatim).
         excerpt=clean_quote(citation.excerpt, citation.source_path),
         status=citation.verification,
-        status_label=citation.get_verification_display(),
+        status_label=display(citation, "verification"),
         href=href,
         is_url=is_url and not in_viewer,
         highlight=citation.verification in HIGHLIGHTED,
@@ -74,8 +124,9 @@ def store_answer_html(question, citations: list[Citation] | None = None) -> str:
     that has just saved all of them, in order, passes them instead of having
     them read back."""
     if citations is None:
-        citations = question.citations.select_related("content_item").order_by("position")
-    views = {c.cid: citation_view(c) for c in citations}
+        citations = question.citations.order_by("position")
+    links = Links()
+    views = {c.cid: citation_view(c, links) for c in citations}
     html = (
         rendering.render_answer(question.answer, views, link_for=lambda view: view.href)
         if question.answer
@@ -86,12 +137,72 @@ def store_answer_html(question, citations: list[Citation] | None = None) -> str:
     return html
 
 
+EXCERPT_SHOWN = 1200  # characters of a quote the sources list shows (``truncatechars``)
+
+
+def _shown_excerpt(text: str) -> str:
+    """``truncatechars:EXCERPT_SHOWN`` of the quote: a short one only NFC-normalised, as the filter
+    returns it, without counting its characters one by one."""
+    normal = unicodedata.normalize("NFC", text)
+    return normal if len(normal) <= EXCERPT_SHOWN else truncatechars(text, EXCERPT_SHOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRow:
+    """One entry of the page's sources list, each value as the template shows it."""
+
+    citation: Citation
+    view: CitationView
+    support_class: str
+    support_title: str
+    kind: str  # the source type, its relevance
+    confidence: str  # "" when the engine gave none
+    excerpt: str
+    feedback_url: str
+
+
+def source_rows(question, citations: list[Citation], views: dict[str, CitationView], links: Links) -> list:
+    """The sources list's rows, their labels and URLs worked out here once rather than per row
+    in the template (a page of 1,000 citations spent most of its time there)."""
+    protocol = question.protocol if isinstance(question.protocol, dict) else {}
+    model = protocol.get("support_judge_model")
+    confidences: dict[float, str] = {}
+    rows = []
+    for citation in citations:
+        title = citation.support_reason
+        if citation.support_judged_by:
+            judge = display(citation, "support_judged_by")
+            if citation.support_judged_by == "llm" and model:
+                judge += f": {model}"
+            title += f" ({judge})"
+        kind = display(citation, "source_type") + (f" · {citation.relevance}" if citation.relevance else "")
+        if citation.confidence is not None and citation.confidence not in confidences:
+            confidences[citation.confidence] = floatformat(citation.confidence, 2)
+        view = views[citation.cid]
+        rows.append(
+            SourceRow(
+                citation=citation,
+                view=view,
+                support_class="meta support-quiet" if citation.support == "unjudged" else "badge",
+                support_title=title,
+                kind=kind,
+                confidence=confidences.get(citation.confidence, "")
+                if citation.confidence is not None
+                else "",
+                excerpt=_shown_excerpt(view.excerpt) if view.excerpt else "",
+                feedback_url=links.feedback(citation.pk),
+            )
+        )
+    return rows
+
+
 def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     """What the page shows of the answer. Reads only: the stored HTML, or,
     before the run has stored it, the answer rendered now and not kept.
     ``files_read`` (from the run's summary) spares reading the run's events."""
-    citations = list(question.citations.select_related("content_item").order_by("position"))
-    views = {c.cid: citation_view(c) for c in citations}
+    citations = list(question.citations.order_by("position"))
+    links = Links()
+    views = {c.cid: citation_view(c, links) for c in citations}
     html = question.html_cache
     if not html and question.answer:
         html = render_answer(question.answer, views, link_for=lambda view: view.href)
@@ -102,7 +213,7 @@ def answer_context(question, *, files_read: list[str] | None = None) -> dict:
     verified = sum(1 for c in citations if c.verification in COUNTED_AS_VERIFIED)
     return {
         "answer_html": html,
-        "citations": [(c, views[c.cid]) for c in citations],
+        "citations": source_rows(question, citations, views, links),
         "consulted": consulted,
         "answer_markdown": answer_as_markdown(question.answer, views) if question.answer else "",
         "verification_rate": round(100 * verified / len(citations)) if citations else None,

@@ -32,12 +32,18 @@ and the rows), copy (the sandbox copied into the new session), run (the
 stream, its events, the summary: the rest). A first replay and page, untimed,
 warm the page cache, the URL resolver, the templates and lazy imports.
 
+Each round's outcome is printed as digests (``fingerprint``) of the stored
+citation rows, the stored HTML and the page's answer card, with what differs
+from run to run made neutral: a change that should not change what is stored
+or shown must print the same line as the code before it.
+
 Run: ``make bench-ripgrep && .venv/bin/python -m bench.perf.answer_finish [--mb 55] [--citations 1000] [--rounds 3]``
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -160,6 +166,44 @@ class Stages:
         return taken
 
 
+# Per request or per run, not the outcome: the form's CSRF token (masked anew each time).
+_CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+_FEEDBACK_RE = re.compile(r"/citations/(\d+)/feedback/")
+
+
+def fingerprint(question: Question, page_html: str) -> str:
+    """Digests of what the finish produced, the same from run to run of the same code: the
+    stored citation rows, the stored HTML and the page's answer card, with what differs
+    per run (the session's id, the question's and rows' keys, the time, CSRF tokens) made
+    neutral. Before and after a change they must not differ."""
+    rows = list(
+        question.citations.order_by("position").values_list(
+            *(
+                f.attname
+                for f in question.citations.model._meta.concrete_fields
+                if f.attname not in ("id", "question_id", "verified_at")
+            )
+        )
+    )
+    first = question.citations.order_by("pk").values_list("pk", flat=True).first() or 0
+
+    def neutral(text: str) -> str:
+        text = text.replace(str(question.session_id), "SESSION").replace(f"cite={question.pk}-", "cite=Q-")
+        text = text.replace(f"/questions/{question.pk}/", "/questions/Q/")
+        text = _FEEDBACK_RE.sub(lambda m: f"/citations/+{int(m[1]) - first}/feedback/", text)
+        return _CSRF_RE.sub('name="csrfmiddlewaretoken"', text)
+
+    card = page_html.split('<section class="card answer-card"', 1)[-1].split(
+        '<section class="card progress-card"', 1
+    )[0]
+    digest = [
+        hashlib.sha256(repr(rows).encode()).hexdigest()[:12],
+        hashlib.sha256(neutral(question.html_cache or "").encode()).hexdigest()[:12],
+        hashlib.sha256(neutral(card).encode()).hexdigest()[:12],
+    ]
+    return "rows {} · stored HTML {} · page's answer card {}".format(*digest)
+
+
 def manage(*args: str) -> None:
     subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],
@@ -217,6 +261,7 @@ def run(args) -> None:
     client.force_login(get_user_model().objects.get_or_create(username="replay")[0])  # replay's own user
     replayed: list[Question] = []
     outcome: list[str] = []
+    pages: list[str] = []
 
     def replay_in_process() -> None:
         call_command("replay", str(transcript), sandbox=str(source), stdout=io.StringIO())
@@ -234,6 +279,7 @@ def run(args) -> None:
         question = replayed[-1]
         response = client.get(f"/sessions/{question.session_id}/questions/{question.pk}/")
         assert response.status_code == 200, response.status_code
+        pages.append(response.content.decode())
 
     def forget_sessions() -> None:
         """A replay adds the manifest's content items under their own ids: the last one goes first."""
@@ -253,6 +299,7 @@ def run(args) -> None:
     page()
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     parts: list[dict[str, float]] = []
+    prints: set[str] = set()
     for _ in range(args.rounds):
         for name, func in contenders.items():
             if name == "manage.py replay, child":
@@ -268,8 +315,12 @@ def run(args) -> None:
                     taken[k] for k in ("parse", "verify", "quote", "judge", "html")
                 )
                 parts.append(taken)
+            if name == "question page":
+                prints.add(fingerprint(Question.objects.get(pk=replayed[-1].pk), pages[-1]))
     cpu = {name: statistics.median(runs) for name, runs in samples.items()}
     print(*outcome, sep="\n")
+    # One line when every round gave the same; compare it with the line of the code before a change.
+    print(*(f"digests: {line}" for line in sorted(prints)), sep="\n")
     print(f"\nmedian CPU of {args.rounds} rounds (ms), load {Path('/proc/loadavg').read_text().split()[:3]}")
     for name in contenders:
         print(f"  {name:28s} {cpu[name] * 1000:9.1f}")

@@ -11,7 +11,6 @@ twice. The list holds block citations first (block order), then the others.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from core.citations.markers import citation_id
@@ -56,9 +55,7 @@ def _parse(text: str, ids: list[str], result: ParseResult) -> None:
         # Blank the block (keeping offsets) so its contents are not read as prose.
         # Not mutated: no citation form matches X runs, and every later position shifts alike: same citations
         # pragma: no mutate start
-        prose = (
-            prose[: block.start] + re.sub(r"[^\n]", " ", prose[block.start : block.end]) + prose[block.end :]
-        )
+        prose = prose[: block.start] + _blanked(prose[block.start : block.end]) + prose[block.end :]
         # pragma: no mutate end
     result.inline_ids = find_inline_ids(prose, problems)
 
@@ -72,6 +69,11 @@ def _parse(text: str, ids: list[str], result: ParseResult) -> None:
     others.sort(key=lambda f: (f.position, _FORM_ORDER[f.citation.found_by]))
     # Not mutated: _dedupe never writes to problems
     result.citations = _number(_dedupe(block_found, others, problems), problems)  # pragma: no mutate
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every character but its newlines a space."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def _key(citation: ParsedCitation) -> tuple[object, ...]:

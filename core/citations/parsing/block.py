@@ -53,6 +53,9 @@ def find_blocks(text: str) -> list[Block]:
         # An excerpt may itself contain '-->'; prefer the first end after
         # which the array is complete.
         for end in ends:
+            if _is_json_array(text[body_start : body_start + end]):
+                chosen = end  # complete: split_array would find its ']' (the usual block, read fast)
+                break
             split = split_array(text[body_start : body_start + end])
             if split is not None and split.closed:
                 chosen = end
@@ -70,6 +73,15 @@ def find_blocks(text: str) -> list[Block]:
         # Not mutated: no block starts in the last 3 characters or '-->': same next block
         pos = stop + 3  # pragma: no mutate
     return blocks
+
+
+def _is_json_array(body: str) -> bool:
+    """Is the body one strict JSON array? Its first top-level ']' is then its last character,
+    as ``split_array`` reads it (no quote but '"', no comment), so the array is complete."""
+    try:
+        return isinstance(json.loads(body), list)
+    except (ValueError, RecursionError):  # the C decoder recurses on nesting
+        return False
 
 
 def read_block(block: Block, content_ids: Iterable[str], problems: list[str]) -> list[Found]:

@@ -5,6 +5,7 @@ Pure Python (no Django imports).
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import nh3
@@ -46,13 +47,15 @@ def sanitize_html(fragment: str) -> str:
 
 
 WEB_SCHEMES = frozenset({"http", "https"})
+# A space or control character (ord <= 32, or DEL) anywhere makes a URL unusable as a link.
+_UNSAFE_CHAR_RE = re.compile(r"[\x00-\x20\x7f]")
 
 
 def web_href(url: str | None) -> str | None:
     """``url`` if it is an absolute http(s) URL with a host, else None: the
     one rule for turning stored text (a citation's URL, a content item's
     source) into a link, in pages, the admin and exports alike."""
-    if not url or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
+    if not url or _UNSAFE_CHAR_RE.search(url):
         return None
     try:
         parts = urlsplit(url)
@@ -65,7 +68,7 @@ def safe_href(url: str | None) -> str | None:
     """Return ``url`` if it is http(s)/mailto or relative, else None.
 
     Used for links we build ourselves (URL sources come from the engine)."""
-    if not url or any(ord(ch) <= 32 or ord(ch) == 127 for ch in url):
+    if not url or _UNSAFE_CHAR_RE.search(url):
         return None
     scheme = urlsplit(url).scheme.lower()
     if scheme:

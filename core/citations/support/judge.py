@@ -45,7 +45,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.citations.markers import MARKER_RE, marker_ids
 from core.citations.states import HIGHLIGHTED, SupportLabel
@@ -143,10 +143,9 @@ def _clauses(claim: str) -> list[str]:
     return clauses or [lone.removesuffix(" and ")]
 
 
-def _judge_clause(clause: str, text: CitedText) -> tuple[str, str, float, str]:
-    """One fact of the sentence against the cited text: (verdict, reason, share of its
+def _judge_clause(claim: Claim) -> tuple[str, str, float, str]:
+    """One fact of the sentence, read against the cited text: (verdict, reason, share of its
     key terms found, the name of the rule that decided)."""
-    claim = Claim.read(clause, text)
     near_miss = near_miss_name(claim)
     if near_miss:
         return (*near_miss, 0.0, near_miss_name.__name__)  # pragma: no mutate: the share is ignored
@@ -265,13 +264,17 @@ def _judge(claim: str, cited: str) -> Support:
     if not terms or not WORD_RE.search(normalize_text(cited)):
         return Support(UNJUDGED, "No key terms to compare.")
     text = CitedText(cited)
-    verdicts = [_judge_clause(c, text) for c in _clauses(claim)]
+    facts = [Claim.read(c, text) for c in _clauses(claim)]
+    verdicts = [_judge_clause(fact) for fact in facts]
     kinds = [v[0] for v in verdicts]
     for kind, reason, _, rule in verdicts:
         if kind == CONTRADICTED:
             return Support(UNSUPPORTED, reason, rule)
     if all(k == STATED for k in kinds):
-        doubted = doubt(Claim.read(claim, text))
+        # A sentence of one fact was read already: the rules only note on it whether a
+        # default agrees (``default_agrees``), which a fresh reading has unset.
+        whole = next((fact for fact in facts if fact.clause == claim), None)
+        doubted = doubt(replace(whole, default_agrees=False) if whole else Claim.read(claim, text))
         if doubted:  # every word found, but something beside them may say otherwise
             return Support(DOUBTED, doubted, "doubt")
         return Support(

@@ -213,10 +213,12 @@ def numbers_in(text: str) -> set[str]:
     return found | {NUMBER_WORDS[w] for w in WORD_RE.findall(text.lower()) if w in NUMBER_WORDS}
 
 
+# A number with its unit or word stuck to it ("5s", "2.5mb"), split into the two.
+_NUMBER_WITH_WORD_RE = re.compile(r"(\d+(?:\.\d+)*)([a-z]+)")
+
+
 def _is_number_token(token: str) -> bool:
-    return bool(
-        NUMBER_RE.fullmatch(token) or re.fullmatch(r"\d+(?:\.\d+)*[a-z]+", token) or token in NUMBER_WORDS
-    )
+    return bool(NUMBER_RE.fullmatch(token) or _NUMBER_WITH_WORD_RE.fullmatch(token) or token in NUMBER_WORDS)
 
 
 def run_bounds(tokens: list[str], i: int) -> tuple[int, int]:
@@ -252,7 +254,7 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
         if token in ("one",) and i + 1 < len(tokens) and tokens[i + 1] in UNITS:  # "one week" is a count
             raw = "1"
-        split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
+        split = _NUMBER_WITH_WORD_RE.fullmatch(token)
         end = run_bounds(tokens, i)[1]  # a list of numbers: each is said of the word after the list
         after = tokens[end + 1] if end + 1 < len(tokens) else ""
         if split and not raw and not token.startswith(("0x", "0o")):

@@ -192,13 +192,14 @@ _OPENER_RE = re.compile(r"\s*(?:`{1,2}([A-Za-z_][\w.]*)`{1,2}|([A-Za-z_]\w*_\w+)
 _OWNER_RE = re.compile(r"\s*(?:async\s+)?(?:def|class)\s+(\w+)")
 
 
+_PARAM_RE = re.compile(r"\s*:param\s+(?:[^:\n]*\s)?([A-Za-z_]\w*)\s*:")
+_LITERAL_ITEM_RE = re.compile(r"\s*``(\w+)``")
+_TERM_RE = re.compile(r"\s*([A-Za-z_]\w*)\b")
+
+
 def _item_name(heading: str) -> str:
     """The name an item heading is about: ``:param int total:``, ``ssl (bool):``, ````ex````, a term."""
-    m = (
-        re.match(r"\s*:param\s+(?:[^:\n]*\s)?([A-Za-z_]\w*)\s*:", heading)
-        or re.match(r"\s*``(\w+)``", heading)
-        or re.match(r"\s*([A-Za-z_]\w*)\b", heading)
-    )
+    m = _PARAM_RE.match(heading) or _LITERAL_ITEM_RE.match(heading) or _TERM_RE.match(heading)
     return m[1].lower() if m and heading.strip() else ""
 
 

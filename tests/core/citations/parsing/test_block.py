@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
+from core.answer_markers import CITATIONS_OPENER
 from core.citations.parsing import parse_citations
+from core.citations.parsing.block import find_blocks
+from core.citations.parsing.lenient_json import split_array
 
 CID = "3f2a9c1e-5b7d-4c21-9e8f-0a1b2c3d4e5f"
 
@@ -177,3 +184,49 @@ def test_deep_nesting_costs_only_its_entry():
         assert [c.source_path for c in result.citations] == ["a/b.md", f"{CID}/x.md"], deep[:8]
         assert any("entry 2" in p and "nested more than" in p for p in result.problems), result.problems
         assert not any("internal error" in p for p in result.problems)
+
+
+def _ends_by_splitting(text: str) -> list[int]:
+    """Where each block ends when every candidate '-->' is checked by ``split_array`` alone."""
+    ends, pos = [], 0
+    while match := CITATIONS_OPENER.search(text, pos):
+        body = match.end()
+        candidates = [m.start() for m in re.finditer("-->", text[body:])]
+        chosen = next(
+            (e for e in candidates if (s := split_array(text[body : body + e])) is not None and s.closed),
+            candidates[0] if candidates else None,
+        )
+        if chosen is None:
+            ends.append(len(text))
+            break
+        ends.append(body + chosen + 3)
+        pos = body + chosen + 3
+    return ends
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<!-- CITATIONS: [{"id": "c1", "excerpt": "a --> b"}] --> tail',
+        '<!-- CITATIONS: [{"id": "c1", "excerpt": "a --> b", "x": "]"}] --> [c1] -->',
+        "<!-- CITATIONS: [{'id': 'c1', 'excerpt': 'a --> b'}] --> tail -->",
+        '<!-- CITATIONS: {"id": "c1", "excerpt": "x"} --> and [{"id": "c2"}] -->',
+        '<!-- CITATIONS: [{"id": "c1"}] // note --> [] -->',
+        '<!-- CITATIONS: [] -->\n<!-- CITATIONS: [{"id": "c2", "excerpt": "-->"}, ] -->',
+        '<!-- CITATIONS: [{"id": "c1", "excerpt": "cut --> here',
+    ],
+)
+def test_block_ends_where_the_array_is_complete(text):
+    """A block whose body is strict JSON ends where ``split_array`` would end it, lenient ones too."""
+    assert [block.end for block in find_blocks(text)] == _ends_by_splitting(text)
+
+
+def test_blanked_block_keeps_offsets_and_lines():
+    """Prose after a block spanning lines (and a CR) is found at its own line and offset."""
+    block = '<!-- CITATIONS: [{"id": "c1",\r\n "source_file": "a/b.md"}] -->'
+    text = f"{block}\nSee docs/guide.md:12 [c1]."
+    result = parse_citations(text)
+    assert [(c.source_path, c.line_start) for c in result.citations] == [
+        ("a/b.md", None),
+        ("docs/guide.md", 12),
+    ]
