@@ -185,6 +185,55 @@ class ProgressRecorder:
             event.kind, event.stage, event.detail, event.phase, event.step, event.total, event.payload
         )
 
+    def add_stream_events(self, events) -> None:
+        """``add_stream_event`` of each of ``events``, in their order, in one call
+        (the events of a batch of lines)."""
+        if not events:
+            return
+        if self.lost or self.redactor.pattern is not None or not self._text_started:
+            # Redacting, or before the run's first text delta: event by event.
+            queue = self._queue
+            for event in events:
+                queue(
+                    event.kind, event.stage, event.detail, event.phase, event.step, event.total, event.payload
+                )
+            return
+        # _queue's own steps, without a call per event.
+        self.last_event_at = time.monotonic()
+        self.events_added += len(events)
+        pending = self._pending
+        keep = pending.append
+        cleaned, phases = self._cleaned, self._phases
+        seq = self._next_seq
+        for event in events:
+            kind, payload = event.kind, event.payload
+            if kind == "text_delta" and pending:
+                last = pending[-1]
+                if last[_KIND] == "text_delta":
+                    lp = last[_PAYLOAD]
+                    if (
+                        lp.get("message_id") == payload.get("message_id")
+                        and lp.get("index") == payload.get("index")
+                        and lp.get("parent_tool_use_id") == payload.get("parent_tool_use_id")
+                    ):
+                        lp["text"] = lp.get("text", "") + payload.get("text", "")
+                        continue
+            detail = event.detail
+            shown = cleaned.get(detail)
+            if shown is None:
+                shown = clean_text(_clip(detail))
+                if len(cleaned) < 4096:
+                    cleaned[detail] = shown
+            phase = event.phase
+            shown_phase = phases.get(phase)
+            if shown_phase is None:
+                shown_phase = clean_text((phase or "")[:30])
+                if len(phases) < 256:
+                    phases[phase] = shown_phase
+            keep((seq, kind, event.stage, shown, shown_phase, event.step, event.total, payload))
+            seq += 1
+        self._next_seq = seq
+
     def _queue(self, kind, stage, detail, phase, step, total, payload) -> None:
         self.last_event_at = time.monotonic()
         if self.lost:

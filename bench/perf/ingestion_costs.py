@@ -27,8 +27,9 @@ import orjson
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from bench.perf.pipeline import ingest
+from bench.perf.pipeline import ingest, pipe_batches
 from bench.perf.stream_transcripts import KINDS, transcript_lines
+from core.engines.base import OutputLine
 from core.stream import StreamInterpreter
 from progress.recorder import ProgressRecorder
 from researchmind import services
@@ -49,24 +50,32 @@ def _decode(lines: list[str]) -> None:
         loads(line)
 
 
-def _interpret(lines: list[str]) -> None:
-    """The interpreter over every line, its events dropped (as ``pipeline._parse_time``)."""
+def _batches(lines: list[str]) -> list[list[str]]:
+    """The lines in the batches an engine delivers (``pipeline.pipe_batches``)."""
+    return [
+        [line.text for line in batch]
+        for batch in pipe_batches([OutputLine("stdout", t, t.encode()) for t in lines])
+    ]
+
+
+def _interpret(batches: list[list[str]]) -> None:
+    """The interpreter over every batch, its events dropped (as the ingestion loop feeds it)."""
     interpreter = StreamInterpreter()
-    for line in lines:
-        interpreter.feed(line)
+    for batch in batches:
+        interpreter.feed_lines(batch)
     interpreter.finish()
 
 
-def _events(lines: list[str]) -> list:
+def _events(batches: list[list[str]]) -> list[list]:
     interpreter = StreamInterpreter()
-    events = [event for line in lines for event in interpreter.feed(line)]
-    return events + interpreter.finish()
+    events = [interpreter.feed_lines(batch) for batch in batches]
+    return [*events, interpreter.finish()]
 
 
-def _queued(events: list) -> list[tuple]:
+def _queued(events: list[list]) -> list[tuple]:
     recorder = ProgressRecorder(0)
-    for event in events:
-        recorder.add_stream_event(event)
+    for batch in events:
+        recorder.add_stream_events(batch)
     return recorder._pending
 
 
@@ -89,8 +98,9 @@ def part_times(lines: list[str], rounds: int) -> dict[str, float]:
 
     for _ in range(rounds):
         keep("orjson.loads", functools.partial(_decode, lines))
-        keep("interpreter", functools.partial(_interpret, lines))
-        events = _events(lines)  # the queue joins text deltas in place: fresh events each round
+        batches = _batches(lines)
+        keep("interpreter", functools.partial(_interpret, batches))
+        events = _events(batches)  # the queue joins text deltas in place: fresh events each round
         pending: list[tuple] = []
         keep("recorder queue", functools.partial(lambda e, out: out.extend(_queued(e)), events, pending))
         question = Question.objects.create(session=session, text="costs", engine="bench")

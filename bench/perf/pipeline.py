@@ -2,7 +2,7 @@
 same lines, and the time from an accepted ask to the first event on a
 connected websocket.
 
-    .venv/bin/python -m bench.perf.pipeline [--lines 100000] [--kinds recorded real_text mixed]
+    .venv/bin/python -m bench.perf.pipeline [--lines 100000] [--kinds recorded real_text mixed] [--check]
 
 Targets: ingestion ≥ 0.25 of ``orjson.loads`` over the same lines (the decoder
 the interpreter itself uses: the fairest yardstick) and ≥ 20,000 events/s;
@@ -81,7 +81,19 @@ async def delivered(batches):
         await asyncio.sleep(0)
 
 
-async def ingest(lines) -> tuple[float, int]:
+async def all_at_once(batches):
+    """The batches with no turn of the event loop between them: the recorder
+    flushes only at its close, so how the lines were cut cannot move a flush
+    (a flush between two text deltas stores them as two rows)."""
+    for batch in batches:
+        yield batch
+
+
+async def ingest(lines, *, one_by_one: bool = False, keep: list | None = None) -> tuple[float, int]:
+    """One timed ingestion of ``lines`` into a fresh question. ``one_by_one``
+    delivers a line per batch (the line-by-line path); ``keep`` receives the
+    rows and the broadcast frames (their creation time aside), for the check,
+    and then the batches come with no pause between them (``all_at_once``)."""
     user = await sync_to_async(lambda: get_user_model().objects.get_or_create(username="bench")[0])()
     session = await sync_to_async(services.session_create)(owner=user, title="bench")
     question = await Question.objects.acreate(session=session, text="bench", engine="bench")
@@ -89,23 +101,28 @@ async def ingest(lines) -> tuple[float, int]:
     channel = await layer.new_channel()
     await layer.group_add(question_group(question.pk), channel)
     received = 0
+    frames = []
 
     async def listen():
         nonlocal received
         while True:
             message = await layer.receive(channel)
             received += message["last"] - message["first"] + 1
+            if keep is not None:
+                frames.extend(message["frames"])
 
     listener = asyncio.create_task(listen())
     recorder = ProgressRecorder(question.pk, raw_log=Path(TMP) / f"raw-{question.pk}.log")
     await recorder.start()
     interpreter = StreamInterpreter()
-    batches = pipe_batches([OutputLine("stdout", line, line.encode()) for line in lines])
+    output = [OutputLine("stdout", line, line.encode()) for line in lines]
+    batches = [[line] for line in output] if one_by_one else pipe_batches(output)
     stdout_lines, stderr_lines = [], []
     gc.collect()  # every run starts without the garbage of what came before
     start, cpu_start = time.perf_counter(), time.process_time()
     # The ingestion loop of runs.arun_question itself: keep raw, parse, record.
-    await runs.ingest(delivered(batches), recorder, interpreter, stdout_lines, stderr_lines)
+    delivery = delivered if keep is None else all_at_once
+    await runs.ingest(delivery(batches), recorder, interpreter, stdout_lines, stderr_lines)
     await recorder.close()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     events = await question.events.acount()
@@ -114,11 +131,21 @@ async def ingest(lines) -> tuple[float, int]:
             break
         await asyncio.sleep(0.02)
     listener.cancel()
+    if keep is not None:
+        keep.append(
+            [
+                row
+                async for row in question.events.order_by("seq").values_list(
+                    "seq", "kind", "stage", "detail", "phase", "step", "total", "payload"
+                )
+            ]
+        )
+        keep.append([frame[: frame.rindex(',"created_at":')] for frame in frames])
     # Removed after each run, so the runs after the first write into recycled
     # page-cache pages: in a fresh VM, first-touch memory is several times
     # dearer than in a server that has been up for a while.
     (Path(TMP) / f"raw-{question.pk}.log").unlink()
-    return elapsed, cpu, events, received, recorder.events_added
+    return elapsed, cpu, events, received
 
 
 async def first_event_latency(rounds: int = 20) -> tuple[list[float], list[float]]:
@@ -201,14 +228,36 @@ def _decode_time(loads, lines) -> tuple[float, float]:
     return time.process_time() - start, time.perf_counter() - wall
 
 
-def _parse_time(lines) -> float:
+def _parse_time(batches) -> float:
+    """CPU time of the interpreter over the batches, as the ingestion loop feeds it."""
     gc.collect()
     start = time.process_time()
     interpreter = StreamInterpreter()
-    for line in lines:
-        interpreter.feed(line)
+    for batch in batches:
+        interpreter.feed_lines(batch)
     interpreter.finish()
     return time.process_time() - start
+
+
+def stream_events(lines) -> int:
+    """The events the interpreter makes of the lines one at a time, before
+    text deltas are joined (as in a batch, or by the recorder)."""
+    interpreter = StreamInterpreter()
+    return sum(len(interpreter.feed(line)) for line in lines) + len(interpreter.finish())
+
+
+def check_same_records(kind: str, lines: list[str]) -> bool:
+    """Whether the lines delivered as pipe reads and one line at a time give
+    the same rows and the same broadcast frames (their creation time aside)."""
+    batched, single = [], []
+    asyncio.run(ingest(lines, keep=batched))
+    asyncio.run(ingest(lines, one_by_one=True, keep=single))
+    same = batched == single
+    print(
+        f"[{kind}] check, {len(lines):,} lines: pipe reads and single lines give "
+        f"{'the same' if same else 'DIFFERENT'} {len(batched[0]):,} rows and {len(batched[1]):,} frames"
+    )
+    return same
 
 
 def measure_ingestion(kind: str, lines: list[str], rounds: int = 5) -> None:
@@ -219,12 +268,17 @@ def measure_ingestion(kind: str, lines: list[str], rounds: int = 5) -> None:
     # pipeline (into a fresh question) back to back, so a ratio compares times
     # taken in the same few seconds; the ratios reported are the medians.
     fast_cpu, fast_wall, std_cpu, parse_cpu, runs = [], [], [], [], []
+    batches = [
+        [line.text for line in batch]
+        for batch in pipe_batches([OutputLine("stdout", t, t.encode()) for t in lines])
+    ]
+    produced = stream_events(lines)
     for _ in range(rounds):
         cpu, wall = _decode_time(orjson.loads, lines)
         fast_cpu.append(cpu)
         fast_wall.append(wall)
         std_cpu.append(_decode_time(json.loads, lines)[0])
-        parse_cpu.append(_parse_time(lines))
+        parse_cpu.append(_parse_time(batches))
         runs.append(asyncio.run(ingest(lines)))
 
     def median(values):
@@ -235,13 +289,13 @@ def measure_ingestion(kind: str, lines: list[str], rounds: int = 5) -> None:
     std_ratios = [std / run[1] for std, run in zip(std_cpu, runs, strict=True)]
     parse_ratios = [fast / parse for fast, parse in zip(fast_cpu, parse_cpu, strict=True)]
     elapsed, cpu = median([run[0] for run in runs]), median([run[1] for run in runs])
-    _, _, events, received, produced = runs[-1]
+    _, _, events, received = runs[-1]
     print(f"[{kind}] lines: {len(lines):,} ({size / 1e6:.1f} MB), {rounds} rounds")
     print(f"  orjson.loads (yardstick): {len(lines) / median(fast_cpu):>10,.0f} lines/s (CPU)")
     print(f"  json.loads (extra row):   {len(lines) / median(std_cpu):>10,.0f} lines/s (CPU)")
     print(
         f"  parse+persist+notify:     {len(lines) / elapsed:>10,.0f} lines/s; {produced:,} stream events "
-        f"({produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
+        f"(line by line; {produced / elapsed:,.0f} events/s, target >= 20,000) coalesced into {events:,} rows, "
         f"{received:,} broadcast"
     )
     print(
@@ -262,10 +316,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100, help="asks timed for the first-event latency")
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--ingestion-only", action="store_true", help="skip the gap and latency runs")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="first check that pipe reads and single lines give the same rows and frames",
+    )
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     for kind in args.kinds:
-        measure_ingestion(kind, transcript_lines(kind, args.lines))
+        lines = transcript_lines(kind, args.lines)
+        if args.check and not check_same_records(kind, lines):
+            raise SystemExit(f"[{kind}] the rows or frames differ: not measured")
+        measure_ingestion(kind, lines)
     if args.ingestion_only:
         return
     gap, n_events, run_s = asyncio.run(longest_silent_gap())

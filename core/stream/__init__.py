@@ -28,7 +28,7 @@ Event kinds and their payload keys (stage in brackets; sub-agent events, those w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from orjson import loads as fast_loads
@@ -105,39 +105,51 @@ class StreamInterpreter:
 
     def feed(self, line: str | bytes) -> list[StreamEvent]:
         """Interpret one line; returns the events it produced (possibly none). Never raises."""
+        return self.feed_lines((line,))
+
+    def feed_lines(self, lines: Iterable[str | bytes]) -> list[StreamEvent]:
+        """Interpret lines in their order; returns the events they produced, in
+        order: the same events as ``feed`` of each line, except that text deltas
+        of one block that follow one another are joined into one event, as the
+        recorder would join them (``text_delta`` payloads below). One call per
+        batch an engine delivers, not per line. Never raises."""
         events: list[StreamEvent] = []
         self._t.events = events
-        self.lines += 1
-        # The hot path, most lines of a partial-messages run: one JSON object
-        # that is a stream_event, handed on without building a ParsedLine.
-        # Anything else, or anything unusual, takes parse_line's full path.
-        parsed = _object_line(line)  # pragma: no mutate: speed only: parse_line gives the same
-        try:
-            if type(parsed) is dict:
-                self._blocks.stream_event(parsed)
-                return events
-            parsed = parsed or parse_line(line)
-            if parsed.type == "stream_event":  # pragma: no mutate: _dispatch hands it on the same way
-                self._blocks.stream_event(parsed.data)  # type: ignore[arg-type]
-            else:
-                self._dispatch(parsed)
-        except Exception as exc:  # a shape never seen before must not stop the stream
-            if type(parsed) is dict:  # pragma: no mutate: no input makes the assembler raise
-                parsed = parse_line(line)  # pragma: no mutate: no input makes the assembler raise
-            text, cut = truncate(parsed.raw, RAW_TEXT_CHARS)
-            # Not mutated: the only line known to raise gives a short message: its clipping never shows
-            # pragma: no mutate start
-            payload = {"text": text, "truncated": cut, "error": f"{type(exc).__name__}: {clip(exc, 300)}"}
-            # pragma: no mutate end
-            events.append(
-                StreamEvent(
-                    "raw",
-                    EXPANDABLE,
-                    "An engine line could not be interpreted",
-                    self._t.phase,
-                    payload=payload,
+        stream_event = self._blocks.stream_event
+        count = 0
+        for line in lines:
+            count += 1
+            # The hot path, most lines of a partial-messages run: one JSON object
+            # that is a stream_event, handed on without building a ParsedLine.
+            # Anything else, or anything unusual, takes parse_line's full path.
+            parsed = _object_line(line)  # pragma: no mutate: speed only: parse_line gives the same
+            try:
+                if type(parsed) is dict:
+                    stream_event(parsed)
+                    continue
+                parsed = parsed or parse_line(line)
+                if parsed.type == "stream_event":  # pragma: no mutate: _dispatch hands it on the same way
+                    stream_event(parsed.data)  # type: ignore[arg-type]
+                else:
+                    self._dispatch(parsed)
+            except Exception as exc:  # a shape never seen before must not stop the stream
+                if type(parsed) is dict:  # pragma: no mutate: no input makes the assembler raise
+                    parsed = parse_line(line)  # pragma: no mutate: no input makes the assembler raise
+                text, cut = truncate(parsed.raw, RAW_TEXT_CHARS)
+                # Not mutated: the only line known to raise gives a short message: its clipping never shows
+                # pragma: no mutate start
+                payload = {"text": text, "truncated": cut, "error": f"{type(exc).__name__}: {clip(exc, 300)}"}
+                # pragma: no mutate end
+                events.append(
+                    StreamEvent(
+                        "raw",
+                        EXPANDABLE,
+                        "An engine line could not be interpreted",
+                        self._t.phase,
+                        payload=payload,
+                    )
                 )
-            )
+        self.lines += count
         return events
 
     def finish(self) -> list[StreamEvent]:

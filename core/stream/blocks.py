@@ -154,6 +154,23 @@ class BlockAssembler:
         return block
 
     def _emit_delta(self, block: BlockState, text: str) -> None:
+        events = self.t.events
+        if events:
+            # A delta of the block the last event streamed (the usual case
+            # within a batch of lines) is joined to it: the recorder stores
+            # them as one row anyway, by the same rule (progress.recorder), so
+            # one event and one payload serve the whole run of deltas.
+            last = events[-1]
+            if last.kind == "text_delta":
+                payload = last.payload
+                if (
+                    payload["message_id"] == block.message_id
+                    and payload["index"] == block.index
+                    # Not mutated: a message id names one message, whose blocks share its parent
+                    and payload["parent_tool_use_id"] == block.parent  # pragma: no mutate
+                ):
+                    payload["text"] += text[:TEXT_PAYLOAD_CHARS]
+                    return
         payload = {
             "text": text,
             "message_id": block.message_id,

@@ -130,12 +130,14 @@ class MarkerStripper:
             elif text and ">" not in text:
                 # Inside an open marker (most deltas of a marker or a CITATIONS
                 # block): without a ">" this text cannot hold its closing "-->",
-                # so it is only scanned (for the body's JSON state) and held.
+                # so it is only held; the body's JSON state is scanned from it
+                # when a ">" comes (_feed_block), in one pass over the deltas
+                # held since, not one per delta.
                 # pragma: no mutate start (speed only: the general path holds it the same way)
                 limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
                 # pragma: no mutate end
                 if len(text) <= limit - block.size:  # pragma: no mutate: speed only: same holding
-                    find_marker_end(block, text, 0, len(text))
+                    block.unscanned.append(text)
                     block.parts.append(text)
                     block.size += len(text)
                     return "", [], []
@@ -216,6 +218,13 @@ class MarkerStripper:
         """Scan ``buf[pos:]`` for the end of the open marker; return where scanning stopped."""
         block = self._block
         assert block is not None
+        if block.unscanned:
+            # Deltas held without a ">" are scanned first, as one text: scanning
+            # is incremental, so the state is what scanning each would leave,
+            # and none of them can hold the closing "-->".
+            held = "".join(block.unscanned)
+            block.unscanned.clear()
+            find_marker_end(block, held, 0, len(held))
         limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
         # Bounded scanning keeps the work linear even for text full of unclosed openers.
         stop = min(len(buf), pos + max(limit - block.size, 1))

@@ -34,6 +34,8 @@ class OpenMarker:
     in_string: bool = False
     escaped: bool = False
     tail: str = ""
+    # Text held (in ``parts`` too) but not yet scanned: deltas without a ">".
+    unscanned: list[str] = field(default_factory=list)
 
 
 def marker_body(raw: str) -> str:

@@ -301,23 +301,33 @@ def cancel_grace(engine) -> float | None:
 
 async def ingest(batches, recorder, interpreter, stdout_lines: list[str], stderr_lines: list[str]) -> None:
     """The ingestion loop: keep every line raw, turn stdout into events, record
-    them. ``batches`` yields lists of lines (``engines.base.batches_of``). The
+    them. ``batches`` yields lists of lines (``engines.base.batches_of``); each
+    goes through the interpreter and into the recorder in one call (a run of
+    stdout lines between two stderr lines, when stderr comes in between). The
     lists collect the lines as they come (kept if the run fails half way).
     bench/perf/pipeline.py measures this very function."""
-    feed, add = interpreter.feed, recorder.add_stream_event
-    keep = stdout_lines.append
+    feed, add = interpreter.feed_lines, recorder.add_stream_events
+    keep = stdout_lines.extend
     async with contextlib.aclosing(batches):
         async for batch in batches:
             recorder.raw_lines(batch)  # the whole batch verbatim, before any of it is interpreted
-            for line in batch:
-                text = line.text
-                if line.source == "stderr":
-                    stderr_lines.append(text)
-                    if text.strip():
-                        recorder.add("stderr", detail=text, payload={"text": text[:2000]})
+            texts = [line.text for line in batch if line.source == "stdout"]
+            if len(texts) == len(batch):
+                keep(texts)
+                add(feed(texts))
+                continue
+            texts = []
+            for line in batch:  # stderr among the lines: events in the order the lines came
+                if line.source == "stdout":
+                    texts.append(line.text)
                     continue
-                keep(text)
-                for event in feed(text):
-                    add(event)
-    for event in interpreter.finish():
-        add(event)
+                keep(texts)
+                add(feed(texts))
+                texts = []
+                text = line.text
+                stderr_lines.append(text)
+                if text.strip():
+                    recorder.add("stderr", detail=text, payload={"text": text[:2000]})
+            keep(texts)
+            add(feed(texts))
+    add(interpreter.finish())

@@ -63,6 +63,19 @@ def test_property_any_excerpt_any_cuts(excerpt, cuts):
     assert run(pieces) == ("Before  after", [body], [])
 
 
+@settings(max_examples=200, deadline=None)
+@given(excerpts, st.integers(1, 6))
+def test_property_many_small_deltas(excerpt, size):
+    """A block streamed in many small deltas, most without a ">" (held and
+    scanned together when one comes), ends at its real closer, as when the
+    pieces are few."""
+    body = json.dumps([{"id": "c1", "source_file": "a.md", "excerpt": excerpt}])
+    text = f'Before <!-- CITATIONS: {body} --> after <!-- PROGRESS: {{"phase": "capturing"}} -->.'
+    pieces = [text[at : at + size] for at in range(0, len(text), size)]
+    visible, citations, problems = run(pieces)
+    assert (visible, citations, problems) == ("Before  after .", [body], [])
+
+
 def _delta(text: str) -> dict:
     return {
         "type": "stream_event",
