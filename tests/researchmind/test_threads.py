@@ -27,9 +27,7 @@ DEMO_THREAD = [
 ]
 NOTES = (
     "# Token lifetimes\n\n"
-    # these tests are about threads: the notes answer in the question's own words, since
-    # no hand-written synonym leads "live" to "expires" any more (docs/BENCHMARKS.md, #32)
-    "An access token lives briefly: it expires 15 minutes after it is issued.\n\n"
+    "An access token expires 15 minutes after it is issued.\n\n"
     "A refresh token lives for 30 days and is stored only as a SHA-256 hash.\n\n"
     "If a revoked refresh token is presented again, the whole token family is revoked, "
     "because reuse signals theft.\n"

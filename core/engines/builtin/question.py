@@ -76,6 +76,7 @@ class Question:
     learned: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> abbreviations the corpus uses
     measured: str = ""  # what "how many/much X" counts or "which X" names: X's head noun, when a key term
     counts: bool = False  # "how many/much": the lead's number must be about ``measured``
+    verb: str = ""  # "How long does an access token live?": the verb after the subject, a key term
 
 
 def wants_of(text: str, kind: str) -> str:
@@ -209,7 +210,28 @@ def analyze(question: str) -> Question:
         bool(_DEFAULT.search(text)),
         measured=measured_of(text, key),
         counts=bool(re.match(r"\s*how (?:many|much)\b", text, re.I)),
+        verb=verb_of(text, key),
     )
+
+
+# "How long does an access token live?", "When did the job fail?": after a
+# question word and an auxiliary, the subject runs to the last word, the verb.
+_VERB_LAST = re.compile(
+    r"^\s*(?:how(?:\s+\w+)?|when|where|why|what|which)\s+(?:do|does|did|can|could|will|would|should)\s+"
+    r"(?:\w[\w.-]*\s+){2,5}([A-Za-z]+)\s*\?*\s*$",
+    re.I,
+)
+
+
+def verb_of(text: str, key: list[str]) -> str:
+    """The verb a question ends with after its subject, when the subject keeps
+    two key terms without it: the word a person is likeliest to say differently
+    from the text ("live" for "expires"), so it weighs less than the subject's."""
+    found = _VERB_LAST.match(text)
+    if not found:
+        return ""
+    verb = fold(found.group(1))
+    return verb if verb in key and len(key) >= 3 else ""
 
 
 # "… of a websockets client and the default max_retries of a Celery task?",

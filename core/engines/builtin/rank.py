@@ -43,6 +43,9 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
+# The share of its weight the verb a question ends with keeps ("live" after "an access token"):
+# a generic word's (0.3 below), as it is the word a person most often says differently.
+VERB_WEIGHT = 0.3
 
 _BOILERPLATE = re.compile(
     r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
@@ -86,7 +89,10 @@ def rank_passages(
                 levels[t] = matchers[t](r[4], r[5])
             count[t] = sum(1 for levels in own if levels[t])
     weight = {
-        t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1) * (1.0 if t in key_terms else 0.3) for t in q.terms
+        t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1)
+        * (1.0 if t in key_terms else 0.3)
+        * (VERB_WEIGHT if t == q.verb else 1.0)
+        for t in q.terms
     }
     key_total = sum(weight[t] for t in q.key) or 1.0
     # key terms no candidate holds (a user's own word: "afterwards"): the share

@@ -337,3 +337,45 @@ def test_a_temporal_since_is_not_a_reason(tmp_path):
     assert quick.startswith(
         ("Because a fieldset is server-side session state", "A prepared fieldset lives in")
     )
+
+
+# -- the verb a question ends with ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("How long does an access token live?", "live"),
+        ("When did the nightly backup job fail?", "fail"),
+        ("Why does the worker crash?", ""),  # the subject would keep one key term
+        ("How long do refresh tokens live, and what happens when one is reused?", ""),
+        ("What is the default timeout?", ""),  # no auxiliary before a subject
+    ],
+)
+def test_the_verb_a_question_ends_with(question, verb):
+    assert analyze(question).verb == verb
+
+
+def test_the_subject_outweighs_the_verb_a_person_words_differently(tmp_path, monkeypatch):
+    """ "How long does an access token live?" over notes saying the access token
+    "expires" and the refresh token "lives": the lead is about the subject asked,
+    not the sentence that shares the question's verb."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_answer import ask, make_sandbox
+
+    from core.engines.builtin import rank
+
+    notes = (
+        "# Token lifetimes\n\n"
+        "An access token expires 15 minutes after it is issued.\n\n"
+        "A refresh token lives for 30 days and is stored only as a SHA-256 hash.\n"
+    )
+    root = make_sandbox(tmp_path / "s", {f"{CID}/notes.md": notes})
+
+    def lead() -> str:
+        answer = ask(root, "How long does an access token live?")
+        return answer.split("<answer>", 1)[1].split("[c1]", 1)[0]
+
+    assert "expires 15 minutes" in lead()
+    monkeypatch.setattr(rank, "VERB_WEIGHT", 1.0)
+    assert "expires 15 minutes" not in lead()  # the verb weighed as the subject: the refresh token's line
