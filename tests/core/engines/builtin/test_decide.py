@@ -15,7 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.decide import entry_options, options_in
+from core.engines.builtin.decide import entry_options, option_asked, options_in
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
 TRANSFER_MANUAL = """\
@@ -122,3 +122,62 @@ def test_an_ly_word_whose_base_the_content_holds_is_not_reported_as_found_nowher
     root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
     answer = ask(root, "Why do fetchit cookies expire slowly?")
     assert 'no indexed file mentions "expire".' in answer
+
+
+# Sibling options: the entries of --retry-delay and --retry-max-time say "retry" more
+# often than --retry's own, and their examples name --retry too.
+RETRY_MANUAL = """\
+NAME
+       fetchit - transfer a URL
+
+OPTIONS
+       --retry-delay <seconds>
+              Make fetchit sleep this amount of time before each retry when a
+              transfer has failed with a transient error. This option is only
+              interesting if --retry is also used.
+
+              Example:
+               fetchit --retry-delay 5 --retry 7 https://example.com
+
+       --retry-max-time <seconds>
+              The retry timer is reset before the first transfer attempt.
+              Retries will be done as usual as long as the timer has not
+              reached this given limit.
+
+              Example:
+               fetchit --retry-max-time 30 --retry 10 https://example.com
+
+       --retry <num>
+              If a transient error is returned when fetchit tries to perform a
+              transfer, it will retry this number of times before giving up.
+
+       -m, --max-time <fractional seconds>
+              Maximum time in seconds that you allow each transfer to take.
+"""
+
+
+def test_the_option_a_question_is_about_is_its_subject_not_its_context():
+    """ "What does --retry do?" and "curl's retry option" ask about an option;
+    "… with --location?" and "an alternate name for -xdev" only name one."""
+    assert option_asked("What does fetchit's --retry option do?") == ({"--retry"}, frozenset())
+    assert option_asked("What does -prune do?") == ({"-prune"}, frozenset())
+    assert option_asked("What is --max-time for?") == ({"--max-time"}, frozenset())
+    assert option_asked("What does fetchit's retry delay option do?") == (frozenset(), {"retr", "dela"})
+    for context in (
+        "How many redirects does curl follow at most by default with --location?",
+        "Which find option is an alternate name for -xdev?",
+        "Does find's -maxdepth 0 apply tests to the starting-points only?",
+    ):
+        assert option_asked(context) == (frozenset(), frozenset()), context
+
+
+def test_a_question_about_an_option_leads_with_its_entry_not_a_siblings(tmp_path):
+    """The ``--retry`` entry answers "What does --retry do?", however many more of
+    the question's words the entries of ``--retry-delay`` and ``--retry-max-time``
+    (and their examples) repeat; named without dashes, the whole name decides."""
+    root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": RETRY_MANUAL})
+    for question in ("What does fetchit's --retry option do?", "What does fetchit's retry option do?"):
+        lead = quick_answer(ask(root, question)).split("\n")[0]
+        assert "it will retry this number of times" in lead, (question, lead)
+    lead = quick_answer(ask(root, "What does fetchit's max time option limit?")).split("\n")[0]
+    assert "Maximum time in seconds that you allow each transfer to take" in lead, lead
