@@ -61,6 +61,14 @@ _BOILERPLATE = re.compile(
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
 RESTATES_QUESTION = 0.35
+# A manual's synopsis, its option summary and a table of contents name what the
+# document explains elsewhere, in a line each: they restate the question, the
+# entry or section they list answers it (man-pages(7)'s and texinfo's section names).
+_RESTATING_SECTION = re.compile(
+    r"^\s*(?:synopsis|(?:options?|commands?)\s+summary|summary\s+of\s+(?:options|commands)|"
+    r"(?:table\s+of\s+)?contents)\s*:?\s*$",
+    re.I,
+)
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -231,6 +239,8 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
+        if hit.heading and _RESTATING_SECTION.match(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]):
+            score -= RESTATES_QUESTION
         if not passage.code and body.rstrip().endswith("?"):
             # a question line (a FAQ's, a heading's) restates what is asked: the
             # text that answers it leads, the question is its context

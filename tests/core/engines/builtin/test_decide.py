@@ -181,3 +181,45 @@ def test_a_question_about_an_option_leads_with_its_entry_not_a_siblings(tmp_path
         assert "it will retry this number of times" in lead, (question, lead)
     lead = quick_answer(ask(root, "What does fetchit's max time option limit?")).split("\n")[0]
     assert "Maximum time in seconds that you allow each transfer to take" in lead, lead
+
+
+# A manual that lists its options twice: once a line each in its OPTION SUMMARY, once
+# with what they do under OPTIONS.
+SUMMARY_MANUAL = """\
+NAME
+       mirrorit - a file-copying tool
+
+SYNOPSIS
+       mirrorit [OPTION...] SRC... DEST
+
+OPTION SUMMARY
+       --verbose, -v            increase verbosity
+       --delay-updates          put all updated files into place at end
+       --partial                keep partially transferred files
+       --bwlimit=RATE           limit socket I/O bandwidth
+
+OPTIONS
+       --verbose, -v
+              This option increases the amount of information you are given
+              during the transfer.
+
+       --delay-updates
+              This option puts the temporary file from each updated file into
+              a holding directory until the end of the transfer, at which time
+              all the files are renamed into place in rapid succession.
+
+       --partial
+              By default, mirrorit will delete any partially transferred file if
+              the transfer is interrupted. This option keeps it.
+"""
+
+
+def test_a_manuals_option_summary_restates_the_question_and_its_entry_answers(tmp_path):
+    """The summary line "--delay-updates  put all updated files into place at end"
+    holds every word of the question in one short line; the entry under OPTIONS says
+    how, and leads. A SYNOPSIS is context the same way."""
+    root = make_sandbox(tmp_path, {f"{CID}/mirrorit.1.txt": SUMMARY_MANUAL})
+    lead = quick_answer(ask(root, "How do I make mirrorit put all updated files into place at the end?"))
+    assert "holding directory until the end of the transfer" in lead.split("\n")[0], lead
+    lead = quick_answer(ask(root, "Does mirrorit keep partially transferred files?"))
+    assert "delete any partially transferred file" in lead.split("\n")[0], lead
