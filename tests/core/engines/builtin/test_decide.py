@@ -16,6 +16,7 @@ from test_answer import CID, ask, make_sandbox
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
 from core.engines.builtin.decide import entry_options, option_asked, options_in
+from core.engines.builtin.question import analyze
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
 TRANSFER_MANUAL = """\
@@ -223,3 +224,54 @@ def test_a_manuals_option_summary_restates_the_question_and_its_entry_answers(tm
     assert "holding directory until the end of the transfer" in lead.split("\n")[0], lead
     lead = quick_answer(ask(root, "Does mirrorit keep partially transferred files?"))
     assert "delete any partially transferred file" in lead.split("\n")[0], lead
+
+
+# A configuration manual's keywords, each with what it is and, later in its entry, what it takes.
+KEYWORD_MANUAL = """\
+NAME
+     relay_config - relay client configuration file
+
+DESCRIPTION
+     VerbosityLevel
+             Gives the verbosity level that is used when logging messages from
+             relay(1).  The possible values are: QUIET, FATAL, ERROR, INFO,
+             VERBOSE and DEBUG.  The default is INFO.
+
+     DigestHash
+             Specifies the hash algorithm used when displaying key digests.
+             Valid options are: md5 and sha256 (the default).
+
+     BackupSuffix
+             Backup before replacing, override the usual suffix.  Default
+             suffix is ~, unless overridden by the environment.
+"""
+
+
+def test_a_question_for_a_list_of_values_wants_an_enumeration():
+    """ "Which values can X take?", "Which signals can --totals be given?", "In
+    what units …?" ask for a list; "What does this do?" and "What exit status
+    …?" do not."""
+    for question in (
+        "Which values can relay's VerbosityLevel take?",
+        "Which signals can tar's --totals be given?",
+        "In what units can wget's --limit-rate amount be given?",
+        "Which ignore files does tar's --exclude-vcs-ignores read?",
+    ):
+        assert analyze(question).wants == "list", question
+    for question in (
+        "What does this do?",
+        "What exit status does grep return when no lines were selected?",
+        "Which class is used?",
+        "What does curl's --retry option do?",
+    ):
+        assert analyze(question).wants != "list", question
+
+
+def test_the_sentence_of_an_entry_that_lists_the_values_leads_not_its_first(tmp_path):
+    """The entry's first sentence names the keyword; the later one lists what it
+    takes: that one answers, shown with the keyword."""
+    root = make_sandbox(tmp_path, {f"{CID}/relay_config.5.txt": KEYWORD_MANUAL})
+    lead = quick_answer(ask(root, "Which values can relay's VerbosityLevel take?")).split("\n")[0]
+    assert "QUIET, FATAL, ERROR, INFO" in lead and "VerbosityLevel" in lead, lead
+    lead = quick_answer(ask(root, "Which hash algorithms can relay's DigestHash use?")).split("\n")[0]
+    assert "md5 and sha256" in lead, lead
