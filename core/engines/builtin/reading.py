@@ -216,8 +216,9 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     context.append(outline.definition(where, tok, tokens_of))
                 elif passage.start > where.start:
                     entry, entry_term = outline.definition(where, tok, tokens_of), where.term
-                    if passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
-                        # a later paragraph of its own entry says what it says of the term
+                    if _ELLIPTIC.match(body) or (passage.start > where.end and ANAPHORA.match(body)):
+                        # a later paragraph of its own entry says what it says of the term, and
+                        # "The default is 1." says it of the term wherever in the entry it is
                         antecedent = Tokens(antecedent | entry)
                         label = label or where.term
                 inner = False
