@@ -216,10 +216,15 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     context.append(outline.definition(where, tok, tokens_of))
                 elif passage.start > where.start:
                     entry, entry_term = outline.definition(where, tok, tokens_of), where.term
-                    if _ELLIPTIC.match(body) or (passage.start > where.end and ANAPHORA.match(body)):
-                        # a later paragraph of its own entry says what it says of the term, and
-                        # "The default is 1." says it of the term wherever in the entry it is
+                    if passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
+                        # a later paragraph of its own entry says what it says of the term
                         antecedent = Tokens(antecedent | entry)
+                        label = label or where.term
+                    elif where.start >= 0 and _ELLIPTIC.match(body):
+                        # "The default is 1." in the entry's first paragraph is about its term and
+                        # the sentences before it (not the whole paragraph: an argument list's
+                        # entries run on without a blank line, each about its own name)
+                        antecedent = Tokens(antecedent | tok(where.start, passage.start))
                         label = label or where.term
                 inner = False
         elif "\n" not in body:
