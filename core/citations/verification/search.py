@@ -1,8 +1,8 @@
 """Finding an excerpt anywhere in a buffer without normalising all of it.
 
 A word of the excerpt is found with a fast lower-cased substring search; only
-the lines around each hit are decoded and normalised, a plain substring test
-rejects most hits, and only real matches are mapped to line numbers. The
+the lines around each hit are decoded and normalised once, line by line (so
+a match maps to its lines), and a plain substring test there finds it. The
 lines around a hit reach, on each side, at least the excerpt's length in
 normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
@@ -29,7 +29,7 @@ from bisect import bisect_left
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import has_context_marks, matches, normalize_text
+from core.citations.verification.normalize import has_context_marks
 from core.citations.verification.reach import widened
 from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
@@ -271,9 +271,9 @@ def search_any(
                 break  # later text cannot hold an earlier occurrence
             # Not mutated: 'UTF-8' names the same codec as 'utf-8'
             piece = data[start:end].decode("utf-8") if text is None else text[start:end]  # pragma: no mutate
-            # Not mutated: only whether matches finds anything is read, and it finds the first either way
-            if matches(normalize_text(piece), needle.pieces, first_only=True):  # pragma: no mutate
-                line = first_line + lines.newlines_before(start)
-                found.update(Window.from_text(piece, line).occurrences(needle))
+            # Normalised once: the window's joined text is the piece's
+            # normalised text, so its occurrences are the matches there.
+            window = Window.from_text(piece, first_line + lines.newlines_before(start))
+            found.update(window.occurrences(needle))
         results.append(found)
     return results, encoding
