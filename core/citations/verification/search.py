@@ -51,15 +51,21 @@ def decode(data: bytes) -> tuple[str, str]:
 def _pick_anchor(low, words: list, limit: int) -> object | None:
     """The excerpt word that looks rarest in ``low[:limit]``: the one whose
     ``_PROBE``-th hit comes latest (a few finds per word, where counting every
-    hit would cost a pass per word); empty when a word is absent, so the
-    excerpt cannot be there; ``None`` when there is no word."""
+    hit would cost a pass per word), or the first with a single hit; empty
+    when a word is absent, so the excerpt cannot be there; ``None`` when
+    there is no word."""
     best, best_at = None, -1  # pragma: no mutate: speed only: the same occurrences
     for word in words:
         at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
             return word[:0]  # pragma: no mutate: speed only: spans without the word are dropped
-        for _ in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
+        for probe in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
             nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
+            if nxt < 0 and not probe:
+                # One hit: no word is rarer but an absent one, and the spans
+                # around this hit are dropped anyway unless every word is in
+                # them; the other words are not looked for through the text.
+                return word  # pragma: no mutate: speed only: the same spans kept, the same occurrences
             if nxt < 0:  # pragma: no mutate: find from at + 1 never returns 0
                 # Not mutated: speed only: a word with fewer hits than probed is ranked by limit - at instead
                 at = limit + at  # fewer hits than probed: rarer than any  # pragma: no mutate
