@@ -42,6 +42,11 @@ unanswerable; written on 2026-11-30 before the engine was first run on it, to fi
 of value, name and user-worded questions on other manuals than the rsync set's) over wget(1), tar(1),
 ssh_config(5) and grep(1); it may be tuned on.
 
+``--set configs`` is a fourth development set (26 questions: 5 worded as a user asks, 3
+unanswerable; written on 2026-11-30 before the engine was run on it) over logrotate(8)'s
+configuration directives, gzip(1), xargs(1) and apt's NEWS.Debian: a configuration manual and a
+release-notes file, the other kinds of document the rsync set reads; it may be tuned on.
+
 ``--set rsync`` evaluates the held-out set of
 ``bench/quality/sets/heldout_rsync_manuals.jsonl`` instead: 40 answerable
 questions (12 worded as a user asks, without the manuals' terms) and 5
@@ -121,6 +126,7 @@ RSYNC_DOCS = ("README.Debian", "NEWS.md.gz", "examples/rsyncd.conf")
 # EXIT CODES tables; tuned on, unlike the rsync set.
 MANPAGE_DEV = ("curl.1", "find.1", "apt.conf.5")
 MANPAGE_MORE = ("wget.1", "tar.1", "ssh_config.5", "grep.1")
+CONFIG_MANUALS = ("logrotate.8", "gzip.1", "xargs.1")
 
 
 def render_manual(page: str) -> str:
@@ -172,6 +178,15 @@ def more_manpage_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, MANPAGE_MORE)
 
 
+def configs_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """logrotate(8)'s configuration directives, gzip(1) and xargs(1) rendered to text, and apt's
+    NEWS.Debian: the fourth development set's corpus."""
+    files = rendered_manuals(folder, CONFIG_MANUALS)
+    path = folder / "apt-NEWS.Debian"
+    path.write_bytes(gzip.decompress(Path("/usr/share/doc/apt/NEWS.Debian.gz").read_bytes()))
+    return [*files, (path.name, path)]
+
+
 SETS = {
     "rsync": (
         Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
@@ -189,9 +204,10 @@ SETS = {
         "manual pages",
         more_manpage_corpus,
     ),
+    "configs": (Path(__file__).with_name("sets") / "dev_configs.jsonl", "configuration manuals", configs_corpus),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
