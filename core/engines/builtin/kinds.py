@@ -30,7 +30,10 @@ TIME_UNIT = re.compile(
     re.I,
 )
 QUOTED = re.compile(r"'[^'\n]+'|\"[^\"\n]+\"")
-NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d")
+# …and a file's path names one: "The default state file is /var/lib/logrotate/status."
+NAME = re.compile(
+    r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d|(?<![\w/])~?/[\w.-]+/[\w./-]*\w"
+)
 # A sentence that states what something is by default (a definition, not a
 # mention); "it will follow Django's default of ``0``", "if you do not provide
 # a value, …" say it too.

@@ -236,7 +236,7 @@ def rank_passages(
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
         if names_option:
-            score += NAMES_OPTION
+            score += NAMES_OPTION * min(1.0, coverage / 0.5)  # as far as it is about the question
         if asked_entry:
             # however few of the question's words it repeats ("option" is not in
             # ``-f, --fail``'s entry): the entry is what was asked

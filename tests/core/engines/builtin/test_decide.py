@@ -315,3 +315,14 @@ def test_a_question_for_an_options_name_leads_with_the_entry_naming_it(tmp_path)
     question = "Which relay option skips directories whose names match a pattern when searching recursively?"
     lead = quick_answer(ask(root, question)).split("\n")[0]
     assert lead.startswith("--exclude-dir=GLOB Skip any command-line directory with a suffix"), lead
+
+
+def test_a_files_path_is_a_value_a_which_file_question_asks_for():
+    """ "Which state file does relay use by default?" asks for a name: a path
+    states one ("/var/lib/relay/status"), as a number or a backquoted literal does."""
+    from core.engines.builtin.kinds import NAME
+
+    assert analyze("Which state file does relay use by default?").wants == "name"
+    assert NAME.search("The default state file is /var/lib/relay/status.")
+    assert NAME.search("Its cache lives in ~/.cache/relay by default.")
+    assert not NAME.search("Tells relay to use an alternate state file, and/or a lock.")
