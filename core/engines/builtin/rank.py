@@ -27,7 +27,7 @@ from .query import light_stem
 from .question import Question
 from .reading import read_chunk
 from .search import Hit
-from .tokens import Matcher, joined_in
+from .tokens import Matcher, Terms, joined_in
 
 # Passages ranked into claims: far more than an answer quotes (six, none overlapping).
 MAX_RANKED = 120
@@ -78,7 +78,8 @@ def rank_passages(
     key_terms = set(q.key)
     matchers = {t: Matcher(t, q) for t in q.terms}
     # how well each passage's own words hold each term: read for the IDF and again for its score
-    own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
+    asked = Terms(matchers)
+    own = [asked.levels(r[4], r[5]) for r in raw]
     count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
     for t in q.key:
         if not count[t] and t.isalpha() and len(light_stem(t)) >= 4:
@@ -88,6 +89,7 @@ def rank_passages(
             for levels, r in zip(own, raw, strict=True):
                 levels[t] = matchers[t](r[4], r[5])
             count[t] = sum(1 for levels in own if levels[t])
+    key_asked = Terms({t: matchers[t] for t in q.key})  # the context's masks ask the key terms only
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1)
         * (1.0 if t in key_terms else 0.3)
@@ -116,15 +118,13 @@ def rank_passages(
     def path_mask(path_tokens: frozenset[str]) -> int:
         found = path_masks.get(id(path_tokens))
         if found is None:
-            found = path_masks[id(path_tokens)] = sum(
-                bit for t, bit in bits.items() if matchers[t](path_tokens)
-            )
+            found = path_masks[id(path_tokens)] = sum(bits[t] for t in key_asked.held(path_tokens))
         return found
 
     def part_mask(part: frozenset[str]) -> int:
         found = part_masks.get(id(part))
         if found is None:
-            held = {t for t in bits if matchers[t](part)}
+            held = key_asked.held(part)
             if joined_terms:
                 # a joined identifier in it holds the term (the matcher's 0.8)
                 inside = joined_in(part, joined_terms)
