@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
-from .kinds import defined_name_share, identifier_share, kind_fit, states_literal
+from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
@@ -47,10 +47,19 @@ OPTION_ENTRY = 0.15
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
 
-_BOILERPLATE = re.compile(
-    r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
-    r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
-    re.M,
+_BOILERPLATE = Screened(
+    re.compile(
+        r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
+        r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
+        re.M,
+    ),
+    (
+        *"Classifier: Requires-Dist: Project-URL: Provides-Extra: License: Metadata-Version: Dynamic:".split(),
+        ".. ",
+        ":target:",
+        "import",
+        "#",
+    ),
 )
 
 
