@@ -66,7 +66,8 @@ def tokens_of(text: str) -> Tokens:
     if "](" in text or "://" in text:
         text = _URL.sub(" ", text)
     found = words(text)
-    if _BEFORE_CAPITAL.search(text):
+    # a capital after the first character, then one after a letter or digit
+    if text[1:].lower() != text[1:] and _BEFORE_CAPITAL.search(text):
         humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
         if humps:
             found += humps
