@@ -12,6 +12,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 
@@ -59,6 +60,13 @@ class _Stems(dict):
 _stems = _Stems()
 
 
+# Texts whose tokens are kept: a chunk's heading, path and the end of the chunk
+# before it, a line above it, the same sentence in two chunks of one file (a
+# question's spans are read a third time over otherwise).
+MAX_KEPT_TOKENS = 2048
+
+
+@functools.lru_cache(maxsize=MAX_KEPT_TOKENS)
 def tokens_of(text: str) -> Tokens:
     """Stemmed words, link targets left out (a URL is not what a passage says);
     a CamelCase identifier also gives its words (``HttpResponseClientRefresh``:

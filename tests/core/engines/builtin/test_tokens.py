@@ -97,3 +97,13 @@ def test_a_compound_matcher_judges_each_token_set_on_its_own():
     assert curl(tokens_of("nothing")) == 0.0
     assert curl(frozenset({"xlibcurl"})) == 0.8
     assert curl(frozenset({"toolongcurl"})) == 0.0  # more than 4 letters before it
+
+
+def test_a_text_read_again_gives_the_tokens_kept():
+    """A chunk's heading, the end of the chunk before it, a sentence two chunks
+    share: read once, the same (immutable) tokens handed out again."""
+    text = "The keep-alive interval of a pooled connection, in seconds."
+    first = tokens_of(text)
+    again = tokens_of("".join(["The keep-alive interval", " of a pooled connection, in seconds."]))
+    assert again is first
+    assert set(again) == plain_tokens(text)
