@@ -65,7 +65,7 @@ browser:
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
 # Real PDFs (and libffi's HTML manual, rsync's manual pages for the held-out set of
-# bench.quality.builtin_engine --set rsync) from Debian's documentation packages for the documents tests, and
+# bench.quality.builtin_engine --set rsync, wget/tar/ssh_config/grep's for --set manpages-more) from Debian's documentation packages for the documents tests, and
 # the OCR of scanned pages: tesseract (the app reads scans with it) and
 # poppler's pdftoppm + img2pdf (the tests make scans of real pages). Skipped
 # when present; the PDFs are reinstalled when a docs-excluding image dropped them.
@@ -73,7 +73,9 @@ DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
 	zlib1g-dev:/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz \
 	shared-mime-info:/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf \
 	libffi-dev:/usr/share/doc/libffi8/html/index.html \
-	rsync:/usr/share/man/man5/rsyncd.conf.5.gz
+	rsync:/usr/share/man/man5/rsyncd.conf.5.gz \
+	wget:/usr/share/man/man1/wget.1.gz openssh-client:/usr/share/man/man5/ssh_config.5.gz \
+	tar:/usr/share/man/man1/tar.1.gz grep:/usr/share/man/man1/grep.1.gz
 DOCUMENT_TOOLS := tesseract-ocr:/usr/bin/tesseract \
 	tesseract-ocr-eng:/usr/share/tesseract-ocr/*/tessdata/eng.traineddata \
 	poppler-utils:/usr/bin/pdftoppm img2pdf:/usr/bin/img2pdf \

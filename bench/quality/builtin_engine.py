@@ -37,6 +37,11 @@ asks with words the manuals do not have ("stash", "middleman", "slowly"), 14 nam
 ("What does curl's --retry option do?", "… retry option …", whose siblings' entries name it
 too), 4 unanswerable; it shows the declines and HIGH badges of the rsync set's failure classes.
 
+``--set manpages-more`` is a third development set (40 questions: 10 worded as a user asks, 4
+unanswerable; written on 2026-11-30 before the engine was first run on it, to find the failure classes
+of value, name and user-worded questions on other manuals than the rsync set's) over wget(1), tar(1),
+ssh_config(5) and grep(1); it may be tuned on.
+
 ``--set rsync`` evaluates the held-out set of
 ``bench/quality/sets/heldout_rsync_manuals.jsonl`` instead: 40 answerable
 questions (12 worded as a user asks, without the manuals' terms) and 5
@@ -115,6 +120,7 @@ RSYNC_DOCS = ("README.Debian", "NEWS.md.gz", "examples/rsyncd.conf")
 # The manual-page development set: definition lists (option, then its description), SYNOPSIS,
 # EXIT CODES tables; tuned on, unlike the rsync set.
 MANPAGE_DEV = ("curl.1", "find.1", "apt.conf.5")
+MANPAGE_MORE = ("wget.1", "tar.1", "ssh_config.5", "grep.1")
 
 
 def render_manual(page: str) -> str:
@@ -161,6 +167,11 @@ def manpage_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, MANPAGE_DEV)
 
 
+def more_manpage_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """wget(1), tar(1), ssh_config(5) and grep(1) rendered to text: the third manual-page development set's corpus."""
+    return rendered_manuals(folder, MANPAGE_MORE)
+
+
 SETS = {
     "rsync": (
         Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
@@ -173,9 +184,14 @@ SETS = {
         "manual pages",
         manpage_corpus,
     ),
+    "manpages-more": (
+        Path(__file__).with_name("sets") / "dev_manpages_more.jsonl",
+        "manual pages",
+        more_manpage_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")

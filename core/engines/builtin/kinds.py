@@ -74,7 +74,7 @@ NAME = re.compile(r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]
 STATES_DEFAULT = Screened(
     re.compile(
         r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
-        r"\bthe default (?:[\w-]+ ){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
+        r"\b(?:the\s+)?default\s+(?:[\w-]+\s+){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
         r"\bif (?:you )?(?:do not|don't|not|none is|nothing is) (?:\w+ ){0,2}?"
         r"(?:provided?|given|give|set|specified|specify|passed|pass|supplied|configured)\b|"
         r"\bwhen (?:omitted|not (?:set|given|provided|specified))\b",
@@ -136,10 +136,27 @@ def states_literal(passage: Passage, body: str, text: str) -> bool:
     return any(not in_call(text, passage.start + m.start()) for m in LITERAL_SET.finditer(body))
 
 
+# A list of values: "QUIET, FATAL, ERROR, INFO … and DEBUG3", "never, always, or auto",
+# ".cvsignore, .gitignore, .bzrignore, and .hgignore"; "Valid options are: md5 and sha256".
+ENUMERATION = re.compile(
+    r"[\w.~/-]+(?: [\w.~/()-]+){0,5}, [\w.~/-]+(?: [\w.~/()-]+){0,5},? (?:and|or) [\w.~/-]+|"
+    r"\b(?:are|include|is one of)\b:?\s*[\w.~/'\"-]+(?:,\s*[\w.~/'\"-]+)*,?\s+(?:and|or)\s+[\w.~/'\"-]+|"
+    r"\b(?:one|any) of\b|:\s*\S+(?:, \S+)+",
+    re.I,
+)
+
+
 def kind_fit(
     q: Question, passage: Passage, body: str, follow: tuple[int, Passage] | None, text: str
 ) -> tuple[bool, float]:
     """Whether the passage holds what the question's kind asks for, and the bonus for it."""
+    if q.wants == "list":
+        # which values, files or signals: the passage that lists them, not the one naming the setting
+        # (a passage listing none may still answer: "only Redis and RabbitMQ are feature complete")
+        bonus = 0.2 if ENUMERATION.search(body) else 0.0
+        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+            bonus += 0.1
+        return True, bonus
     if q.kind == "amount":
         if q.wants == "name":
             # in code a quoted string names a value too: ``default_queue=Option('celery')``

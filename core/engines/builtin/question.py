@@ -79,9 +79,22 @@ class Question:
     verb: str = ""  # "How long does an access token live?": the verb after the subject, a key term
 
 
+# "Which values can LogLevel take?", "Which ignore files does --exclude-vcs-ignores
+# read?", "In what units can the amount be given?": a plural asked for, a list of them
+_ASKS_LIST = re.compile(
+    r"^\s*(?:in\s+)?(?:which|what)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?!(?:this|does|was|has|its|yes)\b)[a-z][\w-]*(?<![sui])s\s+"
+    r"(?:can|could|may|might|does|do|will|would|is|are)\b",
+    re.I,
+)
+
+
 def wants_of(text: str, kind: str) -> str:
     """What an amount question's answer must hold: a duration (a number with
-    a unit of time), a year, a count or size (a number), or a name (a value)."""
+    a unit of time), a year, a count or size (a number), or a name (a value);
+    a question asking which values, files or signals something takes: a list."""
+    if kind in ("fact", "amount") and _ASKS_LIST.search(text) and not _YEAR_ASKED.search(text):
+        return "list"
     if kind != "amount":
         return ""
     if _YEAR_ASKED.search(text):

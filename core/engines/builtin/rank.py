@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
+from .decide import is_asked_entry, option_asked
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
@@ -43,6 +44,10 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
+# The bonus of the entry of the option a question names ("What does --retry do?",
+# "curl's retry delay option"): its term and first paragraph are what was asked, and
+# lead over any passage that is not (a sibling's entry repeats more of the words).
+ASKED_ENTRY = 1.0
 # The share of its weight the verb a question ends with keeps ("live" after "an access token"):
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
@@ -65,6 +70,14 @@ _BOILERPLATE = Screened(
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
 RESTATES_QUESTION = 0.35
+# A manual's synopsis, its option summary and a table of contents name what the
+# document explains elsewhere, in a line each: they restate the question, the
+# entry or section they list answers it (man-pages(7)'s and texinfo's section names).
+_RESTATING_SECTION = re.compile(
+    r"^\s*(?:synopsis|(?:options?|commands?)\s+summary|summary\s+of\s+(?:options|commands)|"
+    r"(?:table\s+of\s+)?contents)\s*:?\s*$",
+    re.I,
+)
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -142,6 +155,8 @@ def rank_passages(
         return found
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
+    written, named_option = option_asked(q.text)
+    asks_option = bool(written or named_option)
     for levels, (
         hit,
         rank,
@@ -203,6 +218,9 @@ def rank_passages(
             # skip the verification step"): the option is how, and scores as code does
             # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
+        asked_entry = asks_option and bool(defines) and is_asked_entry(defines, written, named_option)
+        if asked_entry:
+            kind_ok = True
         if (
             q.kind == "why"
             and hit.heading
@@ -213,6 +231,10 @@ def rank_passages(
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
+        if asked_entry:
+            # however few of the question's words it repeats ("option" is not in
+            # ``-f, --fail``'s entry): the entry is what was asked
+            score += ASKED_ENTRY
         if q.kind == "howto":
             # an option named for what the how-to asks to do (``ignore_unknown_options``)
             share = identifier_share(body, q)
@@ -226,6 +248,8 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
+        if hit.heading and _RESTATING_SECTION.match(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]):
+            score -= RESTATES_QUESTION
         if not passage.code and body.rstrip().endswith("?"):
             # a question line (a FAQ's, a heading's) restates what is asked: the
             # text that answers it leads, the question is its context

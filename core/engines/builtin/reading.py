@@ -66,6 +66,10 @@ class PassageReading:
     antecedent: frozenset[str]
     label: str
     defines: str = ""  # the term of the definition-list entry it opens (``-k, --insecure``)
+    # a later sentence of a definition-list entry ("The possible values are: QUIET, …"
+    # under ``LogLevel``): the entry's term and first paragraph, and its term
+    entry: frozenset[str] = frozenset()
+    entry_term: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,9 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
         if chunk.heading_words
         else frozenset()
     )
+    # which values: listed in an entry's later sentence, about its term (a default's
+    # later sentence is read with its term only when it says "The default is …": measured)
+    values_asked = q.wants == "list"
     return [
         (
             p.passage,
@@ -106,8 +113,9 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
             p.follow,
             chunk.text,
             aspects,
-            p.antecedent,
-            p.label,
+            Tokens(p.antecedent | p.entry) if p.entry and values_asked else p.antecedent,
+            # shown with its entry's term, unless it holds the term itself
+            p.label or (p.entry_term if values_asked and p.entry_term not in p.body else ""),
             p.defines,
         )
         for p in chunk.passages
@@ -160,7 +168,8 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         # the sentences just before: what "This defaults to 80" or a parameter's
         # "The default value is 2" is about
         antecedent: frozenset[str] = frozenset()
-        label = defines = ""
+        label = defines = entry_term = ""
+        entry: frozenset[str] = frozenset()
         if not passage.code:
             earlier = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
             if outline is None:
@@ -205,10 +214,12 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     # a row of a list nested in an entry (``b'  for 512-byte blocks``
                     # in ``-size n[cwbkMG]``'s) is about the entry
                     context.append(outline.definition(where, tok, tokens_of))
-                elif passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
-                    # a later paragraph of its own entry says what it says of the term
-                    antecedent = Tokens(antecedent | outline.definition(where, tok, tokens_of))
-                    label = label or where.term
+                elif passage.start > where.start:
+                    entry, entry_term = outline.definition(where, tok, tokens_of), where.term
+                    if passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
+                        # a later paragraph of its own entry says what it says of the term
+                        antecedent = Tokens(antecedent | entry)
+                        label = label or where.term
                 inner = False
         elif "\n" not in body:
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
@@ -236,6 +247,8 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 antecedent,
                 label,
                 defines,
+                entry,
+                entry_term,
             )
         )
     return ChunkReading(text, newlines, path_tokens, frozenset(words(heading or "")), tuple(read))

@@ -15,7 +15,8 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.decide import entry_options, options_in
+from core.engines.builtin.decide import entry_options, option_asked, options_in
+from core.engines.builtin.question import analyze
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
 TRANSFER_MANUAL = """\
@@ -122,3 +123,155 @@ def test_an_ly_word_whose_base_the_content_holds_is_not_reported_as_found_nowher
     root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": TRANSFER_MANUAL})
     answer = ask(root, "Why do fetchit cookies expire slowly?")
     assert 'no indexed file mentions "expire".' in answer
+
+
+# Sibling options: the entries of --retry-delay and --retry-max-time say "retry" more
+# often than --retry's own, and their examples name --retry too.
+RETRY_MANUAL = """\
+NAME
+       fetchit - transfer a URL
+
+OPTIONS
+       --retry-delay <seconds>
+              Make fetchit sleep this amount of time before each retry when a
+              transfer has failed with a transient error. This option is only
+              interesting if --retry is also used.
+
+              Example:
+               fetchit --retry-delay 5 --retry 7 https://example.com
+
+       --retry-max-time <seconds>
+              The retry timer is reset before the first transfer attempt.
+              Retries will be done as usual as long as the timer has not
+              reached this given limit.
+
+              Example:
+               fetchit --retry-max-time 30 --retry 10 https://example.com
+
+       --retry <num>
+              If a transient error is returned when fetchit tries to perform a
+              transfer, it will retry this number of times before giving up.
+
+       -m, --max-time <fractional seconds>
+              Maximum time in seconds that you allow each transfer to take.
+"""
+
+
+def test_the_option_a_question_is_about_is_its_subject_not_its_context():
+    """ "What does --retry do?" and "curl's retry option" ask about an option;
+    "… with --location?" and "an alternate name for -xdev" only name one."""
+    assert option_asked("What does fetchit's --retry option do?") == ({"--retry"}, frozenset())
+    assert option_asked("What does -prune do?") == ({"-prune"}, frozenset())
+    assert option_asked("What is --max-time for?") == ({"--max-time"}, frozenset())
+    assert option_asked("What does fetchit's retry delay option do?") == (frozenset(), {"retr", "dela"})
+    for context in (
+        "How many redirects does curl follow at most by default with --location?",
+        "Which find option is an alternate name for -xdev?",
+        "Does find's -maxdepth 0 apply tests to the starting-points only?",
+    ):
+        assert option_asked(context) == (frozenset(), frozenset()), context
+
+
+def test_a_question_about_an_option_leads_with_its_entry_not_a_siblings(tmp_path):
+    """The ``--retry`` entry answers "What does --retry do?", however many more of
+    the question's words the entries of ``--retry-delay`` and ``--retry-max-time``
+    (and their examples) repeat; named without dashes, the whole name decides."""
+    root = make_sandbox(tmp_path, {f"{CID}/fetchit.1.txt": RETRY_MANUAL})
+    for question in ("What does fetchit's --retry option do?", "What does fetchit's retry option do?"):
+        lead = quick_answer(ask(root, question)).split("\n")[0]
+        assert "it will retry this number of times" in lead, (question, lead)
+    lead = quick_answer(ask(root, "What does fetchit's max time option limit?")).split("\n")[0]
+    assert "Maximum time in seconds that you allow each transfer to take" in lead, lead
+
+
+# A manual that lists its options twice: once a line each in its OPTION SUMMARY, once
+# with what they do under OPTIONS.
+SUMMARY_MANUAL = """\
+NAME
+       mirrorit - a file-copying tool
+
+SYNOPSIS
+       mirrorit [OPTION...] SRC... DEST
+
+OPTION SUMMARY
+       --verbose, -v            increase verbosity
+       --delay-updates          put all updated files into place at end
+       --partial                keep partially transferred files
+       --bwlimit=RATE           limit socket I/O bandwidth
+
+OPTIONS
+       --verbose, -v
+              This option increases the amount of information you are given
+              during the transfer.
+
+       --delay-updates
+              This option puts the temporary file from each updated file into
+              a holding directory until the end of the transfer, at which time
+              all the files are renamed into place in rapid succession.
+
+       --partial
+              By default, mirrorit will delete any partially transferred file if
+              the transfer is interrupted. This option keeps it.
+"""
+
+
+def test_a_manuals_option_summary_restates_the_question_and_its_entry_answers(tmp_path):
+    """The summary line "--delay-updates  put all updated files into place at end"
+    holds every word of the question in one short line; the entry under OPTIONS says
+    how, and leads. A SYNOPSIS is context the same way."""
+    root = make_sandbox(tmp_path, {f"{CID}/mirrorit.1.txt": SUMMARY_MANUAL})
+    lead = quick_answer(ask(root, "How do I make mirrorit put all updated files into place at the end?"))
+    assert "holding directory until the end of the transfer" in lead.split("\n")[0], lead
+    lead = quick_answer(ask(root, "Does mirrorit keep partially transferred files?"))
+    assert "delete any partially transferred file" in lead.split("\n")[0], lead
+
+
+# A configuration manual's keywords, each with what it is and, later in its entry, what it takes.
+KEYWORD_MANUAL = """\
+NAME
+     relay_config - relay client configuration file
+
+DESCRIPTION
+     VerbosityLevel
+             Gives the verbosity level that is used when logging messages from
+             relay(1).  The possible values are: QUIET, FATAL, ERROR, INFO,
+             VERBOSE and DEBUG.  The default is INFO.
+
+     DigestHash
+             Specifies the hash algorithm used when displaying key digests.
+             Valid options are: md5 and sha256 (the default).
+
+     BackupSuffix
+             Backup before replacing, override the usual suffix.  Default
+             suffix is ~, unless overridden by the environment.
+"""
+
+
+def test_a_question_for_a_list_of_values_wants_an_enumeration():
+    """ "Which values can X take?", "Which signals can --totals be given?", "In
+    what units …?" ask for a list; "What does this do?" and "What exit status
+    …?" do not."""
+    for question in (
+        "Which values can relay's VerbosityLevel take?",
+        "Which signals can tar's --totals be given?",
+        "In what units can wget's --limit-rate amount be given?",
+        "Which ignore files does tar's --exclude-vcs-ignores read?",
+    ):
+        assert analyze(question).wants == "list", question
+    for question in (
+        "What does this do?",
+        "What exit status does grep return when no lines were selected?",
+        "Which class is used?",
+        "What does curl's --retry option do?",
+    ):
+        assert analyze(question).wants != "list", question
+
+
+def test_the_sentence_of_an_entry_that_lists_the_values_leads_not_its_first(tmp_path):
+    """The entry's first sentence names the keyword; the later one lists what it
+    takes: that one answers, shown with the keyword."""
+    root = make_sandbox(tmp_path, {f"{CID}/relay_config.5.txt": KEYWORD_MANUAL})
+    lead = quick_answer(ask(root, "Which values can relay's VerbosityLevel take?")).split("\n")[0]
+    assert "QUIET, FATAL, ERROR, INFO" in lead and "VerbosityLevel" in lead, lead
+    lead = quick_answer(ask(root, "Which hash algorithms can relay's DigestHash use?")).split("\n")[0]
+    assert "md5 and sha256" in lead, lead
