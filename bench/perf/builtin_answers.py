@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import resource
 import shutil
@@ -183,6 +184,40 @@ def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: 
     )
 
 
+def time_answers_against(root: Path, state: Path, questions: list[str], before) -> None:
+    """Whole answers (``run_builtin`` to its result) of the earlier commit's engine and
+    today's, question by question in one process, each going first every other
+    question (the second finds SQLite's pages warm), their result texts compared."""
+    earlier = importlib.import_module(before.__name__.rsplit(".", 1)[0] + ".stream").run_builtin
+
+    def one(run, question: str) -> tuple[float, float, str]:
+        cpu, started = time.process_time(), time.perf_counter()
+        for line in run(root, question, state=state):
+            last = line
+        return time.perf_counter() - started, time.process_time() - cpu, json.loads(last).get("result") or ""
+
+    old, new = [], []
+    same = True
+    for n, question in enumerate(questions * 2):
+        if n % 2:
+            a, b = one(earlier, question), one(run_builtin, question)
+        else:
+            b, a = one(run_builtin, question), one(earlier, question)
+        old.append(a)
+        new.append(b)
+        same = same and a[2] == b[2]
+    med = statistics.median
+    wall, cpu = (
+        (med(x[0] for x in old), med(x[0] for x in new)),
+        (med(x[1] for x in old), med(x[1] for x in new)),
+    )
+    print(
+        f"  whole answers ({len(questions)} questions x 2, alternating): before p50 {wall[0] * 1000:.0f} ms "
+        f"(CPU {cpu[0] * 1000:.0f}), now {wall[1] * 1000:.0f} ms (CPU {cpu[1] * 1000:.0f}): "
+        f"{wall[1] / wall[0]:.2f}x wall, {cpu[1] / cpu[0]:.2f}x CPU; results identical to before: {same}"
+    )
+
+
 def main(sizes: list[int], count: int, before_commit: str | None, rounds: int = 3) -> int:
     if shutil.which("rg") is None:
         print("ripgrep is not installed (make bench-ripgrep)")
@@ -196,6 +231,7 @@ def main(sizes: list[int], count: int, before_commit: str | None, rounds: int = 
             time_answers(root, state, size, questions)
             if before is not None:
                 time_ranking(root, state, questions, before, rounds)
+                time_answers_against(root, state, questions, before)
             shutil.rmtree(root, ignore_errors=True)
             shutil.rmtree(state, ignore_errors=True)
     finally:
