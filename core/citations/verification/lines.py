@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 _STEP = 16  # within this many lines, walk newline by newline instead of guessing
-_SAMPLE = 16 * 1024
+_GUESS = 40.0  # bytes a line, until a count tells  # pragma: no mutate: speed only: a first guess
 
 
 class LineIndex:
@@ -23,8 +23,10 @@ class LineIndex:
         self.nl = b"\n" if isinstance(data, bytes) else "\n"
         self.offsets = [0]  # checkpoints, ascending; counts rise with them
         self.counts = [0]
-        sample = data.count(self.nl, 0, _SAMPLE)  # pragma: no mutate: count from None counts from 0
-        self.per_line = min(len(data), _SAMPLE) / max(1, sample)  # pragma: no mutate: speed only: a guess
+        # Bytes a line: a first guess, learned from the first count a
+        # question needs. Counting a sample first cost more than most files'
+        # questions (a count runs at ~1.5 GB/s, a find at memchr speed).
+        self.per_line = _GUESS
         self._total: int | None = None
 
     @classmethod

@@ -1,8 +1,8 @@
 """Finding an excerpt anywhere in a buffer without normalising all of it.
 
 A word of the excerpt is found with a fast lower-cased substring search; only
-the lines around each hit are decoded and normalised, a plain substring test
-rejects most hits, and only real matches are mapped to line numbers. The
+the lines around each hit are decoded and normalised once, line by line (so
+a match maps to its lines), and a plain substring test there finds it. The
 lines around a hit reach, on each side, at least the excerpt's length in
 normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
@@ -29,7 +29,7 @@ from bisect import bisect_left
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import has_context_marks, matches, normalize_text
+from core.citations.verification.normalize import has_context_marks
 from core.citations.verification.reach import widened
 from core.citations.verification.spelling import hiding_places
 from core.citations.verification.window import Window
@@ -51,15 +51,21 @@ def decode(data: bytes) -> tuple[str, str]:
 def _pick_anchor(low, words: list, limit: int) -> object | None:
     """The excerpt word that looks rarest in ``low[:limit]``: the one whose
     ``_PROBE``-th hit comes latest (a few finds per word, where counting every
-    hit would cost a pass per word); empty when a word is absent, so the
-    excerpt cannot be there; ``None`` when there is no word."""
+    hit would cost a pass per word), or the first with a single hit; empty
+    when a word is absent, so the excerpt cannot be there; ``None`` when
+    there is no word."""
     best, best_at = None, -1  # pragma: no mutate: speed only: the same occurrences
     for word in words:
         at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
             return word[:0]  # pragma: no mutate: speed only: spans without the word are dropped
-        for _ in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
+        for probe in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
             nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
+            if nxt < 0 and not probe:
+                # One hit: no word is rarer but an absent one, and the spans
+                # around this hit are dropped anyway unless every word is in
+                # them; the other words are not looked for through the text.
+                return word  # pragma: no mutate: speed only: the same spans kept, the same occurrences
             if nxt < 0:  # pragma: no mutate: find from at + 1 never returns 0
                 # Not mutated: speed only: a word with fewer hits than probed is ranked by limit - at instead
                 at = limit + at  # fewer hits than probed: rarer than any  # pragma: no mutate
@@ -271,9 +277,9 @@ def search_any(
                 break  # later text cannot hold an earlier occurrence
             # Not mutated: 'UTF-8' names the same codec as 'utf-8'
             piece = data[start:end].decode("utf-8") if text is None else text[start:end]  # pragma: no mutate
-            # Not mutated: only whether matches finds anything is read, and it finds the first either way
-            if matches(normalize_text(piece), needle.pieces, first_only=True):  # pragma: no mutate
-                line = first_line + lines.newlines_before(start)
-                found.update(Window.from_text(piece, line).occurrences(needle))
+            # Normalised once: the window's joined text is the piece's
+            # normalised text, so its occurrences are the matches there.
+            window = Window.from_text(piece, first_line + lines.newlines_before(start))
+            found.update(window.occurrences(needle))
         results.append(found)
     return results, encoding

@@ -44,6 +44,15 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
+# "Which grep option skips …?", "Which keyword sets …?": the answer is an entry's name,
+# which its opening passage holds (its later sentences say more of the words asked)
+_ASKS_OPTION_NAME = re.compile(
+    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+){0,2}?(?:options?|flags?|switch(?:es)?|keywords?|directives?)\b",
+    re.I,
+)
+# …the bonus of an entry's opening passage then, whatever words of the question it misses
+# ("option" is in none of them)
+NAMES_OPTION = 0.2
 # The bonus of the entry of the option a question names ("What does --retry do?",
 # "curl's retry delay option"): its term and first paragraph are what was asked, and
 # lead over any passage that is not (a sibling's entry repeats more of the words).
@@ -157,6 +166,7 @@ def rank_passages(
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
     written, named_option = option_asked(q.text)
     asks_option = bool(written or named_option)
+    asks_option_name = bool(_ASKS_OPTION_NAME.match(q.text))
     for levels, (
         hit,
         rank,
@@ -218,6 +228,9 @@ def rank_passages(
             # skip the verification step"): the option is how, and scores as code does
             # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
+        names_option = asks_option_name and bool(defines)  # the entry naming the option asked for
+        if names_option:
+            kind_ok = True
         asked_entry = asks_option and bool(defines) and is_asked_entry(defines, written, named_option)
         if asked_entry:
             kind_ok = True
@@ -231,6 +244,8 @@ def rank_passages(
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
+        if names_option:
+            score += NAMES_OPTION
         if asked_entry:
             # however few of the question's words it repeats ("option" is not in
             # ``-f, --fail``'s entry): the entry is what was asked

@@ -220,6 +220,12 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                         # a later paragraph of its own entry says what it says of the term
                         antecedent = Tokens(antecedent | entry)
                         label = label or where.term
+                    elif where.start >= 0 and _ELLIPTIC.match(body):
+                        # "The default is 1." in the entry's first paragraph is about its term and
+                        # the sentences before it (not the whole paragraph: an argument list's
+                        # entries run on without a blank line, each about its own name)
+                        antecedent = Tokens(antecedent | tok(where.start, passage.start))
+                        label = label or where.term
                 inner = False
         elif "\n" not in body:
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):

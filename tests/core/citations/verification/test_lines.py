@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from core.citations.verification import read
 from core.citations.verification.hashing import Hasher
 from core.citations.verification.lineindex import BlockLines, block_counts
-from core.citations.verification.lines import _SAMPLE, LineIndex
+from core.citations.verification.lines import _GUESS, LineIndex
 from core.citations.verification.read import scan_file
 from core.citations.verification.scan import Request, cited_windows, scan_whole
 
@@ -145,13 +145,24 @@ def starts_of(data: bytes) -> list[int]:
     return [0] + [i + 1 for i, byte in enumerate(data) if byte == 10]
 
 
-def test_building_an_index_counts_one_sample_not_the_file() -> None:
+def test_building_an_index_counts_nothing() -> None:
+    """An index is built without counting: its first guess of bytes per line
+    is a fixed one, and a line near the start is reached by a short walk."""
     data = Counted(body(1))
-    assert len(data) > 10 * _SAMPLE
     index = LineIndex(data)
-    assert (data.counted, data.count_calls) == (_SAMPLE, 1)
-    # Its first guess of bytes per line is that sample's.
-    assert index.per_line == _SAMPLE / bytes(data).count(b"\n", 0, _SAMPLE)
+    assert (data.counted, data.count_calls) == (0, 0)
+    assert index.per_line == _GUESS
+    assert index.start_of(10) == starts_of(bytes(data))[9]
+    assert data.count_calls == 0
+
+
+def test_the_first_count_teaches_the_guess() -> None:
+    """The first count a far line needs replaces the guess with what it saw."""
+    data = Counted(body(2))
+    index = LineIndex(data)
+    assert index.start_of(5000) == starts_of(bytes(data))[4999]
+    assert index.per_line != _GUESS
+    assert data.counted <= len(data)
 
 
 def test_walking_down_a_file_counts_it_about_once() -> None:

@@ -157,3 +157,34 @@ def test_small_buffer_takes_the_whole_text_path(monkeypatch):
     assert _search(data, "key = StashKey[str]()")[0] == {(1, 1)}
     monkeypatch.setattr(search, "SMALL", SMALL - 1)  # through the spans: the known limit
     assert _search(data, "key = StashKey[str]()")[0] == set()
+
+
+class _Finds(bytes):
+    """Bytes that note each word looked for in them."""
+
+    def find(self, sub, *args) -> int:  # type: ignore[override]
+        self.words.append(bytes(sub))
+        return super().find(sub, *args)
+
+
+def _finds(data: bytes) -> _Finds:
+    made = _Finds(data)
+    made.words = []
+    return made
+
+
+def test_a_word_found_once_anchors_the_search_at_once():
+    """The first word of the excerpt with a single hit in the text anchors
+    the search: no other word is looked for through the text."""
+    low = _finds(b"alpha beta\nbeta gamma\nbeta delta\nbeta alpha\nepsilon\n")
+    assert search._pick_anchor(low, [b"beta", b"gamma", b"epsilon"], len(low)) == b"gamma"
+    assert b"epsilon" not in low.words
+
+
+def test_a_word_found_once_still_finds_nothing_when_another_is_absent():
+    """Anchored on a word found once, an excerpt whose other word is nowhere
+    in the text is not found there."""
+    text = b"".join(b"line %d of filler text\n" % n for n in range(200)) + b"the unique marker here\n"
+    assert len(text) > SMALL
+    assert _search(text, "the unique marker nowhere") == (set(), "utf-8")
+    assert _search(text, "the unique marker here") == ({(201, 201)}, "utf-8")

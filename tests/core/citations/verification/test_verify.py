@@ -3,6 +3,7 @@ encodings, binary files, hostile paths and content ids."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -45,6 +46,22 @@ def test_verified_across_lines_and_markup(sandbox):
     v = verify_one(sandbox, cite(start=45, end=46, excerpt="the system uses JWT  tokens with 24h expiry"))
     assert (v.status, v.score, v.line_start, v.line_end) == ("verified", 1.0, 45, 46)
     assert v.resolved_path == f"{CID}/notes.md" and v.content_id == CID
+
+
+def test_cyclic_collector_left_as_found(sandbox):
+    """Verification pauses the cyclic garbage collector while it runs and
+    leaves it as it found it: running if it was, paused if the caller had
+    paused it."""
+    citation = cite(start=45, end=46, excerpt="JWT tokens with 24h")
+    assert gc.isenabled()
+    assert verify_one(sandbox, citation).status == "verified"
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert verify_one(sandbox, citation).status == "verified"
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_two_lines_off_is_relocated(sandbox):

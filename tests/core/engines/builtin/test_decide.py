@@ -275,3 +275,43 @@ def test_the_sentence_of_an_entry_that_lists_the_values_leads_not_its_first(tmp_
     assert "QUIET, FATAL, ERROR, INFO" in lead and "VerbosityLevel" in lead, lead
     lead = quick_answer(ask(root, "Which hash algorithms can relay's DigestHash use?")).split("\n")[0]
     assert "md5 and sha256" in lead, lead
+
+
+ENTRY_MANUAL = """\
+NAME
+     relay_config - relay client configuration file
+
+DESCRIPTION
+     CanonicalizeHostname
+             Controls whether explicit hostname canonicalization is performed.
+             If set to yes then, for connections that do not use a proxy,
+             relay will attempt to canonicalize the hostname by making
+             connection attempts with each of the CanonicalDomains suffixes.
+
+     ConnectionAttempts
+             Specifies the number of tries (one per second) to make before
+             exiting.  The argument must be an integer.  The default is 1.
+
+     --exclude-dir=GLOB
+             Skip any command-line directory with a suffix matching GLOB.
+             When searching recursively, skip any subdirectory whose base
+             name matches the pattern GLOB.
+"""
+
+
+def test_the_default_stated_in_an_entrys_first_paragraph_is_about_its_term(tmp_path):
+    """ "The default is 1." ends ConnectionAttempts' first paragraph: it answers
+    "how many connection attempts …?" (shown with the keyword), over a sentence
+    of another entry that repeats the question's words."""
+    root = make_sandbox(tmp_path, {f"{CID}/relay_config.5.txt": ENTRY_MANUAL})
+    lead = quick_answer(ask(root, "How many connection attempts does relay make by default?")).split("\n")[0]
+    assert "The default is 1." in lead and "ConnectionAttempts" in lead, lead
+
+
+def test_a_question_for_an_options_name_leads_with_the_entry_naming_it(tmp_path):
+    """ "Which option skips …?" asks for a name: the entry's opening passage,
+    which holds it, leads over its second sentence, which repeats more words."""
+    root = make_sandbox(tmp_path, {f"{CID}/relay_config.5.txt": ENTRY_MANUAL})
+    question = "Which relay option skips directories whose names match a pattern when searching recursively?"
+    lead = quick_answer(ask(root, question)).split("\n")[0]
+    assert lead.startswith("--exclude-dir=GLOB Skip any command-line directory with a suffix"), lead
