@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import resource
 import shutil
@@ -35,6 +36,7 @@ from core.engines.builtin.question import analyze, parts_of
 from core.engines.builtin.rank import rank_passages
 from core.engines.builtin.reading import chunk_reading
 from core.engines.builtin.search import candidates, learned_words, start_ranked
+from core.engines.builtin.tokens import tokens_of
 from core.sandbox import write_instructions, write_manifest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -130,8 +132,8 @@ def _fields(claims) -> list[tuple]:
 
 def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: int) -> None:
     """``rank_passages`` alone on each question's candidates, now and at the earlier commit,
-    alternating: now with no chunk read before (cold) and as a run reads them (chunks kept
-    from the questions before it in the round)."""
+    alternating: as a run reads them (chunks kept from the questions before it in the
+    round), and both with no chunk read before (cold: the fixed cost of each)."""
     prepared = []
     for text in questions:
         for part in parts_of(text):
@@ -150,9 +152,11 @@ def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: 
     same = all(
         _fields(before.rank_passages(q, hits)) == _fields(rank_passages(q, hits)) for q, hits in prepared
     )
-    old, cold, kept = [], [], []
+    old, cold, kept, old_cold = [], [], [], []
+    before_reading = importlib.import_module(before.__name__.rsplit(".", 1)[0] + ".reading")
     for _ in range(rounds):
         chunk_reading.cache_clear()
+        before_reading.chunk_reading.cache_clear()
         for q, hits in prepared:
             started = time.process_time()
             before.rank_passages(q, hits)
@@ -160,17 +164,57 @@ def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: 
             started = time.process_time()
             rank_passages(q, hits)
             kept.append(time.process_time() - started)
+        # both with no chunk read before, alternating: the fixed cost of each
         for q, hits in prepared:
+            before_reading.chunk_reading.cache_clear()
+            started = time.process_time()
+            before.rank_passages(q, hits)
+            old_cold.append(time.process_time() - started)
             chunk_reading.cache_clear()
+            tokens_of.cache_clear()  # the texts whose tokens are kept, read again too
             started = time.process_time()
             rank_passages(q, hits)
             cold.append(time.process_time() - started)
     med = statistics.median
     print(
         f"  ranking alone ({len(prepared)} questions x {rounds} rounds, CPU p50): before {med(old) * 1000:.1f} ms; "
-        f"now, no chunk read before {med(cold) * 1000:.1f} ms ({med(cold) / med(old):.2f}x), "
-        f"chunks kept across the run {med(kept) * 1000:.1f} ms ({med(kept) / med(old):.2f}x); "
-        f"claims identical to before: {same}"
+        f"now, chunks kept across the run {med(kept) * 1000:.1f} ms ({med(kept) / med(old):.2f}x); "
+        f"no chunk read before: before {med(old_cold) * 1000:.1f} ms, now {med(cold) * 1000:.1f} ms "
+        f"({med(cold) / med(old_cold):.2f}x); claims identical to before: {same}"
+    )
+
+
+def time_answers_against(root: Path, state: Path, questions: list[str], before) -> None:
+    """Whole answers (``run_builtin`` to its result) of the earlier commit's engine and
+    today's, question by question in one process, each going first every other
+    question (the second finds SQLite's pages warm), their result texts compared."""
+    earlier = importlib.import_module(before.__name__.rsplit(".", 1)[0] + ".stream").run_builtin
+
+    def one(run, question: str) -> tuple[float, float, str]:
+        cpu, started = time.process_time(), time.perf_counter()
+        for line in run(root, question, state=state):
+            last = line
+        return time.perf_counter() - started, time.process_time() - cpu, json.loads(last).get("result") or ""
+
+    old, new = [], []
+    same = True
+    for n, question in enumerate(questions * 2):
+        if n % 2:
+            a, b = one(earlier, question), one(run_builtin, question)
+        else:
+            b, a = one(run_builtin, question), one(earlier, question)
+        old.append(a)
+        new.append(b)
+        same = same and a[2] == b[2]
+    med = statistics.median
+    wall, cpu = (
+        (med(x[0] for x in old), med(x[0] for x in new)),
+        (med(x[1] for x in old), med(x[1] for x in new)),
+    )
+    print(
+        f"  whole answers ({len(questions)} questions x 2, alternating): before p50 {wall[0] * 1000:.0f} ms "
+        f"(CPU {cpu[0] * 1000:.0f}), now {wall[1] * 1000:.0f} ms (CPU {cpu[1] * 1000:.0f}): "
+        f"{wall[1] / wall[0]:.2f}x wall, {cpu[1] / cpu[0]:.2f}x CPU; results identical to before: {same}"
     )
 
 
@@ -187,6 +231,7 @@ def main(sizes: list[int], count: int, before_commit: str | None, rounds: int = 
             time_answers(root, state, size, questions)
             if before is not None:
                 time_ranking(root, state, questions, before, rounds)
+                time_answers_against(root, state, questions, before)
             shutil.rmtree(root, ignore_errors=True)
             shutil.rmtree(state, ignore_errors=True)
     finally:

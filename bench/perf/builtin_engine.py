@@ -27,7 +27,8 @@ brute-force ``rg -i -F -c`` of the question's words over the whole sandbox
 100 MB). With ``--before COMMIT`` the ranking alone (``rank_passages`` on the
 same candidates) is also timed against the ranking of that commit, alternating,
 CPU time, and their claims compared (issue #37: its fixed cost at least halved,
-the answers unchanged):
+the answers unchanged); so are whole answers, that commit's engine and today's
+question by question in one process, their result texts compared:
 
     .venv/bin/python -m bench.perf.builtin_engine --real 10 100 [--questions 40] [--before COMMIT]
 """

@@ -17,11 +17,48 @@ from .passages import DECLARED, LITERAL, Passage
 from .query import light_stem, words
 from .question import Question
 
+
+class Screened:
+    """A pattern searched only in text that may hold it: every match holds one
+    of ``needles``, so text holding none of them has no match, told by plain
+    substring searches much cheaper than the pattern's. A case-insensitive
+    pattern is screened in ASCII text only (its needles lower-cased), where
+    ignoring case is lower-casing; elsewhere Unicode folds other letters to
+    ASCII ones (the long s matches "s"), and the pattern itself is searched."""
+
+    __slots__ = ("_folds", "needles", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...]) -> None:
+        self.pattern = pattern
+        self.needles = needles
+        self._folds = bool(pattern.flags & re.IGNORECASE)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if self._folds:
+            if not text.isascii():
+                return self.pattern.search(text)
+            text_ = text.lower()
+        else:
+            text_ = text
+        for needle in self.needles:
+            if needle in text_:
+                return self.pattern.search(text)
+        return None
+
+
 NUMBER = re.compile(r"\d|``[^`]+``|\b(?:true|false|none|null)\b", re.I)
-DIGITS = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|thousand|unlimited|"
-    r"infinite|never|forever)\b|\bno (?:limit|maximum)\b",
-    re.I,
+DIGITS = Screened(
+    re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred|thousand|unlimited|"
+        r"infinite|never|forever)\b|\bno (?:limit|maximum)\b",
+        re.I,
+    ),
+    (
+        *"0123456789",
+        *"one two three four five six seven eight nine ten twelve twenty hundred thousand".split(),
+        *"unlimited infinite never forever".split(),
+        "no ",
+    ),
 )
 YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 TIME_UNIT = re.compile(
@@ -37,16 +74,19 @@ NAME = re.compile(
 # A sentence that states what something is by default (a definition, not a
 # mention); "it will follow Django's default of ``0``", "if you do not provide
 # a value, …" say it too.
-STATES_DEFAULT = re.compile(
-    r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
-    r"\b(?:the\s+)?default\s+(?:[\w-]+\s+){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
-    r"\bif (?:you )?(?:do not|don't|not|none is|nothing is) (?:\w+ ){0,2}?"
-    r"(?:provided?|given|give|set|specified|specify|passed|pass|supplied|configured)\b|"
-    r"\bwhen (?:omitted|not (?:set|given|provided|specified))\b",
-    re.I,
+STATES_DEFAULT = Screened(
+    re.compile(
+        r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
+        r"\b(?:the\s+)?default\s+(?:[\w-]+\s+){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
+        r"\bif (?:you )?(?:do not|don't|not|none is|nothing is) (?:\w+ ){0,2}?"
+        r"(?:provided?|given|give|set|specified|specify|passed|pass|supplied|configured)\b|"
+        r"\bwhen (?:omitted|not (?:set|given|provided|specified))\b",
+        re.I,
+    ),
+    ("default", "if ", "when "),
 )
 # "… the same as the default value": a mention of a default, weaker than a statement of one.
-MENTIONS_DEFAULT = re.compile(r"\bdefault value\b", re.I)
+MENTIONS_DEFAULT = Screened(re.compile(r"\bdefault value\b", re.I), ("default value",))
 # In code, a name set to a literal states its default: ``max_retries = 3``.
 LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$", re.M)
 # ``exc_type: type[ImportError] | None = None,``: a parameter left unset, whose

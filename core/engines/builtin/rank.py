@@ -21,14 +21,14 @@ from collections.abc import Mapping
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
 from .decide import is_asked_entry, option_asked
-from .kinds import defined_name_share, identifier_share, kind_fit, states_literal
+from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
 from .question import Question
 from .reading import read_chunk
 from .search import Hit
-from .tokens import Matcher, joined_in
+from .tokens import Matcher, Terms, joined_in
 
 # Passages ranked into claims: far more than an answer quotes (six, none overlapping).
 MAX_RANKED = 120
@@ -61,10 +61,19 @@ ASKED_ENTRY = 1.0
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
 
-_BOILERPLATE = re.compile(
-    r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
-    r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
-    re.M,
+_BOILERPLATE = Screened(
+    re.compile(
+        r"^\s*(?:Classifier|Requires-Dist|Project-URL|Provides-Extra|License|Metadata-Version|Dynamic):|"
+        r"^\s*\.\. (?:image|\|)|:target:|^\s*(?:import|from \S+ import)\b|#\s*(?:type|noqa|pragma):",
+        re.M,
+    ),
+    (
+        *"Classifier: Requires-Dist: Project-URL: Provides-Extra: License: Metadata-Version: Dynamic:".split(),
+        ".. ",
+        ":target:",
+        "import",
+        "#",
+    ),
 )
 
 
@@ -100,7 +109,8 @@ def rank_passages(
     key_terms = set(q.key)
     matchers = {t: Matcher(t, q) for t in q.terms}
     # how well each passage's own words hold each term: read for the IDF and again for its score
-    own = [{t: matchers[t](r[4], r[5]) for t in q.terms} for r in raw]
+    asked = Terms(matchers)
+    own = [asked.levels(r[4], r[5]) for r in raw]
     count = {t: sum(1 for levels in own if levels[t]) for t in q.terms}
     for t in q.key:
         if not count[t] and t.isalpha() and len(light_stem(t)) >= 4:
@@ -110,6 +120,7 @@ def rank_passages(
             for levels, r in zip(own, raw, strict=True):
                 levels[t] = matchers[t](r[4], r[5])
             count[t] = sum(1 for levels in own if levels[t])
+    key_asked = Terms({t: matchers[t] for t in q.key})  # the context's masks ask the key terms only
     weight = {
         t: (math.log(1 + len(raw) / (1 + count[t])) + 0.1)
         * (1.0 if t in key_terms else 0.3)
@@ -138,15 +149,13 @@ def rank_passages(
     def path_mask(path_tokens: frozenset[str]) -> int:
         found = path_masks.get(id(path_tokens))
         if found is None:
-            found = path_masks[id(path_tokens)] = sum(
-                bit for t, bit in bits.items() if matchers[t](path_tokens)
-            )
+            found = path_masks[id(path_tokens)] = sum(bits[t] for t in key_asked.held(path_tokens))
         return found
 
     def part_mask(part: frozenset[str]) -> int:
         found = part_masks.get(id(part))
         if found is None:
-            held = {t for t in bits if matchers[t](part)}
+            held = key_asked.held(part)
             if joined_terms:
                 # a joined identifier in it holds the term (the matcher's 0.8)
                 inside = joined_in(part, joined_terms)

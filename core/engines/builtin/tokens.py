@@ -12,6 +12,7 @@ Pure Python: no Django imports.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 
@@ -41,6 +42,31 @@ class Tokens(frozenset):
         return self._prefixes
 
 
+# Every CamelCase name holds a letter or digit followed by a capital: a text
+# without one has none, told by a search much cheaper than ``_CAMEL``'s.
+_BEFORE_CAPITAL = re.compile(r"[A-Za-z0-9][A-Z]")
+# Stems of words met (``light_stem``, without its cache's bookkeeping), at most this many.
+MAX_STEMS = 1 << 17
+
+
+class _Stems(dict):
+    def __missing__(self, word: str) -> str:
+        if len(self) >= MAX_STEMS:
+            self.clear()
+        stem = self[word] = light_stem(word)
+        return stem
+
+
+_stems = _Stems()
+
+
+# Texts whose tokens are kept: a chunk's heading, path and the end of the chunk
+# before it, a line above it, the same sentence in two chunks of one file (a
+# question's spans are read a third time over otherwise).
+MAX_KEPT_TOKENS = 2048
+
+
+@functools.lru_cache(maxsize=MAX_KEPT_TOKENS)
 def tokens_of(text: str) -> Tokens:
     """Stemmed words, link targets left out (a URL is not what a passage says);
     a CamelCase identifier also gives its words (``HttpResponseClientRefresh``:
@@ -48,8 +74,12 @@ def tokens_of(text: str) -> Tokens:
     if "](" in text or "://" in text:
         text = _URL.sub(" ", text)
     found = words(text)
-    humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
-    return Tokens(map(light_stem, found + humps if humps else found))
+    # a capital after the first character, then one after a letter or digit
+    if text[1:].lower() != text[1:] and _BEFORE_CAPITAL.search(text):
+        humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
+        if humps:
+            found += humps
+    return Tokens(map(_stems.__getitem__, found))
 
 
 class Matcher:
@@ -61,7 +91,7 @@ class Matcher:
     (``vocab.py``), else 0.
     Its stems are worked out once: ranking asks for every term of every passage."""
 
-    __slots__ = ("compound", "learned", "prefix", "stem", "synonyms", "term")
+    __slots__ = ("_checked", "_compounds", "compound", "learned", "prefix", "stem", "synonyms", "term")
 
     def __init__(self, term: str, q: Question, *, compound: bool = False) -> None:
         self.term = term
@@ -70,6 +100,10 @@ class Matcher:
         self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
         self.learned = q.learned.get(term, frozenset())
         self.compound = compound and term.isalpha() and len(self.stem) >= 4
+        # tokens already judged as compounds of the word, and those that are:
+        # a passage's tokens are mostly ones met before, judged once each
+        self._checked: set[str] = set()
+        self._compounds: set[str] = set()
 
     def __call__(self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()) -> float:
         if self.stem in tokens:
@@ -86,11 +120,70 @@ class Matcher:
             return 0.8
         if self.learned and not self.learned.isdisjoint(tokens):
             return LEARNED_LEVEL
-        if self.compound and any(
-            len(t) <= len(self.stem) + 4 and t.endswith(self.stem) and t != self.stem for t in tokens
-        ):
+        if self.compound and self._holds_compound(tokens):
             return 0.8  # a compound ending in the word: "libcurl" for "curl"
         return 0.0
+
+    def _holds_compound(self, tokens: frozenset[str]) -> bool:
+        """Whether ``tokens`` holds a compound ending in the word (at most 4 letters more)."""
+        new = tokens - self._checked
+        if new:
+            stem, longest = self.stem, len(self.stem) + 4
+            self._compounds.update(t for t in new if len(t) <= longest and t.endswith(stem) and t != stem)
+            self._checked |= new
+        return not self._compounds.isdisjoint(tokens)
+
+
+class Terms:
+    """A question's matchers asked together. A token set is matched only by the
+    terms one of whose words (stem, synonyms, learned abbreviations) or 5-letter
+    prefixes it holds, found by two set intersections, so only those matchers
+    are asked (and a compound matcher, which reads every token, always); a token
+    set that is no ``Tokens`` (no prefixes kept) asks them all."""
+
+    __slots__ = ("_by_prefix", "_by_word", "_compound", "_zero", "matchers", "prefixes", "words")
+
+    def __init__(self, matchers: dict[str, Matcher]) -> None:
+        self.matchers = matchers
+        self._zero = dict.fromkeys(matchers, 0.0)
+        self._by_word: dict[str, list[str]] = {}
+        self._by_prefix: dict[str, list[str]] = {}
+        for t, m in matchers.items():
+            for w in {m.stem} | m.synonyms | m.learned:
+                self._by_word.setdefault(w, []).append(t)
+            if m.prefix:
+                self._by_prefix.setdefault(m.prefix, []).append(t)
+        self.words = frozenset(self._by_word)
+        self.prefixes = frozenset(self._by_prefix)
+        self._compound = [t for t, m in matchers.items() if m.compound]
+
+    def _candidates(self, tokens: Tokens, joined: set[str] | frozenset[str]) -> set[str]:
+        """The terms that may match ``tokens``: every other one's level is 0."""
+        found = {t for w in tokens & self.words for t in self._by_word[w]}
+        found.update(self._compound)
+        if self.prefixes:
+            for p in tokens.prefixes() & self.prefixes:
+                found.update(self._by_prefix[p])
+        if joined:
+            found.update(t for t in self.matchers if any(t in j for j in joined))
+        return found
+
+    def levels(
+        self, tokens: frozenset[str], joined: set[str] | frozenset[str] = frozenset()
+    ) -> dict[str, float]:
+        """Each term's level in ``tokens`` (a passage's ``joined`` identifiers with it)."""
+        if not isinstance(tokens, Tokens):
+            return {t: m(tokens, joined) for t, m in self.matchers.items()}
+        levels = self._zero.copy()
+        for t in self._candidates(tokens, joined):
+            levels[t] = self.matchers[t](tokens, joined)
+        return levels
+
+    def held(self, tokens: frozenset[str]) -> set[str]:
+        """The terms ``tokens`` holds at all."""
+        if not isinstance(tokens, Tokens):
+            return {t for t, m in self.matchers.items() if m(tokens)}
+        return {t for t in self._candidates(tokens, ()) if self.matchers[t](tokens)}
 
 
 def joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
