@@ -23,7 +23,7 @@ from core.text import clip
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim
-from .decide import entry_options, options_in, states_the_option_asked
+from .options import entry_options, options_in, states_the_option_asked
 
 
 @dataclass(slots=True)

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
-from .decide import is_asked_entry, option_asked
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
+from .options import AskedOptions
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
@@ -44,19 +44,6 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
-# "Which grep option skips …?", "Which keyword sets …?": the answer is an entry's name,
-# which its opening passage holds (its later sentences say more of the words asked)
-_ASKS_OPTION_NAME = re.compile(
-    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+){0,2}?(?:options?|flags?|switch(?:es)?|keywords?|directives?)\b",
-    re.I,
-)
-# …the bonus of an entry's opening passage then, whatever words of the question it misses
-# ("option" is in none of them)
-NAMES_OPTION = 0.2
-# The bonus of the entry of the option a question names ("What does --retry do?",
-# "curl's retry delay option"): its term and first paragraph are what was asked, and
-# lead over any passage that is not (a sibling's entry repeats more of the words).
-ASKED_ENTRY = 1.0
 # The share of its weight the verb a question ends with keeps ("live" after "an access token"):
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
@@ -164,9 +151,7 @@ def rank_passages(
         return found
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
-    written, named_option = option_asked(q.text)
-    asks_option = bool(written or named_option)
-    asks_option_name = bool(_ASKS_OPTION_NAME.match(q.text))
+    asked = AskedOptions.of(q.text)  # what the question asks of a manual's entries
     for levels, (
         hit,
         rank,
@@ -228,12 +213,9 @@ def rank_passages(
             # skip the verification step"): the option is how, and scores as code does
             # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
-        names_option = asks_option_name and bool(defines)  # the entry naming the option asked for
-        if names_option:
-            kind_ok = True
-        asked_entry = asks_option and bool(defines) and is_asked_entry(defines, written, named_option)
-        if asked_entry:
-            kind_ok = True
+        # the entry naming the option asked for, or the asked option's own (``options.py``)
+        entry_answers, entry_bonus = asked.entry(defines, coverage)
+        kind_ok = kind_ok or entry_answers
         if (
             q.kind == "why"
             and hit.heading
@@ -244,12 +226,7 @@ def rank_passages(
             # holding the kind of answer counts as far as the passage is about the question
             bonus *= min(1.0, coverage / 0.5) * (0.7 if missing else 1.0)
         score = coverage + 0.2 * generic_share + bonus + 0.15 * (hit.score / best_bm25) - 0.002 * rank
-        if names_option:
-            score += NAMES_OPTION * min(1.0, coverage / 0.5)  # as far as it is about the question
-        if asked_entry:
-            # however few of the question's words it repeats ("option" is not in
-            # ``-f, --fail``'s entry): the entry is what was asked
-            score += ASKED_ENTRY
+        score += entry_bonus
         if q.kind == "howto":
             # an option named for what the how-to asks to do (``ignore_unknown_options``)
             share = identifier_share(body, q)

@@ -15,7 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.decide import entry_options, option_asked, options_in
+from core.engines.builtin.options import entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.

@@ -1,0 +1,165 @@
+"""The command-line options and keywords a question asks about, and the manual
+entries that answer it.
+
+A manual's definition-list entry opens with what it defines ("-m, --max-time
+<seconds>", "ConnectionAttempts"). A question naming an option as its subject
+("What does --retry do?", "curl's retry delay option") is answered by that
+option's own entry, not a sibling's that repeats more of its words
+(``--retry-delay`` for ``--retry``); one asking for an option's name ("Which grep
+option skips …?") by the opening passage of an entry, which holds the name.
+
+Pure Python: no Django imports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .claims import Claim
+from .query import fold, light_stem
+
+# A command-line option as a question or a manual writes it: "--retry", "-xdev", "--max-time=SECONDS".
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w.]*(?:-[\w.]+)*")
+# What follows an option in its entry's first line: "<seconds>", "[=FORMAT]", "SECONDS", ","
+_OPTION_ARGUMENT = re.compile(r"[<\[=|]|[A-Z][A-Z_]*,?$|,$")
+
+
+def options_in(text: str) -> frozenset[str]:
+    """The command-line options ``text`` names."""
+    return frozenset(_OPTION.findall(text))
+
+
+def entry_options(claim: Claim) -> frozenset[str]:
+    """The options whose definition-list entry ``claim`` is: the term it is shown
+    with, or the options that open it ("-m, --max-time <seconds> Maximum time …");
+    empty for a passage that is no option's entry."""
+    if claim.term:
+        return options_in(claim.term)
+    found = set()
+    for word in claim.sentence.split():
+        # "--partial-dir=DIR", "--info=FLAGS,": the option without its argument
+        option = _OPTION.fullmatch(re.split(r"[=\[]", word.rstrip(","), maxsplit=1)[0])
+        if option:
+            found.add(option.group())
+        elif not _OPTION_ARGUMENT.match(word):
+            break
+    return frozenset(found)
+
+
+def _name_words(option: str) -> set[str]:
+    return {light_stem(w) for w in re.split(r"[-_.]+", option.lower()) if len(w) > 1}
+
+
+# "curl's retry delay option", "the -name test", "find's prune action": the words naming an option
+_NAMED_AS = re.compile(
+    r"(?:['’]s|\bthe|\ban?)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:option|flag|switch|test|action|directive)s?\b",
+    re.I,
+)
+
+
+# "What does --retry do?", "What is curl's --fail option for?": the option is what is asked about
+_OPTION_SUBJECT = re.compile(
+    r"^\s*(?:what|how)\s+(?:does|do|is|are|did)\s+(?:[\w'’.-]+\s+){0,3}?(--?[A-Za-z][\w.-]*)(?=[\s?]|$)", re.I
+)
+_OPTION_WORD = r"\s+(?:option|flag|switch|test|action|directive)s?\b"
+
+
+def option_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The options a question asks about, as its subject: the ones it writes
+    before "option" ("curl's --retry option") or right after "what does" ("What
+    does -prune do?"), else the words it names one with ("curl's retry delay
+    option": retry, delay), stemmed as ``_name_words`` stems an option's name.
+    An option written as the context of another question ("How many redirects
+    … with --location?", "an alternate name for -xdev") is not asked about."""
+    written = frozenset(
+        found for found in options_in(question) if re.search(re.escape(found) + _OPTION_WORD, question)
+    )
+    subject = _OPTION_SUBJECT.match(question)
+    if subject:
+        written |= {subject.group(1)}
+    if written:
+        return written, frozenset()
+    if options_in(question):
+        return frozenset(), frozenset()
+    found = _NAMED_AS.search(question)
+    if not found:
+        return frozenset(), frozenset()
+    return frozenset(), frozenset(
+        light_stem(fold(w)) for w in re.split(r"[\s_-]+", found.group(1)) if len(w) > 1
+    )
+
+
+def is_asked_entry(defines: str, written: frozenset[str], named: frozenset[str]) -> bool:
+    """Whether the definition-list entry of ``defines`` (its term: "-m, --max-time
+    <seconds>") is the option asked about: one of the options written, or the one
+    whose name is the words named, all of them and no more (not a sibling:
+    ``--retry-delay`` for "the retry option")."""
+    own = options_in(defines)
+    if not own:
+        return False
+    if written:
+        return bool(own & written)
+    return bool(named) and any(_name_words(option) == named for option in own)
+
+
+def states_the_option_asked(question: str, lead: Claim) -> bool:
+    """Whether the lead is about the option the question asks about, as far as
+    a manual shows it. A question naming options ("What does --retry do?") needs
+    the entry of one of them, or a passage naming one that is no other option's
+    entry: the entry of ``--retry-delay`` names "retry", "delay" and even
+    "--retry", every key term, yet not what was asked. A question naming none
+    ("What does the retry option do?") is not about an entry whose name only
+    shares some of its words (a sibling: ``--retry-delay``, ``--retry-max-time``)."""
+    asked = options_in(question)
+    own = entry_options(lead)
+    if asked:
+        if own:
+            return bool(own & asked)
+        return bool(options_in(f"{lead.sentence}\n{lead.code or ''}") & asked)
+    if not own:
+        return True
+    words = {light_stem(fold(w)) for w in re.findall(r"\w+", question)}
+    names = [_name_words(option) for option in own]
+    shares = any(name & words for name in names)
+    return not shares or any(name <= words for name in names)
+
+
+# "Which grep option skips …?", "Which keyword sets …?": the answer is an entry's name,
+# which its opening passage holds (its later sentences say more of the words asked)
+_ASKS_OPTION_NAME = re.compile(
+    r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+){0,2}?(?:options?|flags?|switch(?:es)?|keywords?|directives?)\b",
+    re.I,
+)
+# The bonus of an entry's opening passage then, as far as it is about the question,
+# whatever words of it the entry misses ("option" is in none of them).
+NAMES_OPTION = 0.2
+# The bonus of the entry of the option a question names: its term and first paragraph
+# are what was asked, and lead over any passage that is not.
+ASKED_ENTRY = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class AskedOptions:
+    """What a question asks of a manual's entries (see the module's docstring)."""
+
+    written: frozenset[str]
+    named: frozenset[str]
+    asks_name: bool
+
+    @classmethod
+    def of(cls, question: str) -> AskedOptions:
+        written, named = option_asked(question)
+        return cls(written, named, bool(_ASKS_OPTION_NAME.match(question)))
+
+    def entry(self, defines: str, coverage: float) -> tuple[bool, float]:
+        """Whether a passage opening the entry of ``defines`` (empty: it opens
+        none) holds what was asked of entries, and the score it adds for it."""
+        if not defines:
+            return False, 0.0
+        answers, bonus = False, 0.0
+        if self.asks_name:
+            answers, bonus = True, NAMES_OPTION * min(1.0, coverage / 0.5)
+        if (self.written or self.named) and is_asked_entry(defines, self.written, self.named):
+            answers, bonus = True, bonus + ASKED_ENTRY  # however few of the question's words it repeats
+        return answers, bonus
