@@ -248,3 +248,17 @@ def polled():
         raise AssertionError("the engine test did not finish")
 
     return poll
+
+
+@pytest.fixture(autouse=True)
+def _model_servers_are_asked_afresh():
+    """A model server's context length is learnt once per process, by its base
+    URL (``core.engines.openai.context``). Each test starts its own double on a
+    free port, which a later test's double may get again with another context:
+    the later test must ask its own server, not inherit the first one's answer
+    (seen: a 2,900-token double sent 4,003 tokens budgeted to an earlier 6,000)."""
+    from core.engines.openai import context
+
+    context._KNOWN.clear()
+    yield
+    context._KNOWN.clear()
