@@ -18,7 +18,7 @@ import time
 
 import openai
 from django.conf import settings
-from django.db import IntegrityError, connections, models, transaction
+from django.db import IntegrityError, OperationalError, connections, models, transaction
 from django.utils import timezone
 
 from core.engines.check import EngineUnavailable, check_engine, shown_report
@@ -42,6 +42,7 @@ PROBE_TIMEOUT_S = 10.0
 
 
 STALE_GRACE_S = 30  # after being abandoned, a test's thread has this long to record its end
+RECORD_WAITS_S = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2)  # a busy table is tried again after each
 
 
 def check_start(engine: str, user) -> EngineCheck:
@@ -95,21 +96,34 @@ def _run(pk: int, engine: str) -> None:
         status = raw.get("status") if raw.get("status") in EngineCheck.Status.values else "failed"
         # The page shows the server's folders under neutral names; the raw report is the admin's.
         report = shown_report(raw, sandboxes=str(settings.SANDBOX_ROOT), states=str(settings.STATE_ROOT))
-        EngineCheck.objects.filter(pk=pk).update(
-            status=status, report=report, raw_report=raw, finished_at=timezone.now()
-        )
+        record_end(pk, status=status, report=report, raw_report=raw)
     except Exception:
         log.exception("The test of engine %s could not be recorded", engine)
-        EngineCheck.objects.filter(pk=pk).update(
+        record_end(
+            pk,
             status=EngineCheck.Status.FAILED,
             report={
                 "status": "failed",
                 "why": "The test stopped on an error in the app; see the server log.",
             },
-            finished_at=timezone.now(),
         )
     finally:
         connections.close_all()
+
+
+def record_end(pk: int, **fields) -> None:
+    """Store how the test ``pk`` ended. The page's polls write the same row while
+    the test runs; a write of theirs in progress is waited out (SQLite answers
+    "locked" at once where its busy timeout does not apply, as in a shared cache),
+    so a finished test is never recorded as failed for it."""
+    for wait in (*RECORD_WAITS_S, None):
+        try:
+            EngineCheck.objects.filter(pk=pk).update(**fields, finished_at=timezone.now())
+            return
+        except OperationalError as error:
+            if wait is None or "locked" not in str(error):
+                raise
+            time.sleep(wait)
 
 
 def _abandoned(pk: int):
@@ -121,9 +135,13 @@ def _abandoned(pk: int):
         if time.monotonic() - asked["at"] >= 1.0 and not asked["answer"]:
             asked["at"] = time.monotonic()
             since = timezone.now() - timezone.timedelta(seconds=settings.ENGINE_TEST_ABANDON_SECONDS)
-            asked["answer"] = not EngineCheck.objects.filter(
-                pk=pk, status=EngineCheck.Status.RUNNING, polled_at__gte=since
-            ).exists()
+            try:
+                asked["answer"] = not EngineCheck.objects.filter(
+                    pk=pk, status=EngineCheck.Status.RUNNING, polled_at__gte=since
+                ).exists()
+            except OperationalError as error:  # a poll writing the row: ask again in a second
+                if "locked" not in str(error):
+                    raise
         return asked["answer"]
 
     return cancelled
