@@ -204,7 +204,11 @@ SETS = {
         "manual pages",
         more_manpage_corpus,
     ),
-    "configs": (Path(__file__).with_name("sets") / "dev_configs.jsonl", "configuration manuals", configs_corpus),
+    "configs": (
+        Path(__file__).with_name("sets") / "dev_configs.jsonl",
+        "configuration manuals",
+        configs_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
 DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs"})
@@ -318,6 +322,10 @@ class Outcome:
     claims: list[tuple[str, dict]]  # (shown text, citation) for every cited claim
     citations: list[dict]
     verified: list[str]
+    near: list[tuple[str, int, int]]  # a decline's nearest passages: (file shown, first line, last line)
+
+
+_NEAR = re.compile(r"^- .+ — (.+), lines (\d+) to (\d+)", re.MULTILINE)
 
 
 def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
@@ -360,7 +368,20 @@ def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
     if citations:
         parsed = parse_citations(text).citations
         verified = [v.status for v in verify_citations(root, parsed)]
-    return Outcome(case, seconds, declined, confidence, lead, lead_cite, claims, citations, verified)
+    near = []
+    if declined and "Consulted (nearest passages" in report:
+        listed = report.split("Consulted (nearest passages", 1)[1].split("\n## ", 1)[0]
+        near = [(m[1], int(m[2]), int(m[3])) for m in _NEAR.finditer(listed)]
+    return Outcome(case, seconds, declined, confidence, lead, lead_cite, claims, citations, verified, near)
+
+
+def near_holds_gold(o: Outcome) -> bool:
+    """A decline whose nearest passages (named, not cited) include the gold lines."""
+    return any(
+        Path(g.file).name in shown and start <= g.lines[1] and end >= g.lines[0]
+        for g in o.case.gold
+        for shown, start, end in o.near
+    )
 
 
 def lead_correct(o: Outcome) -> bool:
@@ -448,6 +469,7 @@ def report(name: str, outcomes: list[Outcome], box: Sandbox) -> dict:
         "declined_unanswerable": sum(o.declined for o in unanswerable),
         "unanswerable": len(unanswerable),
         "wrongly_declined": sum(o.declined for o in answerable),
+        "declined_near_gold": sum(o.declined and near_holds_gold(o) for o in answerable),
         "twofile_complete": sum(complete(o) for o in twofile),
         "anywhere": sum(complete(o) for o in answerable),
         "twofile": len(twofile),
@@ -462,6 +484,7 @@ def report(name: str, outcomes: list[Outcome], box: Sandbox) -> dict:
     print(f"citations verified          {pct(row['verified'], row['citations'])}")
     print(f"unanswerable declined       {pct(row['declined_unanswerable'], row['unanswerable'])}")
     print(f"answerable wrongly declined {pct(row['wrongly_declined'], row['answerable'])}")
+    print(f"  … the gold among its nearest passages {row['declined_near_gold']}")
     print(f"two-file answers complete   {pct(row['twofile_complete'], row['twofile'])}")
     kinds = sorted({o.case.kind for o in answerable})
     print(
@@ -489,7 +512,8 @@ def show(outcomes: list[Outcome], box: Sandbox) -> None:
         if o.case.gold:
             print(f"   gold: {o.case.gold[0].file}:{o.case.gold[0].lines} {o.case.gold[0].phrases[0]!r}")
         if o.declined:
-            print("   declined")
+            near = ", ".join(f"{f}:{a}-{b}" for f, a, b in o.near[:3])
+            print(f"   declined; nearest: {near or 'none'}")
         else:
             loc = o.lead_cite["location"] if o.lead_cite else {}
             where = (
