@@ -218,6 +218,7 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=55)
     parser.add_argument("--citations", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="profile one replay and page, then stop")
     args = parser.parse_args()
     if not shutil.which("rg"):
         raise SystemExit("ripgrep is missing: make bench-ripgrep")
@@ -297,6 +298,15 @@ def run(args) -> None:
     forget_sessions()
     replay_in_process()  # and the first request's URL resolver, templates and imports
     page()
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        forget_sessions()
+        profiler.runcall(lambda: (replay_in_process(), page()))
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
+        return
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     parts: list[dict[str, float]] = []
     prints: set[str] = set()
