@@ -101,6 +101,10 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
         # compression level …?" and a lead about little else of the question either
         if q.counts or coverage < NAMED_HEAD_COVERAGE:
             return False
+    if coverage < NAMED_HEAD_COVERAGE and set(lead.missing) & names_in(q.text):
+        # "which TLS version …?", "which Pygments style …?": a lead about little else of the
+        # question that does not hold a name it asks about is about something else
+        return False
     if coverage >= DECLINE_BELOW:
         return True
     if len(picked) < 2 or coverage < 0.3 or not q.key:

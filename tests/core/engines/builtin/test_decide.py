@@ -326,3 +326,23 @@ def test_a_files_path_is_a_value_a_which_file_question_asks_for():
     assert NAME.search("The default state file is /var/lib/relay/status.")
     assert NAME.search("Its cache lives in ~/.cache/relay by default.")
     assert not NAME.search("Tells relay to use an alternate state file, and/or a lock.")
+
+
+def test_a_lead_without_the_name_a_question_asks_about_declines(tmp_path):
+    """ "Which TLS version …?" of a package whose only "version" is its release
+    number: the lead holds "version" and the package's name but not "TLS", and
+    little else of the question; it is about something else, so the answer
+    declines and names it as consulted, instead of quoting it at LOW."""
+    files = {
+        f"{CID}/dburl/METADATA": "Name: dburl\nVersion: 3.1.2\nSummary: Use database URLs in your application.\n",
+        f"{CID}/dburl/NOTES.md": "# Notes\n\nTLS connections are set up by the database server, not here.\n",
+        f"{CID}/dburl/parse.py": "def parse(url):\n    # the parser's rules enforce a scheme\n    return url\n",
+    }
+    answer = ask(make_sandbox(tmp_path / "unsaid", files), "Which TLS version does dburl enforce by default?")
+    assert "No Definitive Answer Found" in answer
+    assert "METADATA, lines 1 to" in answer  # shown as consulted
+    # the same content stating it is answered
+    files[f"{CID}/dburl/NOTES.md"] = "# Notes\n\ndburl enforces TLS version 1.2 by default.\n"
+    answer = ask(make_sandbox(tmp_path / "said", files), "Which TLS version does dburl enforce by default?")
+    assert "No Definitive Answer Found" not in answer
+    assert "TLS version 1.2" in quick_answer(answer)
