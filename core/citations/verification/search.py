@@ -48,36 +48,47 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"  # pragma: no mutate: 'LATIN-1' is the same codec
 
 
-def _pick_anchor(low, words: list, limit: int) -> object | None:
+def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int] | None]:
     """The excerpt word that looks rarest in ``low[:limit]``: the one whose
     ``_PROBE``-th hit comes latest (a few finds per word, where counting every
     hit would cost a pass per word), or the first with a single hit; empty
     when a word is absent, so the excerpt cannot be there; ``None`` when
-    there is no word."""
-    best, best_at = None, -1  # pragma: no mutate: speed only: the same occurrences
+    there is no word. With it, its hits when the probe saw them all (fewer
+    than ``_PROBE``), so they are not looked for through the text again."""
+    best, best_at, best_hits = None, -1, None  # pragma: no mutate: speed only: the same occurrences
     for word in words:
         at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
-            return word[:0]  # pragma: no mutate: speed only: spans without the word are dropped
+            return word[:0], None  # pragma: no mutate: speed only: spans without the word are dropped
+        hits = [at]
         for probe in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
             nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
             if nxt < 0 and not probe:
                 # One hit: no word is rarer but an absent one, and the spans
                 # around this hit are dropped anyway unless every word is in
                 # them; the other words are not looked for through the text.
-                return word  # pragma: no mutate: speed only: the same spans kept, the same occurrences
+                return word, hits  # pragma: no mutate: speed only: the same spans kept, the same occurrences
             if nxt < 0:  # pragma: no mutate: find from at + 1 never returns 0
                 # Not mutated: speed only: a word with fewer hits than probed is ranked by limit - at instead
                 at = limit + at  # fewer hits than probed: rarer than any  # pragma: no mutate
                 break  # pragma: no mutate: speed only: the whole text is normalised instead
             at = nxt
+            hits.append(at)
+        else:
+            hits = None  # more hits than probed: not all seen
         if at > best_at:  # pragma: no mutate: speed only: the later of equally rare words
-            best, best_at = word, at
-    return best
+            best, best_at, best_hits = word, at, hits
+    return best, best_hits
 
 
 def _spans(
-    low, anchor, reach: int, newline, bounds: tuple[int, int], places: list[int] | None = None
+    low,
+    anchor,
+    reach: int,
+    newline,
+    bounds: tuple[int, int],
+    places: list[int] | None = None,
+    known: list[int] | None = None,
 ) -> list[tuple[int, int]] | None:
     """Whole-line spans around each hit of ``anchor`` inside ``bounds``, and
     around each of ``places`` there (characters that may spell a word once
@@ -86,7 +97,7 @@ def _spans(
     or more before its first hit and after its last (unless the text ends
     first), which ``reach.widened`` relies on."""
     spans: list[tuple[int, int]] = []
-    hits = _hits(low, anchor, bounds) if anchor else iter(())
+    hits = iter(known) if known is not None else _hits(low, anchor, bounds) if anchor else iter(())
     if places:
         hits = heapq.merge(hits, [p for p in places if bounds[0] <= p < bounds[1]])
     for count, pos in enumerate(hits, 1):
@@ -208,7 +219,7 @@ def search_any(
     for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
         # Not mutated: speed only: no word looked for raw, so more is normalised: the same occurrences
         needle_words = _encoded(needle.words, text is None) if anchors else []  # pragma: no mutate
-        limit, anchor, after = len(hay), None, 0
+        limit, anchor, after, known = len(hay), None, 0, None
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
             # text than this verbatim one, so ends no later: it is in these
@@ -234,7 +245,7 @@ def search_any(
             continue
         if anchor is None:  # pragma: no mutate: speed only: the rarest word's spans hold it
             # Not mutated: speed only: no anchor, so the whole text is normalised (the same occurrences)
-            anchor = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
+            anchor, known = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
         if anchor is None:
             # Not mutated: the whole text instead of the part up to the verbatim line adds only later
             # occurrences
@@ -244,7 +255,9 @@ def search_any(
         # each hit, holding the same occurrences
         around = 2 * needle.raw_length + 100  # pragma: no mutate
         # Not mutated: speed only: no spans means a whole-text search; an empty anchor finds nothing new
-        spans = _spans(low, anchor, around, newline, (after, limit), places) if anchor or places else []
+        spans = (
+            _spans(low, anchor, around, newline, (after, limit), places, known) if anchor or places else []
+        )
         if spans:
             # Not mutated: speed only: wider or no spans, the same occurrences; need - 2 is still enough
             # pragma: no mutate start
@@ -279,7 +292,11 @@ def search_any(
             piece = data[start:end].decode("utf-8") if text is None else text[start:end]  # pragma: no mutate
             # Normalised once: the window's joined text is the piece's
             # normalised text, so its occurrences are the matches there.
-            window = Window.from_text(piece, first_line + lines.newlines_before(start))
-            found.update(window.occurrences(needle))
+            # Numbered from the piece's first line; the lines before it are
+            # counted only when it holds one.
+            occurrences = Window.from_text(piece, 0).occurrences(needle)
+            if occurrences:
+                base = first_line + lines.newlines_before(start)
+                found.update([(a + base, b + base) for a, b in occurrences])
         results.append(found)
     return results, encoding

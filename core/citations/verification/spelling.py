@@ -49,11 +49,15 @@ def hiding_places(text: str | bytes) -> list[int] | None:
     holds a handful ("ß", "™", "²")."""
     if isinstance(text, bytes):
         # Its non-ASCII bytes alone are whole UTF-8 characters.
-        present = _spelling()[0].intersection(text.translate(None, _ASCII).decode("utf-8"))
-        wanted = [char.encode("utf-8") for char in present]
-    else:
-        wanted = list(_spelling()[0].intersection(_ASCII_RUNS.sub("", text)))
-    places: list[int] = []
+        foreign = text.translate(None, _ASCII)
+        present = _spelling()[0].intersection(foreign.decode("utf-8"))
+        places: list[int] = []
+        for char in present:
+            if _utf8_places(text, foreign, char.encode("utf-8"), places):
+                return None
+        return sorted(places)
+    wanted = list(_spelling()[0].intersection(_ASCII_RUNS.sub("", text)))
+    places = []
     for char in wanted:
         at = text.find(char)
         while at >= 0:
@@ -62,3 +66,30 @@ def hiding_places(text: str | bytes) -> list[int] | None:
                 return None
             at = text.find(char, at + 1)
     return sorted(places)
+
+
+def _utf8_places(data: bytes, foreign: bytes, char: bytes, places: list[int]) -> bool:
+    """Add the offset of every ``char`` (a UTF-8 character) in ``data`` to
+    ``places``; whether they went past ``MAX_PLACES``. A find of several
+    bytes runs at about a byte a nanosecond, a find of one byte many times
+    faster: when the character's last byte is rare (``foreign``, the
+    text's non-ASCII bytes, tells how rare), that byte is found and the
+    bytes before it are compared; else the whole character is found."""
+    size = len(char) - 1
+    last = char[size:]
+    if foreign.count(last) * 200 > len(data):  # pragma: no mutate: speed only: the same offsets either way
+        at = data.find(char)
+        while at >= 0:
+            places.append(at)
+            if len(places) > MAX_PLACES:
+                return True
+            at = data.find(char, at + 1)
+        return False
+    at = data.find(last, size)
+    while at >= 0:
+        if data.startswith(char, at - size):
+            places.append(at - size)
+            if len(places) > MAX_PLACES:
+                return True
+        at = data.find(last, at + 1)
+    return False

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import accumulate, compress, count, repeat
 from operator import add
@@ -17,13 +16,20 @@ from core.citations.verification.needle import Needle
 from core.citations.verification.normalize import ASCII_SPACES, TOKEN_RE, fold, matches
 
 
-@dataclass(slots=True)
 class Window:
-    """Normalised lines of a stretch of a file, to search excerpts in."""
+    """Normalised lines of a stretch of a file, to search excerpts in. Where
+    each kept line starts in ``joined``, and its number, are worked out only
+    when a match asks for them: most stretches searched hold none."""
 
-    joined: str
-    starts: list[int]  # offset of each kept line in ``joined``
-    line_numbers: list[int]
+    __slots__ = ("_kept", "_line_numbers", "_normalised", "_starts", "first_line", "joined")
+
+    def __init__(self, joined: str, normalised: list[str], kept: list[str], first_line: int) -> None:
+        self.joined = joined
+        self._normalised = normalised  # every line, normalised ("" when nothing is left of it)
+        self._kept = kept  # the non-empty ones, joined by one space in ``joined``
+        self.first_line = first_line
+        self._starts: list[int] | None = None
+        self._line_numbers: list[int] | None = None
 
     @classmethod
     def from_text(cls, text: str, first_line: int) -> Window:
@@ -47,9 +53,23 @@ class Window:
             normalised = [" ".join(line.split()) for line in folded.split("\n")]
             parts = list(filter(None, normalised))
             joined = " ".join(parts)
-        starts = list(accumulate(map(add, map(len, parts), repeat(1)), initial=0))
-        starts.pop()
-        return cls(joined, starts, list(compress(count(first_line), normalised)))
+        return cls(joined, normalised, parts, first_line)
+
+    @property
+    def starts(self) -> list[int]:
+        """The offset of each kept line in ``joined``."""
+        if self._starts is None:
+            starts = list(accumulate(map(add, map(len, self._kept), repeat(1)), initial=0))
+            starts.pop()
+            self._starts = starts
+        return self._starts
+
+    @property
+    def line_numbers(self) -> list[int]:
+        """The number of each kept line."""
+        if self._line_numbers is None:
+            self._line_numbers = list(compress(count(self.first_line), self._normalised))
+        return self._line_numbers
 
     def line_at(self, offset: int) -> int:
         return self.line_numbers[max(0, bisect_right(self.starts, offset) - 1)]

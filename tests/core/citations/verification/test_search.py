@@ -177,7 +177,7 @@ def test_a_word_found_once_anchors_the_search_at_once():
     """The first word of the excerpt with a single hit in the text anchors
     the search: no other word is looked for through the text."""
     low = _finds(b"alpha beta\nbeta gamma\nbeta delta\nbeta alpha\nepsilon\n")
-    assert search._pick_anchor(low, [b"beta", b"gamma", b"epsilon"], len(low)) == b"gamma"
+    assert search._pick_anchor(low, [b"beta", b"gamma", b"epsilon"], len(low)) == (b"gamma", [16])
     assert b"epsilon" not in low.words
 
 
