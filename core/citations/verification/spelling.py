@@ -59,13 +59,20 @@ def hiding_places(text: str | bytes) -> list[int] | None:
     wanted = list(_spelling()[0].intersection(_ASCII_RUNS.sub("", text)))
     places = []
     for char in wanted:
-        at = text.find(char)
-        while at >= 0:
-            places.append(at)
-            if len(places) > MAX_PLACES:
-                return None
-            at = text.find(char, at + 1)
+        if _every(text, char, places):
+            return None
     return sorted(places)
+
+
+def _every(text: str | bytes, char: str | bytes, places: list[int]) -> bool:
+    """Add the offset of every ``char`` in ``text`` to ``places``; whether they went past ``MAX_PLACES``."""
+    at = text.find(char)
+    while at >= 0:
+        places.append(at)
+        if len(places) > MAX_PLACES:
+            return True
+        at = text.find(char, at + 1)
+    return False
 
 
 def _utf8_places(data: bytes, foreign: bytes, char: bytes, places: list[int]) -> bool:
@@ -78,13 +85,7 @@ def _utf8_places(data: bytes, foreign: bytes, char: bytes, places: list[int]) ->
     size = len(char) - 1
     last = char[size:]
     if foreign.count(last) * 200 > len(data):  # pragma: no mutate: speed only: the same offsets either way
-        at = data.find(char)
-        while at >= 0:
-            places.append(at)
-            if len(places) > MAX_PLACES:
-                return True
-            at = data.find(char, at + 1)
-        return False
+        return _every(data, char, places)
     at = data.find(last, size)
     while at >= 0:
         if data.startswith(char, at - size):
