@@ -47,6 +47,11 @@ unanswerable; written on 2026-11-30 before the engine was run on it) over logrot
 configuration directives, gzip(1), xargs(1) and apt's NEWS.Debian: a configuration manual and a
 release-notes file, the other kinds of document the rsync set reads; it may be tuned on.
 
+``--set servers`` is a fifth development set (28 questions: 6 worded as a user asks, 3
+unanswerable, 16 asking for a default value; written on 2026-11-30 before the engine was run on it)
+over two servers' configuration guides, mosquitto.conf(5) and journald.conf(5): entries whose
+default is stated as "Defaults to …" at the end of their description.
+
 ``--set rsync`` evaluates the held-out set of
 ``bench/quality/sets/heldout_rsync_manuals.jsonl`` instead: 40 answerable
 questions (12 worded as a user asks, without the manuals' terms) and 5
@@ -127,6 +132,7 @@ RSYNC_DOCS = ("README.Debian", "NEWS.md.gz", "examples/rsyncd.conf")
 MANPAGE_DEV = ("curl.1", "find.1", "apt.conf.5")
 MANPAGE_MORE = ("wget.1", "tar.1", "ssh_config.5", "grep.1")
 CONFIG_MANUALS = ("logrotate.8", "gzip.1", "xargs.1")
+SERVER_MANUALS = ("mosquitto.conf.5", "journald.conf.5")
 
 
 def render_manual(page: str) -> str:
@@ -187,6 +193,12 @@ def configs_corpus(folder: Path) -> list[tuple[str, Path]]:
     return [*files, (path.name, path)]
 
 
+def servers_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """mosquitto.conf(5) and journald.conf(5) rendered to text: the fifth development set's corpus,
+    two servers' configuration guides."""
+    return rendered_manuals(folder, SERVER_MANUALS)
+
+
 SETS = {
     "rsync": (
         Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
@@ -209,9 +221,14 @@ SETS = {
         "configuration manuals",
         configs_corpus,
     ),
+    "servers": (
+        Path(__file__).with_name("sets") / "dev_servers.jsonl",
+        "servers' configuration manuals",
+        servers_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
