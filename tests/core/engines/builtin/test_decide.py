@@ -346,3 +346,36 @@ def test_a_lead_without_the_name_a_question_asks_about_declines(tmp_path):
     answer = ask(make_sandbox(tmp_path / "said", files), "Which TLS version does dburl enforce by default?")
     assert "No Definitive Answer Found" not in answer
     assert "TLS version 1.2" in quick_answer(answer)
+
+
+# A server's configuration manual: each setting on its line, what it does indented below.
+BROKER_MANUAL = """\
+NAME
+       broker.conf - the configuration file for broker
+
+GENERAL OPTIONS
+       autosave_interval seconds
+           The number of seconds that broker will wait between each time it
+           saves the in-memory database to disk. Defaults to 1800 seconds.
+
+       set_tcp_nodelay [ true | false ]
+           If set to true, the TCP_NODELAY option will be set on client
+           sockets to disable Nagle's algorithm. This has the effect of
+           reducing latency of some messages at potentially increasing the
+           number of TCP packets being sent. Defaults to false.
+
+       sys_interval seconds
+           The integer number of seconds between updates of the status
+           hierarchy. If unset, defaults to 10 seconds.
+"""
+
+
+def test_a_how_to_is_answered_by_a_configuration_settings_entry(tmp_path):
+    """A configuration manual gives a procedure as a setting's entry, as a
+    command's manual does as an option's: "how do I cut down the latency …?"
+    ("cut" is nowhere) is answered by the ``set_tcp_nodelay`` entry, not
+    declined for want of a code block."""
+    root = make_sandbox(tmp_path, {f"{CID}/broker.conf.5.txt": BROKER_MANUAL})
+    answer = ask(root, "How do I cut down the latency of small messages in broker?")
+    assert "No Definitive Answer Found" not in answer
+    assert "set_tcp_nodelay" in quick_answer(answer)
