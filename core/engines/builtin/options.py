@@ -47,8 +47,25 @@ def entry_options(claim: Claim) -> frozenset[str]:
     return frozenset(found)
 
 
+# A configuration key as a manual's entry defines it: "set_tcp_nodelay [ true | false ]",
+# "Storage=", "ConnectionAttempts" (a word alone, "port", is no key by its shape).
+_KEY = re.compile(r"[A-Za-z][\w.]*?(?:_\w[\w.]*|[a-z][A-Z][\w.]*)(?==|[\s,]|$)|[A-Za-z][\w.]*(?==)")
+
+
+def defined_key(defines: str) -> str:
+    """The configuration key the entry of ``defines`` (its term) defines, "" if none."""
+    found = _KEY.match(defines)
+    return found.group() if found else ""
+
+
+def defines_setting(defines: str) -> bool:
+    """Whether an entry's term is a setting to give: a command-line option or a configuration key."""
+    return defines.startswith("-") or bool(defined_key(defines))
+
+
 def _name_words(option: str) -> set[str]:
-    return {light_stem(w) for w in re.split(r"[-_.]+", option.lower()) if len(w) > 1}
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", option).lower()  # "ConnectionAttempts": connection, attempts
+    return {light_stem(w) for w in re.split(r"[-_.\s]+", words) if len(w) > 1}
 
 
 # "curl's retry delay option", "the -name test", "find's prune action": the words naming an option
@@ -95,7 +112,7 @@ def is_asked_entry(defines: str, written: frozenset[str], named: frozenset[str])
     <seconds>") is the option asked about: one of the options written, or the one
     whose name is the words named, all of them and no more (not a sibling:
     ``--retry-delay`` for "the retry option")."""
-    own = options_in(defines)
+    own = options_in(defines) or {key for key in (defined_key(defines),) if key}
     if not own:
         return False
     if written:

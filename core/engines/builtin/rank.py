@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
-from .options import AskedOptions
+from .options import AskedOptions, defines_setting
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
@@ -44,10 +44,6 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
-# What a manual's entry defines that is a setting to give: a command-line option ("-k,
-# --insecure"), a configuration key written as one ("set_tcp_nodelay", "Storage=",
-# "ConnectionAttempts").
-_SETTING = re.compile(r"-|[A-Za-z][\w.]*(?:_\w|=|[a-z][A-Z])")
 # The share of its weight the verb a question ends with keeps ("live" after "an access token"):
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
@@ -212,7 +208,7 @@ def rank_passages(
             else 0.0
         )
         kind_ok, bonus = kind_fit(q, passage, body, follow, text)
-        if q.kind == "howto" and not bonus and _SETTING.match(defines):
+        if q.kind == "howto" and not bonus and defines_setting(defines):
             # a manual's option or setting with what it does (``-k, --insecure`` above "… makes
             # curl skip the verification step"): the option is how, and scores as code does
             # (``kind_fit`` only lets an entry opening with its option answer, no more)

@@ -15,7 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.options import entry_options, option_asked, options_in
+from core.engines.builtin.options import defined_key, entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
@@ -379,3 +379,70 @@ def test_a_how_to_is_answered_by_a_configuration_settings_entry(tmp_path):
     answer = ask(root, "How do I cut down the latency of small messages in broker?")
     assert "No Definitive Answer Found" not in answer
     assert "set_tcp_nodelay" in quick_answer(answer)
+
+
+def test_a_configuration_key_is_what_its_entry_defines():
+    assert defined_key("set_tcp_nodelay [ true | false ]") == "set_tcp_nodelay"
+    assert defined_key("Storage=") == "Storage"
+    assert defined_key("RateLimitIntervalSec=, RateLimitBurst=") == "RateLimitIntervalSec"
+    assert defined_key("ConnectionAttempts") == "ConnectionAttempts"
+    # a plain word, an option and a sentence define no key
+    assert (
+        defined_key("port port number") == defined_key("-k, --insecure") == defined_key("This option") == ""
+    )
+
+
+# mosquitto.conf(5), its acl_file entry's end and the allow_anonymous entry, as ``man`` renders them.
+ANONYMOUS_ENTRY = """\
+GENERAL OPTIONS
+
+           Example:
+
+           pattern write sensor/%u/data
+
+           Allow access for bridge connection messages:
+
+           pattern write $SYS/broker/connection/%c/state
+
+           If the first character of a line of the ACL file is a # it is
+           treated as a comment.
+
+           If per_listener_settings is true, this option applies to the
+           current listener being configured only. If per_listener_settings is
+           false, this option applies to all listeners.
+
+           Reloaded on reload signal. The currently loaded ACLs will be freed
+           and reloaded. Existing subscriptions will be affected after the
+           reload.
+
+           See also https://mosquitto.org/documentation/dynamic-security/
+
+       allow_anonymous [ true | false ]
+           Boolean value that determines whether clients that connect without
+           providing a username are allowed to connect. If set to false then
+           another means of connection should be created to control
+           authenticated client access.
+
+           Defaults to false, unless no listeners are defined in the
+           configuration file, in which case it set to true, but connections
+           are only allowed from the local machine.
+
+           If per_listener_settings is true, this option applies to the
+           current listener being configured only. If per_listener_settings is
+           false, this option applies to all listeners.
+
+               Important
+               In version 1.6.x and earlier, this option defaulted to true
+               unless there was another security option set.
+           Reloaded on reload signal.
+
+"""
+
+
+def test_a_question_about_a_configuration_key_leads_with_its_entry(tmp_path):
+    """ "What does mosquitto's allow_anonymous option control?" is answered by the
+    key's own entry, opened by its term, not by a later paragraph of it that
+    says "option" (as a dashed option's entry leads for its option)."""
+    root = make_sandbox(tmp_path, {f"{CID}/mosquitto.conf.5.txt": ANONYMOUS_ENTRY})
+    lead = quick_answer(ask(root, "What does mosquitto's allow_anonymous option control?")).split("\n")[0]
+    assert lead.startswith("allow_anonymous [ true | false ] Boolean value that determines whether clients")
