@@ -12,6 +12,7 @@ import logging
 import math
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
+import orjson
 from channels.layers import get_channel_layer
 
 from core.stream.events import clean_text
@@ -123,7 +124,57 @@ _safe_encode = json.JSONEncoder(
 ).encode
 
 
-def _encode_payload(payload) -> str:
+# orjson writes what the encoder above writes, several times faster, except:
+# non-ASCII characters and DEL unescaped, and floats below 1e-4 spelt
+# otherwise ("0.00001", "2.5e-7" for "1e-05", "2.5e-07"); its text is used only
+# when it shows neither (a string that merely looks like such a float costs
+# only the slower path). What it refuses (keys that are not strings, integers
+# past 64 bits, dates and dataclasses, passed to a ``default`` that refuses
+# them) takes that path too; a non-finite float is null on both. A UUID, an
+# enum or an orjson Fragment would be written by value where the encoder above
+# writes its repr: payloads are parsed JSON and plain values, none holds one.
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _small_float_in(text: str) -> bool:
+    """Whether compact JSON ``text`` may hold a number with a negative exponent
+    (orjson spells a small float "2.5e-7"): "e-" after digits that follow ":",
+    "," or "[" (maybe with a "-"). A string that merely looks like one answers
+    True too."""
+    find = text.find
+    at = find("e-")
+    while at > 0:
+        if text[at - 1].isdigit():  # most "e-" end a word ("claude-code")
+            start = at - 1
+            while start and text[start - 1] in "0123456789.":
+                start -= 1
+            if text[start - 1 : start] == "-":
+                start -= 1
+            if start == 0 or text[start - 1] in ":,[":
+                return True
+        at = find("e-", at + 2)
+    return False
+
+
+def _orjson_encode(payload) -> str | None:
+    """The payload as the standard encoder below writes it, by orjson; None
+    when orjson may spell it otherwise, refuses it, or it holds a NUL (which
+    ``encode_payload`` replaces)."""
+    try:
+        encoded = orjson.dumps(payload, option=_ORJSON_OPTIONS)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+        return None
+    if not encoded.isascii():
+        return None
+    # Substring tests, each a pass over the text (as dear as the encoding for
+    # a large payload), on a str: ``in`` on bytes costs several times more.
+    text = encoded.decode()
+    if "\x7f" in text or "0.0000" in text or _small_float_in(text) or "\\u0000" in text:
+        return None
+    return text  # orjson refuses a lone surrogate: no "\\ud" escape to clean
+
+
+def _standard_encode(payload) -> str:
     if _c_encoder is not None:
         try:
             return "".join(_c_encoder(payload, 0))
@@ -142,9 +193,12 @@ def encode_payload(payload: dict) -> str:
     "\\udc80") are replaced by U+FFFD: PostgreSQL's jsonb refuses both and a
     websocket needs valid UTF-8. Only payloads whose JSON shows such an escape
     (or any non-BMP character) take the slow path."""
-    encoded = _encode_payload(payload)
+    encoded = _orjson_encode(payload)
+    if encoded is not None:
+        return encoded
+    encoded = _standard_encode(payload)
     if "\\ud" in encoded or "\\u0000" in encoded:
-        encoded = _encode_payload(clean_json_value(payload))
+        encoded = _standard_encode(clean_json_value(payload))
     return encoded
 
 

@@ -152,18 +152,26 @@ class ProgressRecorder:
         if self._raw_handle is not None:
             if data is None:
                 data = text.encode("utf-8", "surrogateescape")
-            self._raw_buffer.append(data if source == "stdout" else b"[stderr] " + data)
+            self._raw_buffer.append((data if source == "stdout" else b"[stderr] " + data) + b"\n")
 
     def raw_lines(self, lines) -> None:
-        """``raw`` for a batch of ``OutputLine``s, in their order, in one call."""
-        if self._raw_handle is None:
+        """``raw`` for a batch of ``OutputLine``s, in their order, in one call.
+
+        The batch is joined into one piece now: one piece per batch (a pipe
+        read) stays small, where one join of everything since the last flush
+        (megabytes on a fast stream) took fresh memory that the system had to
+        supply page by page, which cost more than the join itself."""
+        if self._raw_handle is None or not lines:
             return
-        keep = self._raw_buffer.append
+        pieces = []
+        keep = pieces.append
         for line in lines:
             data = line.data
             if data is None:
                 data = line.text.encode("utf-8", "surrogateescape")
             keep(data if line.source == "stdout" else b"[stderr] " + data)
+        keep(b"")  # so the last line ends with a newline too
+        self._raw_buffer.append(b"\n".join(pieces))
 
     def add(
         self,
@@ -363,12 +371,12 @@ class ProgressRecorder:
             exc_info=error,
         )
 
-    def _write_raw(self, lines: list[bytes]) -> None:
-        if self._raw_handle is None or not lines:
+    def _write_raw(self, pieces: list[bytes]) -> None:
+        """Append ``pieces`` (lines, each ending with a newline) to the raw log."""
+        if self._raw_handle is None or not pieces:
             return
-        lines.append(b"")  # so the last line ends with a newline too
         try:
-            self._raw_handle.write(b"\n".join(lines))
+            self._raw_handle.writelines(pieces)
             self._raw_handle.flush()
         except OSError:  # a full disk must not stop the run: the events still go to the database
             log.warning("Could not keep the raw output of question %s", self.question_id, exc_info=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import itertools
 import json
 import os
@@ -248,14 +249,18 @@ def stream_events(lines) -> int:
 
 def check_same_records(kind: str, lines: list[str]) -> bool:
     """Whether the lines delivered as pipe reads and one line at a time give
-    the same rows and the same broadcast frames (their creation time aside)."""
+    the same rows and the same broadcast frames (their creation time aside).
+    Prints a digest of them, which another commit's run must match."""
     batched, single = [], []
     asyncio.run(ingest(lines, keep=batched))
     asyncio.run(ingest(lines, one_by_one=True, keep=single))
     same = batched == single
+    # A digest of the rows and frames, to compare with another commit's run of the same command.
+    digest = hashlib.sha256(repr(batched).encode()).hexdigest()[:16]
     print(
         f"[{kind}] check, {len(lines):,} lines: pipe reads and single lines give "
-        f"{'the same' if same else 'DIFFERENT'} {len(batched[0]):,} rows and {len(batched[1]):,} frames"
+        f"{'the same' if same else 'DIFFERENT'} {len(batched[0]):,} rows and {len(batched[1]):,} frames "
+        f"(digest {digest})"
     )
     return same
 

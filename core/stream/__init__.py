@@ -115,7 +115,10 @@ class StreamInterpreter:
         batch an engine delivers, not per line. Never raises."""
         events: list[StreamEvent] = []
         self._t.events = events
-        stream_event = self._blocks.stream_event
+        blocks = self._blocks
+        stream_event = blocks.stream_event
+        # After a text delta: the shortcut for the next ones of its block (BlockAssembler.continuation).
+        more_text = None
         count = 0
         for line in lines:
             count += 1
@@ -125,8 +128,14 @@ class StreamInterpreter:
             parsed = _object_line(line)  # pragma: no mutate: speed only: parse_line gives the same
             try:
                 if type(parsed) is dict:
+                    if more_text is not None and more_text(parsed):
+                        continue
+                    blocks.streamed = None
                     stream_event(parsed)
+                    block = blocks.streamed
+                    more_text = None if block is None else blocks.continuation(block, events)
                     continue
+                more_text = None
                 parsed = parsed or parse_line(line)
                 if parsed.type == "stream_event":  # pragma: no mutate: _dispatch hands it on the same way
                     stream_event(parsed.data)  # type: ignore[arg-type]

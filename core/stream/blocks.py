@@ -37,6 +37,8 @@ class BlockAssembler:
         self._messages: dict[str, MessageState] = {}
         self._current: dict[str | None, str] = {}
         self._synthetic_ids = 0
+        # The block the last stream_event added a text delta to (None after any other line).
+        self.streamed: BlockState | None = None
 
     # -- stream_event ---------------------------------------------------------------
 
@@ -70,6 +72,7 @@ class BlockAssembler:
                 if block.done or block.stripper is None or not isinstance(text, str):
                     return
                 block.parts.append(text)
+                self.streamed = block
                 stripper = block.stripper
                 if "<" not in text and stripper._block is None and not stripper._pending:
                     # Plain text outside any marker (what MarkerStripper.feed
@@ -128,6 +131,67 @@ class BlockAssembler:
             error = as_dict(event.get("error"))
             detail = clip(f"API stream error: {as_str(error.get('type')) or 'unknown'}")
             self.t.emit("other", EXPANDABLE, detail, {"type": "stream_event", "event": compact(event)})
+
+    def continuation(self, block: BlockState, events: list[StreamEvent]):
+        """After a text delta of ``block``: a function that takes the next
+        line's decoded object and, when it is one more text delta of that block
+        which ``stream_event`` would only add to the text shown (no marker
+        begins in it) or to a marker held open (no ">" in it), does exactly
+        that and returns True; anything else it leaves alone (False), for
+        ``stream_event``. Most lines of a streamed answer are such deltas: they
+        skip the general path's lookups. None when the block's state allows no
+        such shortcut (the text just shown is not the last event)."""
+        stripper = block.stripper
+        if block.done or stripper is None or stripper._pending:
+            return None
+        parent, index, parts = block.parent, block.index, block.parts
+        hold = stripper.hold if stripper._block is not None else None
+        if hold is None:
+            if not events:
+                return None
+            last = events[-1]
+            payload = last.payload
+            if (
+                last.kind != "text_delta"
+                or payload["message_id"] != block.message_id
+                or payload["index"] != index
+                # Not mutated: a message id names one message, whose blocks share its parent
+                or payload["parent_tool_use_id"] != parent  # pragma: no mutate
+            ):
+                return None
+        sent = block.sent
+
+        def next_delta(data: dict[str, Any]) -> bool:
+            # stream_event's own tests, in its order, for a text delta of this block.
+            event = data.get("event")
+            if type(event) is not dict or event.get("type") != "content_block_delta":
+                return False
+            # A parent that stream_event reads as None ("", a number) is left to it.
+            if data.get("parent_tool_use_id") != parent:
+                return False
+            position = event.get("index")
+            if type(position) is not int or position != index:
+                return False
+            delta = event.get("delta")
+            if type(delta) is not dict or delta.get("type") != "text_delta":
+                return False
+            text = delta.get("text")
+            if type(text) is not str or not text:  # pragma: no mutate: an empty delta adds nothing either way
+                return False
+            # What stream_event (and _emit_delta, or the stripper) would do with it.
+            if hold is not None:
+                if not hold(text):
+                    return False
+                parts.append(text)
+                return True
+            if "<" in text:
+                return False
+            parts.append(text)
+            sent.append(text)
+            payload["text"] += text[:TEXT_PAYLOAD_CHARS]
+            return True
+
+        return next_delta
 
     def _new_id(self) -> str:
         self._synthetic_ids += 1

@@ -122,25 +122,12 @@ class MarkerStripper:
 
     def feed(self, text: str) -> tuple[str, list[ProgressMarker], list[MarkerProblem]]:
         """Consume one delta and return ``(visible_text, markers, problems)``."""
-        block = self._block
         if not self._pending:
-            if block is None:
+            if self._block is None:
                 if "<" not in text:
                     return text, [], []
-            elif text and ">" not in text:
-                # Inside an open marker (most deltas of a marker or a CITATIONS
-                # block): without a ">" this text cannot hold its closing "-->",
-                # so it is only held; the body's JSON state is scanned from it
-                # when a ">" comes (_feed_block), in one pass over the deltas
-                # held since, not one per delta.
-                # pragma: no mutate start (speed only: the general path holds it the same way)
-                limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
-                # pragma: no mutate end
-                if len(text) <= limit - block.size:  # pragma: no mutate: speed only: same holding
-                    block.unscanned.append(text)
-                    block.parts.append(text)
-                    block.size += len(text)
-                    return "", [], []
+            elif self.hold(text):
+                return "", [], []
         visible: list[str] = []
         markers: list[ProgressMarker] = []
         problems: list[MarkerProblem] = []
@@ -171,6 +158,27 @@ class MarkerStripper:
                 visible.append(buf[pos : lt + 1])
                 pos = lt + 1
         return "".join(visible), markers, problems
+
+    def hold(self, text: str) -> bool:
+        """Hold ``text`` inside the open marker, as ``feed`` does with a delta
+        that cannot end it; False, with nothing done, for any other text.
+
+        Inside an open marker (most deltas of a marker or a CITATIONS block),
+        text without a ">" cannot hold its closing "-->", so it is only held;
+        the body's JSON state is scanned from it when a ">" comes
+        (_feed_block), in one pass over the deltas held since, not one per delta."""
+        block = self._block
+        if block is None or self._pending or not text or ">" in text:
+            return False
+        # pragma: no mutate start (speed only: the general path holds it the same way)
+        limit = MAX_PROGRESS_CHARS if block.keyword == PROGRESS else MAX_CITATIONS_CHARS
+        # pragma: no mutate end
+        if len(text) > limit - block.size:  # pragma: no mutate: speed only: same holding
+            return False
+        block.unscanned.append(text)
+        block.parts.append(text)
+        block.size += len(text)
+        return True
 
     def flush(self) -> tuple[str, list[ProgressMarker], list[MarkerProblem]]:
         """End of text: release held-back text and report an unterminated marker."""

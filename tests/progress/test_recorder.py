@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
+from core.engines.base import OutputLine
 from progress import recorder as recorder_module
 from progress.broadcast import event_dict, event_frame, question_group
 from progress.models import ProgressEvent
@@ -81,3 +82,22 @@ async def test_the_first_text_delta_is_broadcast_without_waiting_for_the_tick(us
     await recorder.close()
     later = await layer.receive(channel)
     assert (later["first"], later["last"]) == (3, 3)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_raw_log_keeps_every_line_in_order_across_batches_and_flushes(user, make_session, tmp_path):
+    """Batches, single lines, empty batches and flushes in between: the raw log
+    is each line's bytes followed by a newline, in the order they came."""
+    question = await Question.objects.acreate(session=await sync_to_async(make_session)(user), text="q")
+    recorder = ProgressRecorder(question.pk, raw_log=tmp_path / "raw.log")
+    await recorder.start()
+    recorder.raw_lines([OutputLine("stdout", "a", b"a \xff"), OutputLine("stderr", "warn", None)])
+    recorder.raw("stdout", "single")
+    recorder.raw_lines([])
+    await recorder.flush()
+    recorder.raw_lines([OutputLine("stdout", "caf\u00e9", None), OutputLine("stdout", "", b"")])
+    recorder.raw("stderr", "late", b"late \xfe")
+    await recorder.close()
+    assert (tmp_path / "raw.log").read_bytes() == (
+        b"a \xff\n[stderr] warn\nsingle\ncaf\xc3\xa9\n\n[stderr] late \xfe\n"
+    )

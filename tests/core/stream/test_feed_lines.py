@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from core.stream import StreamEvent, StreamInterpreter
 
@@ -130,3 +132,73 @@ def test_a_long_delta_is_cut_in_its_event_as_alone():
     assert len(events) == 1
     assert events[0].payload["text"] == "a" + long[:100_000] + "b"
     assert "truncated" not in events[0].payload  # the recorder keeps the first delta's keys, as here
+
+
+def _line(event: dict, parent=None) -> str:
+    return json.dumps({"type": "stream_event", "event": event, "parent_tool_use_id": parent})
+
+
+def _odd_delta(text, index=0, parent=None, kind="text_delta") -> str:
+    return _line(
+        {"type": "content_block_delta", "index": index, "delta": {"type": kind, "text": text}}, parent
+    )
+
+
+# Lines a run of text deltas can meet: plain text, markers opened, held and
+# closed across deltas, a marker running past its limit, deltas of another
+# block, agent or message, deltas whose parent or index only look the same, a
+# delta of another kind, the block's assistant line and its end.
+_NEXT_LINES = st.sampled_from(
+    [
+        _odd_delta("plain text "),
+        _odd_delta(""),
+        _odd_delta("a < b "),
+        _odd_delta("> quoted "),
+        _odd_delta("<!-- PROG"),
+        _odd_delta('RESS: {"phase": "reading", "detail": "notes"'),
+        _odd_delta("} -->"),
+        _odd_delta('<!-- CITATIONS: [{"id": "c1"'),
+        _odd_delta(', "excerpt": "a --> b"}] -->'),
+        _odd_delta("x" * 1_500),
+        _odd_delta("other block", index=1),
+        _odd_delta("bool index", index=True),
+        _odd_delta("float index", index=0.0),
+        _odd_delta("agent text", parent="toolu_1"),
+        _odd_delta("number parent", parent=5),
+        _odd_delta("empty parent", parent=""),
+        _odd_delta("not text", kind="thinking_delta"),
+        _line({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": 7}}),
+        _line({"type": "content_block_delta", "index": 0, "delta": "text"}),
+        _line({"type": "content_block_delta", "index": 0}),
+        _line({"type": "message_start", "message": {"id": "m2"}}),
+        _line({"type": "content_block_stop", "index": 0}),
+        _line({"type": "message_delta", "delta": {"stop_reason": "end_turn"}}),
+        _line({"type": "message_stop"}),
+        json.dumps(
+            {
+                "type": "assistant",
+                "message": {"id": "m1", "content": [{"type": "text", "text": "plain text "}]},
+            }
+        ),
+        '{"type": "stream_event", "event": ',
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_NEXT_LINES, max_size=30), st.integers(1, 8))
+# An empty delta shows nothing: the last event is still the other block's.
+@example([_odd_delta("other block", index=1), _odd_delta(""), _odd_delta("plain text ")], 8)
+def test_runs_of_deltas_in_a_batch_give_the_events_of_lines_one_by_one(next_lines, size):
+    """The shortcut a batch takes for the text deltas that follow one of their
+    block ends wherever the general path would do anything else."""
+    lines = [
+        _line({"type": "message_start", "message": {"id": "m1"}}),
+        _line({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        _odd_delta("first "),
+        *next_lines,
+    ]
+    one_by_one, outcome = _by_line(lines)
+    batched, batched_outcome = _in_batches(lines, size)
+    assert _joined(batched) == _joined(one_by_one)
+    assert batched_outcome == outcome
