@@ -79,7 +79,9 @@ _NAMED_AS = re.compile(
 _OPTION_SUBJECT = re.compile(
     r"^\s*(?:what|how)\s+(?:does|do|is|are|did)\s+(?:[\w'’.-]+\s+){0,3}?(--?[A-Za-z][\w.-]*)(?=[\s?]|$)", re.I
 )
-_OPTION_WORD = r"\s+(?:option|flag|switch|test|action|directive)s?\b"
+_OPTION_WORD = r"\s+(?:option|flag|switch|test|action|directive|setting|parameter)s?\b"
+# A configuration key a question writes before "option"/"setting": "journald's Storage= setting".
+_KEY_WRITTEN = re.compile(r"(?<![\w-])([A-Za-z][\w.]*?(?:_\w[\w.]*|[a-z][A-Z][\w.]*|(?==)))=?" + _OPTION_WORD)
 
 
 def option_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -95,6 +97,7 @@ def option_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
     subject = _OPTION_SUBJECT.match(question)
     if subject:
         written |= {subject.group(1)}
+    written |= frozenset(_KEY_WRITTEN.findall(question))
     if written:
         return written, frozenset()
     if options_in(question):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
-from .kinds import NAME_SET
+from .kinds import NAME_SET, STATES_DEFAULT
 from .outline import HEADING, Outline, table_header
 from .passages import Passage, passages_of
 from .query import light_stem, related_words, words
@@ -116,7 +116,9 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
             Tokens(p.antecedent | p.entry) if p.entry and values_asked else p.antecedent,
             # shown with its entry's term, unless it holds the term itself
             p.label or (p.entry_term if values_asked and p.entry_term not in p.body else ""),
-            p.defines,
+            # asked for a default: the sentence of an entry stating one answers for its
+            # entry as the entry's opening does (``Storage=`` … "Defaults to "auto" …")
+            p.defines or (p.entry_term if q.default and STATES_DEFAULT.search(p.body) else ""),
         )
         for p in chunk.passages
     ]

@@ -446,3 +446,54 @@ def test_a_question_about_a_configuration_key_leads_with_its_entry(tmp_path):
     root = make_sandbox(tmp_path, {f"{CID}/mosquitto.conf.5.txt": ANONYMOUS_ENTRY})
     lead = quick_answer(ask(root, "What does mosquitto's allow_anonymous option control?")).split("\n")[0]
     assert lead.startswith("allow_anonymous [ true | false ] Boolean value that determines whether clients")
+
+
+# journald.conf(5), its Storage= entry, as ``man`` renders it.
+STORAGE_ENTRY = """\
+OPTIONS
+       All options are configured in the [Journal] section:
+
+       Storage=
+           Controls where to store journal data. One of "volatile",
+           "persistent", "auto" and "none". If "volatile", journal log data
+           will be stored only in memory, i.e. below the /run/log/journal
+           hierarchy (which is created if needed). If "persistent", data will
+           be stored preferably on disk, i.e. below the /var/log/journal
+           hierarchy (which is created if needed), with a fallback to
+           /run/log/journal (which is created if needed), during early boot
+           and if the disk is not writable.  "auto" behaves like "persistent"
+           if the /var/log/journal directory exists, and "volatile" otherwise
+           (the existence of the directory controls the storage mode).  "none"
+           turns off all storage, all log data received will be dropped (but
+           forwarding to other targets, such as the console, the kernel log
+           buffer, or a syslog socket will still work). Defaults to "auto" in
+           the default journal namespace, and "persistent" in all others.
+
+           Note that journald will initially use volatile storage, until a
+           call to journalctl --flush (or sending SIGUSR1 to journald) will
+           cause it to switch to persistent logging (under the conditions
+           mentioned above). This is done automatically on boot via
+           "systemd-journal-flush.service".
+
+           Note that when this option is changed to "volatile", existing
+           persistent data is not removed. In the other direction,
+           journalctl(1) with the --flush option may be used to move volatile
+           data to persistent storage.
+
+           When journal namespacing (see LogNamespace= in systemd.exec(5)) is
+           used, setting Storage= to "volatile" or "auto" will not have an
+           effect on the creation of the per-namespace logs directory in
+           /var/log/journal/, as the systemd-journald@.service service file by
+           default carries LogsDirectory=. To turn that off, add a unit file
+           drop-in file that sets LogsDirectory= to an empty string.
+
+"""
+
+
+def test_a_default_asked_of_a_written_key_is_its_entrys_sentence_stating_it(tmp_path):
+    """ "What is journald's default Storage= setting?" names the key as the question's
+    subject; its entry's sentence stating the default leads, not the entry's opening
+    (no default in it) nor a later paragraph that says "Storage=" and "by default"."""
+    root = make_sandbox(tmp_path, {f"{CID}/journald.conf.5.txt": STORAGE_ENTRY})
+    lead = quick_answer(ask(root, "What is journald's default Storage= setting?")).split("\n")[0]
+    assert 'Defaults to "auto" in the default journal namespace' in lead
