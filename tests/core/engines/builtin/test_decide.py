@@ -497,3 +497,14 @@ def test_a_default_asked_of_a_written_key_is_its_entrys_sentence_stating_it(tmp_
     root = make_sandbox(tmp_path, {f"{CID}/journald.conf.5.txt": STORAGE_ENTRY})
     lead = quick_answer(ask(root, "What is journald's default Storage= setting?")).split("\n")[0]
     assert 'Defaults to "auto" in the default journal namespace' in lead
+
+
+def test_which_x_declines_when_no_file_mentions_an_x(tmp_path):
+    """ "Which dashboard does broker set on client sockets?": no indexed file
+    mentions a dashboard, so none can name one; the answer declines, however
+    much else of the question a passage holds (``set_tcp_nodelay``'s entry:
+    "set", "client", "sockets")."""
+    root = make_sandbox(tmp_path, {f"{CID}/broker.conf.5.txt": BROKER_MANUAL})
+    answer = ask(root, "Which dashboard does broker set on client sockets?")
+    assert "No Definitive Answer Found" in answer
+    assert '"dashboard"' in answer  # said to be found nowhere
