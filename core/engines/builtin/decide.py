@@ -85,9 +85,9 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
     lead = picked[0]
     coverage = lead.coverage
     # a word the index has no entry for may still be in the lead, inside a compound ("libcurl")
+    absent = [t for t in absent if t in lead.missing]
     if q.measured and q.measured in absent:
         return False  # "which dashboard …?" and no indexed file mentions a dashboard
-    absent = [t for t in absent if t in lead.missing]
     if absent:
         if len(absent) > MAX_ABSENT or 2 * len(absent) >= len(q.key) or set(absent) & names_in(q.text):
             return False
