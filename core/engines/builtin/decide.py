@@ -103,6 +103,10 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
         # compression level …?" and a lead about little else of the question either
         if q.counts or coverage < NAMED_HEAD_COVERAGE:
             return False
+    if q.qualifier in lead.missing and lead.coverage < NAMED_HEAD_COVERAGE:
+        # "which encryption algorithm …?" and a lead about another kind of algorithm (a
+        # compression one), about little else of the question: the kind asked for is not there
+        return False
     if coverage < NAMED_HEAD_COVERAGE and set(lead.missing) & names_in(q.text):
         # "which TLS version …?", "which Pygments style …?": a lead about little else of the
         # question that does not hold a name it asks about is about something else

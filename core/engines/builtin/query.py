@@ -32,6 +32,11 @@ STOPWORDS = frozenset(
     describe describes described explain explains explained tell show give list summarize summarise mean means
     meant find know say says said use used using make makes one two thing things way ways something anything
     """.split()
+) | frozenset(
+    # what ``words`` leaves of a contraction ("isn't" → "isn" and "t", "you'll" → "you" and "ll")
+    """
+    aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shan shouldn wasn weren won wouldn ll ve
+    """.split()
 )
 
 # Longest first: "ational" before "al". Deliberately small — it only needs to

@@ -76,6 +76,7 @@ class Question:
     learned: dict[str, frozenset[str]] = field(default_factory=dict)  # term -> abbreviations the corpus uses
     measured: str = ""  # what "how many/much X" counts or "which X" names: X's head noun, when a key term
     counts: bool = False  # "how many/much": the lead's number must be about ``measured``
+    qualifier: str = ""  # the key term before ``measured`` that says which kind ("encryption" algorithm)
     verb: str = ""  # "How long does an access token live?": the verb after the subject, a key term
 
 
@@ -126,24 +127,35 @@ def kind_of(text: str) -> str:
     return "fact"
 
 
+# A count may open with the preposition its answer takes: "Into how many
+# languages …", "After how many days …" (not "In which units …": the answer
+# names a unit, "kilobytes", more often than it says "units").
+_LEADING_PREPOSITION = r"(?:(?:in|into|after|before|for|on|at|from|to|by|with|under|since|until|within|during) )?"
 # "How many active connections may …", "Which compression level does …": the
 # words of what is counted or named run to the verb.
 _MEASURED = re.compile(
-    r"^\s*(?:how (?:many|much)|which|what) ((?:[\w/-]+ ){0,3}?[\w/-]+) (?:does|do|did|is|are|was|were|may|can|"
-    r"could|will|would|should|must|has|have)\b",
+    r"^\s*(?:" + _LEADING_PREPOSITION + r"how (?:many|much)|which|what) ((?:[\w/-]+ ){0,3}?[\w/-]+) "
+    r"(?:does|do|did|is|are|was|were|may|can|could|will|would|should|must|has|have)\b",
     re.I,
 )
+_COUNTS = re.compile(r"\s*" + _LEADING_PREPOSITION + r"how (?:many|much)\b", re.I)
 
 
-def measured_of(text: str, key: list[str]) -> str:
+def measured_of(text: str, key: list[str]) -> tuple[str, str]:
     """The head noun of what "how many/much X …?" counts or "which X …?" names
     ("connections" of "how many active connections may …", "level" of "which
-    compression level does …"): its last word that is a key term; else ""."""
+    compression level does …"): its last word that is a key term; else "".
+    And the key term just before it that says which kind of X ("compression"),
+    else ""."""
     found = _MEASURED.search(text)
     if not found:
-        return ""
+        return "", ""
     head = words(re.split(r"\s+of\s+", found.group(1))[0])  # "bits of randomness": bits
-    return next((w for w in reversed(head) if w in key), "")
+    at = next((i for i in range(len(head) - 1, -1, -1) if head[i] in key), -1)
+    if at < 0:
+        return "", ""
+    qualifier = head[at - 1] if at > 0 and head[at - 1] in key else ""
+    return head[at], qualifier
 
 
 # British and American spellings: "recognise" is "recognized" in click's docs.
@@ -212,6 +224,7 @@ def analyze(question: str) -> Question:
     joined += [a + b for a, b in itertools.pairwise(folded) if b in _PARTICLES and a in terms and len(a) > 2]
     for first, second in _HYPHENATED.findall(text):
         joined.append(fold(first + second))
+    measured, qualifier = measured_of(text, key)
     return Question(
         question,
         kind,
@@ -221,8 +234,9 @@ def analyze(question: str) -> Question:
         joined,
         wants_of(text, kind),
         bool(_DEFAULT.search(text)),
-        measured=measured_of(text, key),
-        counts=bool(re.match(r"\s*how (?:many|much)\b", text, re.I)),
+        measured=measured,
+        qualifier=qualifier,
+        counts=bool(_COUNTS.match(text)),
         verb=verb_of(text, key),
     )
 

@@ -508,3 +508,59 @@ def test_which_x_declines_when_no_file_mentions_an_x(tmp_path):
     answer = ask(root, "Which dashboard does broker set on client sockets?")
     assert "No Definitive Answer Found" in answer
     assert '"dashboard"' in answer  # said to be found nowhere
+
+
+# A compressor's manual: one algorithm, a compression one, and a word about headings.
+PACKER_MANUAL = """\
+NAME
+       packer - compress or expand files
+
+DESCRIPTION
+       Packer reduces the size of the named files. Its compression
+       algorithm is Lempel-Ziv coding (LZ77), as in zip and gzip.
+
+       -9, --best
+              Compress as hard as packer can, which is slower.
+
+       --headings
+              Convert the archive's headings to 3 levels of titles.
+"""
+
+
+def test_a_question_opening_with_a_preposition_still_counts_what_it_asks_for():
+    """ "Into how many languages …", "After how many days …": the counted noun
+    is found behind the preposition, and the question is a count; "In which
+    units can …" is not narrowed (its answer names a unit, not "units")."""
+    q = analyze("Into how many languages does packer translate headings?")
+    assert (q.measured, q.counts) == ("languages", True)
+    assert analyze("After how many days does packer expire its cache?").counts
+    assert analyze("In which units can packer's size be given?").measured == ""
+
+
+def test_which_kind_of_x_is_read_from_the_word_before_it():
+    """ "Which encryption algorithm …": the algorithm asked for is an
+    encryption one; "which xargs option" names no kind (no key term before)."""
+    q = analyze("Which encryption algorithm does packer use to protect archives?")
+    assert (q.measured, q.qualifier) == ("algorithm", "encryption")
+    assert analyze("Which option sets the User-Agent?").qualifier == ""
+
+
+def test_a_contractions_leftover_is_no_key_term():
+    """ "isn't" reads as "isn" and "t": neither is a word the content must hold."""
+    q = analyze("How do I make packer not complain when a file isn't there?")
+    assert "isn" not in q.key and "isn" not in q.terms
+
+
+def test_which_x_declines_a_lead_about_another_kind_of_x(tmp_path):
+    """The manual names a compression algorithm, not an encryption one: asked
+    which encryption algorithm packer uses, the engine declines; asked which
+    compression algorithm, it answers from the same sentence. Asked into how
+    many languages it translates headings, the "3 levels" entry counts no
+    languages: declined."""
+    root = make_sandbox(tmp_path, {f"{CID}/packer.1.txt": PACKER_MANUAL})
+    declined = ask(root, "Which encryption algorithm does packer use to protect archives?")
+    assert "No Definitive Answer Found" in declined
+    answered = ask(root, "Which compression algorithm does packer use?")
+    assert "No Definitive Answer Found" not in answered
+    assert "Lempel-Ziv" in quick_answer(answered)
+    assert "No Definitive Answer Found" in ask(root, "Into how many languages does packer translate headings?")
