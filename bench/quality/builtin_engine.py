@@ -133,6 +133,9 @@ MANPAGE_DEV = ("curl.1", "find.1", "apt.conf.5")
 MANPAGE_MORE = ("wget.1", "tar.1", "ssh_config.5", "grep.1")
 CONFIG_MANUALS = ("logrotate.8", "gzip.1", "xargs.1")
 SERVER_MANUALS = ("mosquitto.conf.5", "journald.conf.5")
+# The sixth: user accounts' password aging, whose shadow(5) names its fields in words
+# ("maximum password age") as rsyncd.conf(5) names its parameters, beside login.defs(5)'s keys.
+ACCOUNT_MANUALS = ("shadow.5", "login.defs.5", "chage.1", "useradd.8")
 
 
 def render_manual(page: str) -> str:
@@ -199,6 +202,12 @@ def servers_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, SERVER_MANUALS)
 
 
+def accounts_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """shadow(5), login.defs(5), chage(1) and useradd(8) rendered to text: the sixth
+    development set's corpus, user accounts' password aging."""
+    return rendered_manuals(folder, ACCOUNT_MANUALS)
+
+
 SETS = {
     "rsync": (
         Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
@@ -226,9 +235,14 @@ SETS = {
         "servers' configuration manuals",
         servers_corpus,
     ),
+    "accounts": (
+        Path(__file__).with_name("sets") / "dev_accounts.jsonl",
+        "user accounts' manuals",
+        accounts_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
