@@ -93,11 +93,21 @@ def _units(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A parenthesis opened this near before a full stop holds it: "(resp.  UID_MAX)", "(e.g. Foo)".
+MAX_PARENTHESIS_CHARS = 120
+
+
 def _sentences(text: str, start: int, end: int):
-    """Yield (start, end) spans of the sentences in ``text[start:end]``."""
+    """Yield (start, end) spans of the sentences in ``text[start:end]``; a full
+    stop inside a parenthesis opened shortly before ("The default for UID_MIN
+    (resp.  UID_MAX) is 1000") ends no sentence."""
     cut = start
     for match in _SENTENCE_END.finditer(text, start, end):
-        yield cut, match.start() + 1
+        stop = match.start()
+        opened = text.rfind("(", cut, stop)
+        if opened >= 0 and stop - opened <= MAX_PARENTHESIS_CHARS and text.find(")", opened, stop) < 0:
+            continue
+        yield cut, stop + 1
         cut = match.end()
     if cut < end:
         yield cut, end

@@ -500,3 +500,20 @@ def test_a_quoted_less_than_sign_is_shown_as_itself_even_in_code():
     assert "&amp;lt;" not in html
     assert "&lt;b&gt;tag&lt;/b&gt;" in html  # shown as text, never as markup
     assert "<!--" not in html and "&lt;!--" in html
+
+
+def test_a_full_stop_inside_a_parenthesis_ends_no_sentence(tmp_path):
+    """ "The default value for SYS_UID_MIN (resp.  SYS_UID_MAX) is 101": the
+    abbreviation's full stop sits in an open parenthesis, so the sentence runs
+    on to the value it states; a full stop after the parenthesis still ends one."""
+    manual = (
+        "SYS_UID_MAX (number), SYS_UID_MIN (number)\n"
+        "    Range of user IDs used for the creation of system users.\n"
+        "\n"
+        "    The default value for SYS_UID_MIN (resp.  SYS_UID_MAX) is 101\n"
+        "    (resp.  UID_MIN-1). Other tools read it too.\n"
+    )
+    root = make_sandbox(tmp_path, {f"{CID}/login.defs.txt": manual})
+    answer = ask(root, "What is the default value of SYS_UID_MIN?")
+    lead = answer.split("## Quick Answer\n")[1].split("\n## ")[0]
+    assert "is 101" in lead and "Other tools" not in lead
