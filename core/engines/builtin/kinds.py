@@ -78,12 +78,13 @@ STATES_DEFAULT = Screened(
     re.compile(
         r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
         r"\b(?:the\s+)?default\s+(?:[\w-]+\s+){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
-        r"\bif (?:you )?(?:do not|don't|not|none is|nothing is) (?:\w+ ){0,2}?"
+        # a manual wraps its lines anywhere: "If\n           not specified, 0 will be assumed"
+        r"\bif\s+(?:you\s+)?(?:do\s+not|don't|not|none\s+is|nothing\s+is)\s+(?:\w+\s+){0,2}?"
         r"(?:provided?|given|give|set|specified|specify|passed|pass|supplied|configured)\b|"
-        r"\bwhen (?:omitted|not (?:set|given|provided|specified))\b",
+        r"\bwhen\s+(?:omitted|not\s+(?:set|given|provided|specified))\b",
         re.I,
     ),
-    ("default", "if ", "when "),
+    ("default", "if ", "if\n", "when ", "when\n"),
 )
 # "… the same as the default value": a mention of a default, weaker than a statement of one.
 MENTIONS_DEFAULT = Screened(re.compile(r"\bdefault value\b", re.I), ("default value",))

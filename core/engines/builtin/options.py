@@ -84,7 +84,12 @@ _OPTION_WORD = r"\s+(?:option|flag|switch|test|action|directive|setting|paramete
 _KEY_WRITTEN = re.compile(r"(?<![\w-])([A-Za-z][\w.]*?(?:_\w[\w.]*|[a-z][A-Z][\w.]*|(?==)))=?" + _OPTION_WORD)
 
 
-def option_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
+# A key whose words an underscore joins is a key wherever the question writes it:
+# "What is the default value of PASS_MIN_DAYS?" (``PASS_MAX_DAYS`` shares two of its words).
+_KEY_ANYWHERE = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w-])")
+
+
+def option_asked(question: str, *, keys_anywhere: bool = True) -> tuple[frozenset[str], frozenset[str]]:
     """The options a question asks about, as its subject: the ones it writes
     before "option" ("curl's --retry option") or right after "what does" ("What
     does -prune do?"), else the words it names one with ("curl's retry delay
@@ -98,6 +103,8 @@ def option_asked(question: str) -> tuple[frozenset[str], frozenset[str]]:
     if subject:
         written |= {subject.group(1)}
     written |= frozenset(_KEY_WRITTEN.findall(question))
+    if keys_anywhere:
+        written |= frozenset(_KEY_ANYWHERE.findall(question))
     if written:
         return written, frozenset()
     if options_in(question):
@@ -168,8 +175,11 @@ class AskedOptions:
     asks_name: bool
 
     @classmethod
-    def of(cls, question: str) -> AskedOptions:
-        written, named = option_asked(question)
+    def of(cls, question: str, *, keys_anywhere: bool = True) -> AskedOptions:
+        """``keys_anywhere``: a key written anywhere in the question is what it asks
+        about (its value, its meaning), not only one written before "option"; not for a
+        question asking whether something holds of the key, or why, or how to do something."""
+        written, named = option_asked(question, keys_anywhere=keys_anywhere)
         return cls(written, named, bool(_ASKS_OPTION_NAME.match(question)))
 
     def entry(self, defines: str, coverage: float) -> tuple[bool, float]:

@@ -151,7 +151,8 @@ def rank_passages(
         return found
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
-    asked = AskedOptions.of(q.text)  # what the question asks of a manual's entries
+    # what the question asks of a manual's entries
+    asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"))
     for levels, (
         hit,
         rank,

@@ -101,27 +101,37 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
     # which values: listed in an entry's later sentence, about its term (a default's
     # later sentence is read with its term only when it says "The default is …": measured)
     values_asked = q.wants == "list"
-    return [
-        (
-            p.passage,
-            p.body,
-            p.tokens,
-            {j for j in joined_terms if j in p.tokens},
-            p.context,
-            chunk.path_tokens,
-            chunk.newlines,
-            p.follow,
-            chunk.text,
-            aspects,
-            Tokens(p.antecedent | p.entry) if p.entry and values_asked else p.antecedent,
-            # shown with its entry's term, unless it holds the term itself
-            p.label or (p.entry_term if values_asked and p.entry_term not in p.body else ""),
-            # asked for a default: the sentence of an entry stating one answers for its
-            # entry as the entry's opening does (``Storage=`` … "Defaults to "auto" …")
-            p.defines or (p.entry_term if q.default and STATES_DEFAULT.search(p.body) else ""),
+    read = []
+    for p in chunk.passages:
+        # asked for a default: the sentence of an entry stating one answers for its
+        # entry as the entry's opening does (``Storage=`` … "Defaults to "auto" …",
+        # ``PASS_MIN_DAYS`` … "If not specified, 0 will be assumed"), about its term
+        default_stated = bool(p.entry_term) and q.default and STATES_DEFAULT.search(p.body) is not None
+        read.append(
+            (
+                p.passage,
+                p.body,
+                p.tokens,
+                {j for j in joined_terms if j in p.tokens},
+                p.context,
+                chunk.path_tokens,
+                chunk.newlines,
+                p.follow,
+                chunk.text,
+                aspects,
+                # a list of values is about its entry's term and first paragraph; a default, its term
+                Tokens(p.antecedent | p.entry)
+                if p.entry and values_asked
+                else Tokens(p.antecedent | tokens_of(p.entry_term))
+                if default_stated
+                else p.antecedent,
+                # shown with its entry's term, unless it holds the term itself
+                p.label
+                or (p.entry_term if (values_asked or default_stated) and p.entry_term not in p.body else ""),
+                p.defines or (p.entry_term if default_stated or (values_asked and p.entry) else ""),
+            )
         )
-        for p in chunk.passages
-    ]
+    return read
 
 
 @functools.lru_cache(maxsize=MAX_KEPT)

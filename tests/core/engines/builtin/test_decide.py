@@ -564,3 +564,41 @@ def test_which_x_declines_a_lead_about_another_kind_of_x(tmp_path):
     assert "No Definitive Answer Found" not in answered
     assert "Lempel-Ziv" in quick_answer(answered)
     assert "No Definitive Answer Found" in ask(root, "Into how many languages does packer translate headings?")
+
+
+# login.defs(5) as ``man`` renders it: keys in capitals, each entry's default in a later, wrapped sentence.
+ACCOUNTS_MANUAL = """\
+DESCRIPTION
+       -K, --key KEY=VALUE
+           Overrides /etc/login.defs defaults (UID_MIN, UID_MAX, UMASK,
+           PASS_MAX_DAYS and others).
+
+       PASS_MAX_DAYS (number)
+           The maximum number of days a password may be used. If the password
+           is older than this, a password change will be forced. If not
+           specified, -1 will be assumed (which disables the restriction).
+
+       PASS_MIN_DAYS (number)
+           The minimum number of days allowed between password changes. Any
+           password changes attempted sooner than this will be rejected. If
+           not specified, 0 will be assumed (which disables the restriction).
+
+       PASS_MAX_DAYS and PASS_MIN_DAYS are only used at the time of account
+       creation. Any changes to these settings won't affect existing accounts.
+"""
+
+
+def test_a_key_written_anywhere_in_a_question_is_its_entrys_and_its_default_sentence_answers(tmp_path):
+    """ "What is the default value of PASS_MIN_DAYS?" writes the key without
+    "setting": its entry is what is asked, not a line listing keys whose words
+    it shares (PASS_MAX_DAYS); the entry's sentence stating the default, wrapped
+    over two lines ("If\\n not specified, 0 will be assumed"), leads, shown with
+    its entry's term. Whether changes to the key affect accounts is no question
+    about its entry: the paragraph saying so leads."""
+    root = make_sandbox(tmp_path, {f"{CID}/login.defs.5.txt": ACCOUNTS_MANUAL})
+    lead = quick_answer(ask(root, "What is the default value of PASS_MIN_DAYS?"))
+    assert "0 will be assumed" in lead and "PASS_MIN_DAYS" in lead
+    lead = quick_answer(ask(root, "What does PASS_MAX_DAYS default to when it is not specified?"))
+    assert "-1 will be assumed" in lead
+    lead = quick_answer(ask(root, "Do changes to PASS_MAX_DAYS affect existing accounts?"))
+    assert "Any changes to these settings won't affect existing accounts" in lead
