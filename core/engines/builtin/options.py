@@ -158,6 +158,8 @@ _ASKS_OPTION_NAME = re.compile(
     r"^\s*(?:which|what)\s+(?:[\w'’-]+\s+){0,2}?(?:options?|flags?|switch(?:es)?|keywords?|directives?)\b",
     re.I,
 )
+# A term written in plain words: shadow(5)'s "password warning period", rsyncd.conf(5)'s "max connections".
+_WORD_TERM = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){1,4}")
 # The bonus of an entry's opening passage then, as far as it is about the question,
 # whatever words of it the entry misses ("option" is in none of them).
 NAMES_OPTION = 0.2
@@ -173,14 +175,29 @@ class AskedOptions:
     written: frozenset[str]
     named: frozenset[str]
     asks_name: bool
+    # the question's words, folded and spaced, when a term written in words may be asked about
+    phrased: str = ""
+    key: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, question: str, *, keys_anywhere: bool = True) -> AskedOptions:
+    def of(cls, question: str, *, keys_anywhere: bool = True, key: tuple[str, ...] = ()) -> AskedOptions:
         """``keys_anywhere``: a key written anywhere in the question is what it asks
         about (its value, its meaning), not only one written before "option"; not for a
-        question asking whether something holds of the key, or why, or how to do something."""
+        question asking whether something holds of the key, or why, or how to do something.
+        With ``key`` (the question's key terms), so is an entry whose term is words the
+        question writes together ("What is the password warning period?")."""
         written, named = option_asked(question, keys_anywhere=keys_anywhere)
-        return cls(written, named, bool(_ASKS_OPTION_NAME.match(question)))
+        phrased = f" {' '.join(re.findall(r'[a-z0-9]+', fold(question)))} " if keys_anywhere and key else ""
+        return cls(written, named, bool(_ASKS_OPTION_NAME.match(question)), phrased, frozenset(key))
+
+    def term_phrased(self, defines: str) -> bool:
+        """Whether ``defines`` is a term of two or more plain words ("password
+        warning period", "max connections"), every one a key term, that the
+        question writes as one phrase."""
+        if not self.phrased or not _WORD_TERM.fullmatch(defines):
+            return False
+        words = fold(defines).split()
+        return len(words) >= 2 and all(w in self.key for w in words) and f" {' '.join(words)} " in self.phrased
 
     def entry(self, defines: str, coverage: float) -> tuple[bool, float]:
         """Whether a passage opening the entry of ``defines`` (empty: it opens
@@ -192,4 +209,6 @@ class AskedOptions:
             answers, bonus = True, NAMES_OPTION * min(1.0, coverage / 0.5)
         if (self.written or self.named) and is_asked_entry(defines, self.written, self.named):
             answers, bonus = True, bonus + ASKED_ENTRY  # however few of the question's words it repeats
+        elif self.term_phrased(defines):
+            answers, bonus = True, bonus + ASKED_ENTRY
         return answers, bonus

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
-from .options import AskedOptions, defines_setting
+from .options import ASKED_ENTRY, AskedOptions, defines_setting
 from .passages import language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
@@ -44,6 +44,8 @@ DEFINED_NAME = 0.2
 NAMED_OPTION = 0.15
 # The bonus, in a how-to, of a definition-list entry whose term is a command-line option (as code's).
 OPTION_ENTRY = 0.15
+# A later paragraph of an entry asked about in words scores this much below its opening.
+LATER_PARAGRAPH = 0.1
 # The share of its weight the verb a question ends with keeps ("live" after "an access token"):
 # a generic word's (0.3 below), as it is the word a person most often says differently.
 VERB_WEIGHT = 0.3
@@ -152,7 +154,7 @@ def rank_passages(
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
     # what the question asks of a manual's entries
-    asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"))
+    asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"), key=tuple(q.key))
     for levels, (
         hit,
         rank,
@@ -169,6 +171,7 @@ def rank_passages(
         antecedent,
         label,
         defines,
+        entry_term,
     ) in zip(own, raw, strict=True):
         got, missing = 0.0, []
         project = projects[hit.path]
@@ -216,6 +219,11 @@ def rank_passages(
             kind_ok, bonus = True, OPTION_ENTRY
         # the entry naming the option asked for, or the asked option's own (``options.py``)
         entry_answers, entry_bonus = asked.entry(defines, coverage)
+        if not defines and entry_term and asked.term_phrased(entry_term):
+            # a later paragraph of the entry a question names in words ("what does an empty
+            # maximum password age field mean?"): it leads when it holds more of the question
+            # than the entry's opening, which defines the term
+            entry_answers, entry_bonus = True, ASKED_ENTRY - LATER_PARAGRAPH
         kind_ok = kind_ok or entry_answers
         if (
             q.kind == "why"

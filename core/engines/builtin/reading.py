@@ -129,6 +129,7 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
                 p.label
                 or (p.entry_term if (values_asked or default_stated) and p.entry_term not in p.body else ""),
                 p.defines or (p.entry_term if default_stated or (values_asked and p.entry) else ""),
+                p.entry_term,  # the entry it sits in (``rank``: a term the question writes in words)
             )
         )
     return read

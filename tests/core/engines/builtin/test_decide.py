@@ -15,7 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.options import defined_key, entry_options, option_asked, options_in
+from core.engines.builtin.options import AskedOptions, defined_key, entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
@@ -602,3 +602,42 @@ def test_a_key_written_anywhere_in_a_question_is_its_entrys_and_its_default_sent
     assert "-1 will be assumed" in lead
     lead = quick_answer(ask(root, "Do changes to PASS_MAX_DAYS affect existing accounts?"))
     assert "Any changes to these settings won't affect existing accounts" in lead
+
+
+# shadow(5) as ``man`` renders it: fields named in words, each a definition-list entry.
+FIELDS_MANUAL = """\
+DESCRIPTION
+       maximum password age
+           The maximum password age is the number of days after which the user
+           will have to change her password.
+
+           An empty field means that there are no maximum password age, no
+           password warning period, and no password inactivity period.
+
+       password warning period
+           The number of days before a password is going to expire during
+           which the user should be warned.
+
+           An empty field and value 0 mean that there are no password warning
+           period.
+"""
+
+
+def test_an_entry_whose_term_the_question_writes_in_words_is_asked_about(tmp_path):
+    """ "What is the password warning period?" writes the term of an entry: its
+    opening defines it, though another entry's sentence repeats the words.
+    "What does an empty maximum password age field mean?" asks more than the
+    opening holds: the entry's later paragraph about an empty field leads. A
+    term of one word, or one whose words the question does not write together,
+    is asked about by no phrase."""
+    root = make_sandbox(tmp_path, {f"{CID}/shadow.5.txt": FIELDS_MANUAL})
+    lead = quick_answer(ask(root, "What is the password warning period?"))
+    assert "The number of days before a password is going to expire" in lead
+    lead = quick_answer(ask(root, "What does an empty maximum password age field mean?"))
+    assert "An empty field means that there are no maximum password age" in lead
+    asked = AskedOptions.of(
+        "What is the password warning period?", key=tuple(analyze("What is the password warning period?").key)
+    )
+    assert asked.term_phrased("password warning period")
+    assert not asked.term_phrased("password")
+    assert not asked.term_phrased("warning password period")
