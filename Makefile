@@ -65,7 +65,7 @@ browser:
 		|| { echo "Could not install chromium (needs root and Debian's package registry)." >&2; exit 1; }; }
 
 # Real PDFs (and libffi's HTML manual, rsync's manual pages for the held-out set of
-# bench.quality.builtin_engine --set rsync, wget/tar/ssh_config/grep's for --set manpages-more, logrotate/gzip/xargs/apt's for --set configs, mosquitto/journald's for --set servers, shadow/login.defs/chage/useradd's for --set accounts) from Debian's documentation packages for the documents tests, and
+# bench.quality.builtin_engine --set rsync, wget/tar/ssh_config/grep's for --set manpages-more, logrotate/gzip/xargs/apt's for --set configs, mosquitto/journald's for --set servers, shadow/login.defs/chage/useradd's for --set accounts, less's for --set pager) from Debian's documentation packages for the documents tests, and
 # the OCR of scanned pages: tesseract (the app reads scans with it) and
 # poppler's pdftoppm + img2pdf (the tests make scans of real pages). Skipped
 # when present; the PDFs are reinstalled when a docs-excluding image dropped them.
@@ -79,7 +79,8 @@ DOCUMENT_PDFS := libtasn1-doc:/usr/share/doc/libtasn1-doc/libtasn1.pdf \
 	logrotate:/usr/share/man/man8/logrotate.8.gz gzip:/usr/share/man/man1/gzip.1.gz \
 	findutils:/usr/share/man/man1/xargs.1.gz apt:/usr/share/doc/apt/NEWS.Debian.gz \
 	mosquitto:/usr/share/man/man5/mosquitto.conf.5.gz systemd:/usr/share/man/man5/journald.conf.5.gz \
-	passwd:/usr/share/man/man5/shadow.5.gz login:/usr/share/man/man5/login.defs.5.gz
+	passwd:/usr/share/man/man5/shadow.5.gz login:/usr/share/man/man5/login.defs.5.gz \
+	less:/usr/share/doc/less/NEWS.gz
 DOCUMENT_TOOLS := tesseract-ocr:/usr/bin/tesseract \
 	tesseract-ocr-eng:/usr/share/tesseract-ocr/*/tessdata/eng.traineddata \
 	poppler-utils:/usr/bin/pdftoppm img2pdf:/usr/bin/img2pdf \

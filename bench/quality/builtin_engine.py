@@ -136,6 +136,10 @@ SERVER_MANUALS = ("mosquitto.conf.5", "journald.conf.5")
 # The sixth: user accounts' password aging, whose shadow(5) names its fields in words
 # ("maximum password age") as rsyncd.conf(5) names its parameters, beside login.defs(5)'s keys.
 ACCOUNT_MANUALS = ("shadow.5", "login.defs.5", "chage.1", "useradd.8")
+# The seventh: a pager's manual (options written "-i or --ignore-case", environment
+# variables) and its release notes, the shape of rsync's corpus in another program.
+PAGER_MANUALS = ("less.1", "lesskey.1")
+PAGER_DOCS = ("NEWS.gz",)
 
 
 def render_manual(page: str) -> str:
@@ -202,6 +206,17 @@ def servers_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, SERVER_MANUALS)
 
 
+def pager_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """less(1) and lesskey(1) rendered to text and less's NEWS: the seventh development set's corpus."""
+    files = rendered_manuals(folder, PAGER_MANUALS)
+    for rel in PAGER_DOCS:
+        source = Path("/usr/share/doc/less", rel)
+        path = folder / rel.removesuffix(".gz")
+        path.write_bytes(gzip.decompress(source.read_bytes()))
+        files.append((path.name, path))
+    return files
+
+
 def accounts_corpus(folder: Path) -> list[tuple[str, Path]]:
     """shadow(5), login.defs(5), chage(1) and useradd(8) rendered to text: the sixth
     development set's corpus, user accounts' password aging."""
@@ -240,9 +255,14 @@ SETS = {
         "user accounts' manuals",
         accounts_corpus,
     ),
+    "pager": (
+        Path(__file__).with_name("sets") / "dev_pager.jsonl",
+        "a pager's manuals",
+        pager_corpus,
+    ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts"})
+DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts", "pager"})
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
