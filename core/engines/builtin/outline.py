@@ -33,6 +33,8 @@ _BESIDE = re.compile(r"(\S(?:\S| (?! ))*)\s{2,}(?=\S)")
 # A manual's section heading: capital letters, digits and spaces only (``EXIT CODES``, ``SEE ALSO``),
 # at most three columns in (a subsection's ``   ACTIONS``).
 HEADING = re.compile(r" {0,3}[A-Z][A-Z0-9 /&-]{2,}[A-Z0-9][ \t]*")
+# A first column ending on a word that joins it to more: its term runs on past the column.
+_CONTINUES = re.compile(r"(?:\bor|\band|,)\s*$")
 # A list item's first line is the item itself, not a term: "- item", "* item", "1. item".
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)])\s")
 
@@ -141,8 +143,10 @@ class Outline:
                 and line[following - 1 : following] == " "
                 and line[following:]
             ):
-                # the first column as wide as the indentation below: ``-mount Don't descend …``
-                term = _term(line[indent:following]) if line[following] != " " else ""
+                # the first column as wide as the indentation below: ``-mount Don't descend …``;
+                # not a term running past that column: ``-bn or --buffers=n`` is no "-bn or"
+                first = line[indent:following]
+                term = _term(first) if line[following] != " " and not _CONTINUES.search(first) else ""
             else:
                 beside = _BESIDE.match(line, len(line) - len(line.lstrip()) if tabs else indent)
                 term = _term(beside.group(1)) if beside else ""

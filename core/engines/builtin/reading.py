@@ -41,9 +41,11 @@ ANAPHORA = re.compile(
     r"(?:defaults? to|it|this|these|that|they|its|the latter|the former|otherwise)\b",
     re.I,
 )
-# A sentence that says what its entry's term is or does without naming it.
+# A sentence that says what its entry's term is or does without naming it; a condition
+# whose subject is the term left unsaid: "If set to "-" or "/dev/null", …", "When enabled, …".
 _ELLIPTIC = re.compile(
-    r"^(?:(?:the|its) )?default(?:s| value| is)?\b|^this (?:option|parameter|setting|flag|value|variable|directive)\b",
+    r"^(?:(?:the|its) )?default(?:s| value| is)?\b|^this (?:option|parameter|setting|flag|value|variable|directive)\b|"
+    r"^(?:if|when|unless)\s+(?:not\s+)?(?:set|unset|given|specified|enabled|disabled|omitted|present|empty)\b",
     re.I,
 )
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)

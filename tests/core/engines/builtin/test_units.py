@@ -24,7 +24,11 @@ from core.engines.builtin.reading import chunk_reading
 from core.engines.builtin.tokens import tokens_of
 from core.sandbox import write_instructions, write_manifest
 
-PAGES = {"curl.1": "/usr/share/man/man1/curl.1.gz", "find.1": "/usr/share/man/man1/find.1.gz"}
+PAGES = {
+    "curl.1": "/usr/share/man/man1/curl.1.gz",
+    "find.1": "/usr/share/man/man1/find.1.gz",
+    "less.1": "/usr/share/man/man1/less.1.gz",
+}
 
 
 def manual(page: str) -> str:
@@ -65,6 +69,28 @@ def test_a_term_is_told_by_the_column_its_description_starts_at():
         terms.append(outline.entry(0).term)
         assert outline.entry(1) is None  # a line of its description is no term
     assert terms == ["--parallel-max <num>", "-mount", "6"]
+
+
+def test_a_term_running_past_its_descriptions_column_is_read_whole():
+    """less(1) writes ``-bn or --buffers=n`` over a description indented less far
+    than the term runs: the term is the whole line, not "-bn or" with
+    "--buffers=n" read as its description beside it."""
+    less = manual("less.1")
+    for first, term in (
+        ("       -bn or --buffers=n", "-bn or --buffers=n"),
+        ("       -zn or --window=n", "-zn or --window=n or -n"),
+    ):
+        assert Outline(lines_from(less, first, 4)).entry(0).term == term
+
+
+def test_a_condition_without_its_subject_is_about_its_entrys_term():
+    """ "If set to "-" or "/dev/null", a history file is not used." says what
+    LESSHISTFILE does when set so: read with its term, as "The default is …" is."""
+    chunk = lines_from(manual("less.1"), "       LESSHISTFILE", 8)
+    read = chunk_reading("cid/less.1.txt", chunk, None, "")
+    condition = next(p for p in read.passages if p.body.startswith("If set to"))
+    assert condition.label == "LESSHISTFILE"
+    assert tokens_of("history file remember search commands") <= condition.antecedent
 
 
 def test_a_row_of_a_list_inside_an_entry_sits_in_the_entry():
