@@ -262,7 +262,9 @@ SETS = {
     ),
 }
 # Sets that may be tuned on (development sets); the others are held out.
-DEVELOPMENT_SETS = frozenset({"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts", "pager"})
+DEVELOPMENT_SETS = frozenset(
+    {"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts", "pager"}
+)
 
 _CITE = re.compile(r"\[(c\d+)\]")
 _FENCE = re.compile(r"^\s*(```|~~~)")

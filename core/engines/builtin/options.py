@@ -197,7 +197,9 @@ class AskedOptions:
         if not self.phrased or not _WORD_TERM.fullmatch(defines):
             return False
         words = fold(defines).split()
-        return len(words) >= 2 and all(w in self.key for w in words) and f" {' '.join(words)} " in self.phrased
+        return (
+            len(words) >= 2 and all(w in self.key for w in words) and f" {' '.join(words)} " in self.phrased
+        )
 
     def entry(self, defines: str, coverage: float) -> tuple[bool, float]:
         """Whether a passage opening the entry of ``defines`` (empty: it opens

@@ -130,7 +130,9 @@ def kind_of(text: str) -> str:
 # A count may open with the preposition its answer takes: "Into how many
 # languages …", "After how many days …" (not "In which units …": the answer
 # names a unit, "kilobytes", more often than it says "units").
-_LEADING_PREPOSITION = r"(?:(?:in|into|after|before|for|on|at|from|to|by|with|under|since|until|within|during) )?"
+_LEADING_PREPOSITION = (
+    r"(?:(?:in|into|after|before|for|on|at|from|to|by|with|under|since|until|within|during) )?"
+)
 # "How many active connections may …", "Which compression level does …": the
 # words of what is counted or named run to the verb.
 _MEASURED = re.compile(

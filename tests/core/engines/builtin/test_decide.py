@@ -563,7 +563,9 @@ def test_which_x_declines_a_lead_about_another_kind_of_x(tmp_path):
     answered = ask(root, "Which compression algorithm does packer use?")
     assert "No Definitive Answer Found" not in answered
     assert "Lempel-Ziv" in quick_answer(answered)
-    assert "No Definitive Answer Found" in ask(root, "Into how many languages does packer translate headings?")
+    assert "No Definitive Answer Found" in ask(
+        root, "Into how many languages does packer translate headings?"
+    )
 
 
 # login.defs(5) as ``man`` renders it: keys in capitals, each entry's default in a later, wrapped sentence.
