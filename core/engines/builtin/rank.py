@@ -76,6 +76,8 @@ _RESTATING_SECTION = re.compile(
     r"(?:table\s+of\s+)?contents)\s*:?\s*$",
     re.I,
 )
+# "In which version was --file-size added?", "Which release removed …?"
+_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)s?\b", re.I)
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -155,6 +157,7 @@ def rank_passages(
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
     # what the question asks of a manual's entries
     asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"), key=tuple(q.key))
+    asks_version = _ASKS_VERSION.search(q.text) is not None
     for levels, (
         hit,
         rank,
@@ -218,7 +221,8 @@ def rank_passages(
             # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
         # the entry naming the option asked for, or the asked option's own (``options.py``)
-        entry_answers, entry_bonus = asked.entry(defines, coverage)
+        # which version added an option is said by release notes, not by the option's entry
+        entry_answers, entry_bonus = asked.entry(defines, coverage) if not asks_version else (False, 0.0)
         if not defines and entry_term and asked.term_phrased(entry_term):
             # a later paragraph of the entry a question names in words ("what does an empty
             # maximum password age field mean?"): it leads when it holds more of the question

@@ -643,3 +643,29 @@ def test_an_entry_whose_term_the_question_writes_in_words_is_asked_about(tmp_pat
     assert asked.term_phrased("password warning period")
     assert not asked.term_phrased("password")
     assert not asked.term_phrased("warning password period")
+
+
+PAGER_MANUAL = """\
+OPTIONS
+       --file-size
+              If --file-size is specified, pager will determine the size of the
+              file immediately after opening the file.
+"""
+PAGER_NEWS = """\
+        Major changes between "pager" versions 581 and 590
+
+* Add the --file-size option.
+
+* Fix bug which caused failure to respond to window resize.
+"""
+
+
+def test_which_version_added_an_option_is_not_answered_by_its_entry(tmp_path):
+    """The entry of ``--file-size`` says what it does, not when it came: asked
+    which version added it, the release notes' line leads; asked what it does,
+    the entry does."""
+    root = make_sandbox(tmp_path, {f"{CID}/pager.1.txt": PAGER_MANUAL, f"{CID}/NEWS": PAGER_NEWS})
+    lead = quick_answer(ask(root, "In which pager version was the --file-size option added?"))
+    assert "Add the --file-size option." in lead
+    lead = quick_answer(ask(root, "What does the --file-size option do?"))
+    assert "will determine the size of the" in lead
