@@ -32,6 +32,8 @@ from .tokens import Tokens, tokens_of
 # (~27 MB on real text: a chunk's text, its spans' words and its passages).
 MAX_KEPT = 1024
 MAX_LEAD_CHARS = 420
+# An entry's first paragraph up to this long is quoted whole with its term.
+MAX_ENTRY_CHARS = 420
 MAX_TERM_CHARS = 60
 
 # A sentence about what the one before it names: "It …", "This defaults to 80",
@@ -220,6 +222,21 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 context.append(tok(*header_row))  # a table's row is read with its header
             own = outline.entry(row) if starts_line else None
             defines = own.term if own is not None else ""
+            if (
+                own is not None
+                and own.start >= 0
+                and passage.end < own.end <= passage.start + MAX_ENTRY_CHARS
+                and _own_line_entry(outline, row, own, newlines)
+            ):
+                # a manual's entry is quoted with its whole first paragraph when that is short:
+                # "-g … Normally, less will highlight ALL strings … The -g option changes this
+                # behavior to highlight only …"; ranked by its opening sentence's words (its
+                # later sentences are passages of their own), a longer quote holding more by chance
+                end = own.end
+                while end > passage.end and text[end - 1].isspace():
+                    end -= 1
+                passage = replace(passage, end=end)
+                body = text[passage.start : passage.end]
             inner = True
             for kind, where in outline.around(row):
                 if kind == "heading":
@@ -276,6 +293,17 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
 
 
 _NEWLINE = re.compile("\n")
+
+
+def _own_line_entry(outline: Outline, row: int, entry, newlines: list[int]) -> bool:
+    """Whether ``entry`` is a manual's: its term alone on ``row``, every line of its
+    first paragraph below indented further (not an argument list's ``:param a: …``
+    running on into ``:param b: …``)."""
+    if outline.lines[row].strip() != entry.term:
+        return False
+    indent = outline.indent(row)
+    last = outline.row_of(bisect.bisect_left(newlines, entry.end - 1))
+    return all(outline.indent(r) > indent for r in range(row + 1, last + 1) if outline.lines[r].strip())
 
 
 def _word_character(ch: str) -> bool:

@@ -188,3 +188,26 @@ def test_a_manual_section_heading_is_never_a_quote_of_its_own():
     read = chunk_reading("cid/find.1.txt", chunk, None, "")
     assert read.passages
     assert all("ENVIRONMENT VARIABLES" not in p.body for p in read.passages)
+
+
+def test_a_manual_entrys_opening_quotes_its_whole_short_first_paragraph():
+    """less(1)'s ``-g or --hilite-search`` says what -g does in its first
+    paragraph's second sentence: the entry's opening passage is its term and
+    whole first paragraph (its sentences are passages of their own as well).
+    An argument list's entries run on without a blank line: ``:param name:``
+    is not quoted with ``:param cls:``."""
+    chunk = lines_from(manual("less.1"), "       -g or --hilite-search", 8)
+    read = chunk_reading("cid/less.1.txt", chunk, None, "")
+    opening = next(p for p in read.passages if p.defines == "-g or --hilite-search")
+    assert opening.body.startswith("-g or --hilite-search")
+    assert "The -g option changes this behavior" in opening.body
+    assert opening.body.rstrip().endswith("the default.")
+    assert any(p.body.startswith("The -g option changes") for p in read.passages)
+    docstring = (
+        '    """Make a command.\n\n'
+        "    :param name: The name of the command. Defaults to the function's name.\n"
+        "    :param cls: The command class to create.\n"
+        '    """\n'
+    )
+    read = chunk_reading("cid/decorators.py", docstring, None, "")
+    assert not any(":param name:" in p.body and ":param cls:" in p.body for p in read.passages)
