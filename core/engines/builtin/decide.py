@@ -35,11 +35,13 @@ ABSENT_COVERAGE = 0.6
 
 def names_in(text: str) -> frozenset[str]:
     """The folded words ``text`` writes as names: capitalised anywhere but its
-    first word, or holding a digit or an underscore."""
+    first word, holding a digit or an underscore, or a command-line option ("--spellcheck")."""
     found = set()
     for n, match in enumerate(re.finditer(r"[\w.-]*\w", text)):
         word = match.group()
-        if any(c.isdigit() or c == "_" for c in word) or (n and any(c.isupper() for c in word)):
+        # "--spellcheck": an option is a name however it is spelt
+        dashed = word.startswith("-") and (n == 0 or text[match.start() - 1] in " \t(\"'`")
+        if dashed or any(c.isdigit() or c == "_" for c in word) or (n and any(c.isupper() for c in word)):
             found.update(fold(part) for part in re.split(r"[^\w]+|_", word) if part)
             found.add(fold(word))
     return frozenset(found)

@@ -15,6 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
+from core.engines.builtin.decide import names_in
 from core.engines.builtin.options import AskedOptions, defined_key, entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
 
@@ -669,3 +670,12 @@ def test_which_version_added_an_option_is_not_answered_by_its_entry(tmp_path):
     assert "Add the --file-size option." in lead
     lead = quick_answer(ask(root, "What does the --file-size option do?"))
     assert "will determine the size of the" in lead
+
+
+def test_an_option_the_question_writes_that_no_file_holds_declines(tmp_path):
+    """ "--spellcheck" is a name, as "Kubernetes" is: no file mentions it, so
+    the release-notes line about another option added is not the answer."""
+    root = make_sandbox(tmp_path, {f"{CID}/pager.1.txt": PAGER_MANUAL, f"{CID}/NEWS": PAGER_NEWS})
+    assert "No Definitive Answer Found" in ask(root, "Which pager version added the --spellcheck option?")
+    assert "No Definitive Answer Found" not in ask(root, "Which pager version added the --file-size option?")
+    assert {"--spellcheck", "spellcheck"} <= names_in("Which pager version added the --spellcheck option?")
