@@ -111,11 +111,17 @@ def wants_of(text: str, kind: str) -> str:
 _ASKS_VALUE = re.compile(r"\b(how (many|much|long|far|often|big|large|small)|which|what)\b", re.I)
 
 
+# "What does less do with long lines by default?": a behaviour asked for, not a value
+_ASKS_BEHAVIOUR = re.compile(r"^\s*what (?:does|do|did|will|would) (?:[\w.'’-]+ ){1,4}?do\b", re.I)
+
+
 def kind_of(text: str) -> str:
     if _HOWTO.search(text):
         return "howto"
     if _WHY.search(text):
         return "why"
+    if _ASKS_BEHAVIOUR.search(text):
+        return "fact"
     if _YESNO.search(text) and not _ASKS_VALUE.search(text):
         # "Is X enabled by default?" asks yes or no, not for an amount: its
         # answer is a flag or a sentence, not a number
@@ -136,7 +142,10 @@ _LEADING_PREPOSITION = (
 # "How many active connections may …", "Which compression level does …": the
 # words of what is counted or named run to the verb.
 _MEASURED = re.compile(
-    r"^\s*(?:" + _LEADING_PREPOSITION + r"how (?:many|much)|which|what) ((?:[\w/-]+ ){0,3}?[\w/-]+) "
+    r"^\s*(?:" + _LEADING_PREPOSITION + r"how (?:many|much)|which|what) "
+    # "What does less do …?" names no X: the verb's subject follows its auxiliary
+    r"(?!(?:does|do|did|is|are|was|were|may|can|could|will|would|should|must|has|have)\b)"
+    r"((?:[\w/-]+ ){0,3}?[\w/-]+) "
     r"(?:does|do|did|is|are|was|were|may|can|could|will|would|should|must|has|have)\b",
     re.I,
 )

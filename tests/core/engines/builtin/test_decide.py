@@ -679,3 +679,13 @@ def test_an_option_the_question_writes_that_no_file_holds_declines(tmp_path):
     assert "No Definitive Answer Found" in ask(root, "Which pager version added the --spellcheck option?")
     assert "No Definitive Answer Found" not in ask(root, "Which pager version added the --file-size option?")
     assert {"--spellcheck", "spellcheck"} <= names_in("Which pager version added the --spellcheck option?")
+
+
+def test_what_something_does_by_default_asks_for_a_behaviour_not_a_value():
+    """ "What does less do with long lines by default?" wants what it does ("The
+    default is to wrap long lines"), not a value a name or number states; and it
+    names no X whose head noun a lead must hold ("does less" is no X)."""
+    q = analyze("What does less do with long lines by default?")
+    assert (q.kind, q.default, q.measured) == ("fact", True, "")
+    assert analyze("What is the default tab stop spacing in less?").kind == "amount"
+    assert analyze("Which compression level does gzip use?").measured == "level"
