@@ -145,7 +145,8 @@ def _surely_left(verbatim: bytes) -> bool:
     an ASCII letter survives every step unless a role, a reST target or a
     link drops it, and those need a backtick or "](" (``CONTEXT_MARKS``:
     dashes only add a spaced hyphen)."""
-    return verbatim.lower() != verbatim.upper() and b"`" not in verbatim and b"](" not in verbatim
+    # find, not in: see normalize.has_context_marks
+    return verbatim.lower() != verbatim.upper() and verbatim.find(b"`") < 0 and verbatim.find(b"](") < 0
 
 
 def make_needle(excerpt: str | None) -> Needle | None:

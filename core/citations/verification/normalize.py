@@ -60,8 +60,10 @@ CONTEXT_MARKS = (b"--", b"`", b"](")
 
 def has_context_marks(lines: bytes) -> bool:
     """Whether ``lines`` hold one of ``CONTEXT_MARKS`` (three C-speed
-    ``in`` tests: no generator per call, as this runs for every citation)."""
-    return b"`" in lines or b"--" in lines or b"](" in lines
+    ``find``s: no generator per call, as this runs for every citation).
+    Not ``in``: ``bytes in bytes`` first tries its operand as an integer
+    and clears the TypeError, ~0.3 µs a test, longer than the search."""
+    return lines.find(b"`") >= 0 or lines.find(b"--") >= 0 or lines.find(b"](") >= 0
 
 
 MARKUP = "*_`#>"
