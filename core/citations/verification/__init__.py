@@ -232,9 +232,10 @@ def _plan(
         return replace(located)
     rel, content_id, real, note = located
     cited = None
-    if citation.line_start is not None:
-        end = citation.line_end if citation.line_end is not None else citation.line_start
-        cited = (min(citation.line_start, end), max(citation.line_start, end))
+    start = citation.line_start
+    if start is not None:
+        end = citation.line_end if citation.line_end is not None else start
+        cited = (start, end) if start <= end else (end, start)  # in order, as min and max would put them
     request = Request.from_excerpt(citation.excerpt, cited)
     return real, Job(index, rel, content_id, request, note)
 

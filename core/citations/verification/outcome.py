@@ -75,12 +75,14 @@ def relocation_detail(
 
 
 def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verification:
-    base = {"resolved_path": job.rel, "content_id": job.content_id}
     if isinstance(scan, OSError):
         return Verification(
-            "missing_file", f"The file {job.rel} could not be read ({scan.strerror}).", **base
+            "missing_file",
+            f"The file {job.rel} could not be read ({scan.strerror}).",
+            resolved_path=job.rel,
+            content_id=job.content_id,
         )
-    sha256 = base["file_sha256"] = scan.sha256
+    sha256 = scan.sha256
     request = job.request
     cited = request.cited
     if cited is not None and not scan.binary and scan.answers[position].in_place and request.has_needle:
@@ -99,6 +101,7 @@ def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verificatio
             job.content_id,
             sha256,
         )
+    base = {"resolved_path": job.rel, "content_id": job.content_id, "file_sha256": sha256}
     if cited is None:
         start = end = None
     else:
