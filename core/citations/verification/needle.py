@@ -8,10 +8,10 @@ import re
 from core.citations.verification.normalize import (
     BULLET_FIRST_RE,
     MARKUP,
-    TOKEN_RE,
     hidden_spans,
     normalize_text,
     strip_bullets,
+    token_re,
     unwrap,
 )
 
@@ -83,7 +83,7 @@ def _words(raw: str) -> tuple[list[str], list[str]]:
     raw = strip_bullets(unwrap(raw)).lower()
     for mark in MARKUP:
         raw = raw.replace(mark, " ")
-    tokens = set(TOKEN_RE.findall(raw))
+    tokens = set(token_re(raw).findall(raw))
     if not raw.isascii():
         tokens = {t for t in tokens if t.isascii()}
     # Longest first, ties alphabetical: two C-level stable sorts, no lambda.

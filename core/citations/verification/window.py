@@ -13,7 +13,7 @@ from itertools import accumulate, compress, count, repeat
 from operator import add
 
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import ASCII_SPACES, TOKEN_RE, fold, matches
+from core.citations.verification.normalize import ASCII_SPACES, fold, matches, token_re
 
 
 class Window:
@@ -91,10 +91,10 @@ class Window:
         with its lines. Comparing words rather than characters keeps this
         cheap and scores a one-word slip in a sentence as close."""
         # Words only: punctuation glued to a word ("client.") is not a slip.
-        target = TOKEN_RE.findall(needle.joined)
+        target = token_re(needle.joined).findall(needle.joined)
         if not self.joined or not target:
             return 0.0, 0, 0
-        matches = list(TOKEN_RE.finditer(self.joined))
+        matches = list(token_re(self.joined).finditer(self.joined))
         words = [m.group() for m in matches]
         if not words:
             return 0.0, 0, 0
