@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
@@ -124,6 +125,28 @@ class SandboxResolver:
         if self._real_root is None:
             self._real_root = os.path.realpath(self._root)
         return _inside_path(self._real_root, self._real(tuple(parts)))
+
+    def real_file(self, user_path: str) -> tuple[str, bool]:
+        """``real_path``'s answer, and whether it is a regular file (as
+        ``os.path.isfile`` says), from the one ``lstat`` that tells whether
+        its last component is a symlink: a verification asks both of every
+        cited path, and each look-up walks the whole path again."""
+        parts = _check_relative(user_path)
+        if self._real_root is None:
+            self._real_root = os.path.realpath(self._root)
+        folder = tuple(parts[:-1])
+        real_folder = self._folders.get(folder)
+        if real_folder is None:
+            real_folder = self._folders[folder] = self._real(folder)
+        candidate = os.path.join(real_folder, parts[-1])
+        try:
+            mode = os.lstat(candidate).st_mode
+        except (OSError, ValueError):
+            mode = 0  # nothing there (or unreadable): neither a link nor a file, as islink and isfile say
+        if stat.S_ISLNK(mode):
+            real = os.path.realpath(candidate)
+            return _inside_path(self._real_root, real), os.path.isfile(real)
+        return _inside_path(self._real_root, candidate), stat.S_ISREG(mode)
 
     def _real(self, parts: tuple[str, ...]) -> str:
         """``realpath`` of the root joined with ``parts``, a component at a

@@ -379,3 +379,43 @@ def test_resolving_many_paths_at_once_answers_as_one_at_a_time(root, tmp_path):
         # The string it gives verification is that path's text, refused alike.
         expected = _outcome(lambda p: str(resolve_in_sandbox(root, p)), path)
         assert _outcome(resolver.real_path, path) == expected, path
+
+
+def test_real_file_answers_as_real_path_then_isfile(root, tmp_path):
+    """SandboxResolver.real_file gives real_path's answer (or its refusal, with the same
+    message) and whether os.path.isfile holds there, from one lstat: for files, folders,
+    missing paths, and symlinks to files and folders inside the sandbox, dangling, or out."""
+    (root / "item" / "sub").mkdir()
+    (root / "item" / "sub" / "deep.md").write_text("deep\n")
+    (tmp_path / "secret.txt").write_text("secret\n")
+    os.symlink(tmp_path / "secret.txt", root / "item" / "out.txt")
+    os.symlink(root / "item" / "notes.md", root / "item" / "alias.md")
+    os.symlink(root / "item" / "sub", root / "item" / "subalias")
+    os.symlink(root / "item" / "gone.md", root / "item" / "dangling.md")
+    os.symlink("../item/sub/deep.md", root / "item" / "sub" / "rel.md")
+    paths = [
+        *HOSTILE,
+        "item/notes.md",
+        "item//notes.md",
+        "item/missing.md",
+        "item/notes.md/x",
+        "item",
+        "item/sub",
+        "item/out.txt",
+        "item/alias.md",
+        "item/subalias",
+        "item/subalias/deep.md",
+        "item/dangling.md",
+        "item/sub/rel.md",
+    ]
+    resolver = SandboxResolver(root)
+    for path in paths + paths:  # the second time from resolved folders
+        real = _outcome(resolver.real_path, path)  # the real path, or the refusal's message
+        answer = _outcome(resolver.real_file, path)
+        refused = isinstance(answer, str)
+        assert answer == (real if refused else (real, os.path.isfile(real))), path
+    assert resolver.real_file("item/notes.md")[1] is True
+    assert resolver.real_file("item/alias.md")[1] is True
+    assert resolver.real_file("item/sub")[1] is False
+    assert resolver.real_file("item/missing.md")[1] is False
+    assert resolver.real_file("item/dangling.md")[1] is False

@@ -126,15 +126,19 @@ def _verify(root, citations, url_to_content, content_ids, state) -> list[Verific
         _finish(hasher)
     if store is not None:
         store.save()
-    positions = {id(job): n for jobs in by_file.values() for n, job in enumerate(jobs)}
     for real, jobs in by_file.items():
-        for job in jobs:
+        scan = scans[real]
+        # A job's position in its file's list is its request's, so its answer's.
+        for position, job in enumerate(jobs):
             if job.index not in url_jobs:
-                result = _judged(judge_file, job, scans[real], positions[id(job)])
-                result.detail = f"{job.note} {result.detail}" if job.note else result.detail
+                result = _judged(judge_file, job, scan, position)
+                if job.note:
+                    result.detail = f"{job.note} {result.detail}"
                 results[job.index] = result
-    for index, pairs in url_jobs.items():
-        results[index] = _judged(judge_url, pairs, scans, positions)
+    if url_jobs:
+        positions = {id(job): n for jobs in by_file.values() for n, job in enumerate(jobs)}
+        for index, pairs in url_jobs.items():
+            results[index] = _judged(judge_url, pairs, scans, positions)
     # pragma: no mutate start (unreachable: every citation's result is set above)
     return [r or Verification("unverifiable", "The citation could not be checked.") for r in results]
     # pragma: no mutate end
@@ -228,9 +232,10 @@ def _plan(
         return replace(located)
     rel, content_id, real, note = located
     cited = None
-    if citation.line_start is not None:
-        end = citation.line_end if citation.line_end is not None else citation.line_start
-        cited = (min(citation.line_start, end), max(citation.line_start, end))
+    start = citation.line_start
+    if start is not None:
+        end = citation.line_end if citation.line_end is not None else start
+        cited = (start, end) if start <= end else (end, start)  # in order, as min and max would put them
     request = Request.from_excerpt(citation.excerpt, cited)
     return real, Job(index, rel, content_id, request, note)
 
@@ -257,12 +262,12 @@ def _locate(
             "outside_sandbox", "The path is in the sandbox's private folder, which is never cited."
         )
     try:
-        real = files.real_path(rel)
+        real, is_file = files.real_file(rel)
     except SandboxError as error:
         return Verification("outside_sandbox", f"The path was refused: {error}")
     if _in_private(real, private):
         return Verification("outside_sandbox", "The path leads into the sandbox's private folder.")
-    if os.path.isfile(real):
+    if is_file:
         return rel, content_id, real, ""
     if content_id is None and note:
         # An 8-hex id naming several content items: no file to look for.

@@ -8,10 +8,10 @@ import re
 from core.citations.verification.normalize import (
     BULLET_FIRST_RE,
     MARKUP,
-    TOKEN_RE,
     hidden_spans,
     normalize_text,
     strip_bullets,
+    token_re,
     unwrap,
 )
 
@@ -83,7 +83,7 @@ def _words(raw: str) -> tuple[list[str], list[str]]:
     raw = strip_bullets(unwrap(raw)).lower()
     for mark in MARKUP:
         raw = raw.replace(mark, " ")
-    tokens = set(TOKEN_RE.findall(raw))
+    tokens = set(token_re(raw).findall(raw))
     if not raw.isascii():
         tokens = {t for t in tokens if t.isascii()}
     # Longest first, ties alphabetical: two C-level stable sorts, no lambda.
@@ -145,7 +145,8 @@ def _surely_left(verbatim: bytes) -> bool:
     an ASCII letter survives every step unless a role, a reST target or a
     link drops it, and those need a backtick or "](" (``CONTEXT_MARKS``:
     dashes only add a spaced hyphen)."""
-    return verbatim.lower() != verbatim.upper() and b"`" not in verbatim and b"](" not in verbatim
+    # find, not in: see normalize.has_context_marks
+    return verbatim.lower() != verbatim.upper() and verbatim.find(b"`") < 0 and verbatim.find(b"](") < 0
 
 
 def make_needle(excerpt: str | None) -> Needle | None:

@@ -60,8 +60,10 @@ CONTEXT_MARKS = (b"--", b"`", b"](")
 
 def has_context_marks(lines: bytes) -> bool:
     """Whether ``lines`` hold one of ``CONTEXT_MARKS`` (three C-speed
-    ``in`` tests: no generator per call, as this runs for every citation)."""
-    return b"`" in lines or b"--" in lines or b"](" in lines
+    ``find``s: no generator per call, as this runs for every citation).
+    Not ``in``: ``bytes in bytes`` first tries its operand as an integer
+    and clears the TypeError, ~0.3 µs a test, longer than the search."""
+    return lines.find(b"`") >= 0 or lines.find(b"--") >= 0 or lines.find(b"](") >= 0
 
 
 MARKUP = "*_`#>"
@@ -77,9 +79,17 @@ _BULLET = r"[ \t]*+(?:[-*+•]|\d{1,3}[.)])[ \t]+"
 BULLET_FIRST_RE = re.compile(_BULLET)
 _BULLETS_RE = re.compile("\n" + _BULLET)
 TOKEN_RE = re.compile(r"[^\W_]+")
+# The same tokens in ASCII text, where "[^\W_]" is exactly these: 2.4 times
+# faster than the Unicode class, which looks every character's category up.
+_ASCII_TOKEN_RE = re.compile(r"[0-9A-Za-z]+")
 ASCII_SPACES = "\n\t\x0b\x0c\r\x1c\x1d\x1e\x1f"  # what str.split() splits on, besides " "
 FUZZY_THRESHOLD = 0.9
 MAX_GAP = 2000  # characters allowed between the pieces of an excerpt elided with "..."
+
+
+def token_re(text: str) -> re.Pattern[str]:
+    """``TOKEN_RE``, or for ASCII text the ASCII class that finds the same tokens faster."""
+    return _ASCII_TOKEN_RE if text.isascii() else TOKEN_RE
 
 
 def _fold_one(match: re.Match[str]) -> str:

@@ -75,13 +75,33 @@ def relocation_detail(
 
 
 def judge_file(job: Job, scan: FileScan | OSError, position: int) -> Verification:
-    base = {"resolved_path": job.rel, "content_id": job.content_id}
     if isinstance(scan, OSError):
         return Verification(
-            "missing_file", f"The file {job.rel} could not be read ({scan.strerror}).", **base
+            "missing_file",
+            f"The file {job.rel} could not be read ({scan.strerror}).",
+            resolved_path=job.rel,
+            content_id=job.content_id,
         )
-    base["file_sha256"] = scan.sha256
-    cited = job.request.cited
+    sha256 = scan.sha256
+    request = job.request
+    cited = request.cited
+    if cited is not None and not scan.binary and scan.answers[position].in_place and request.has_needle:
+        # Most citations: the excerpt in its cited lines. Made directly
+        # (no keywords to unpack): this runs once a citation.
+        start, end = cited
+        return Verification(
+            "verified",
+            f"The excerpt is at the cited {_lines(start, end)}.",
+            1.0,
+            start,
+            end,
+            None,
+            None,
+            job.rel,
+            job.content_id,
+            sha256,
+        )
+    base = {"resolved_path": job.rel, "content_id": job.content_id, "file_sha256": sha256}
     if cited is None:
         start = end = None
     else:

@@ -32,7 +32,9 @@ class SandboxFiles:
         self._by_name: dict[str, list[str]] | None = None
         # Every cited path of one verification is resolved through it (as a
         # string: a Path per cited file cost more than resolving it).
-        self.real_path = SandboxResolver(root).real_path
+        resolver = SandboxResolver(root)
+        self.real_path = resolver.real_path
+        self.real_file = resolver.real_file
 
     def _walk(self) -> dict[str, list[str]]:
         by_name: dict[str, list[str]] = {}

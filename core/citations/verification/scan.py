@@ -19,6 +19,7 @@ two chunks is still found.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from core.citations.verification.hashing import Digest
 from core.citations.verification.lines import LineIndex
@@ -27,6 +28,7 @@ from core.citations.verification.normalize import has_context_marks, matches, no
 from core.citations.verification.search import decode, search_any
 from core.citations.verification.window import Window
 
+_FIRST_LINE = itemgetter(1)  # of a cited window (request, first line, last line)
 _UNMADE = object()  # the excerpt is not prepared yet
 _SOME = object()  # nor is it, but it is known to leave something to match
 
@@ -124,12 +126,13 @@ class FileScan:
 
 def cited_windows(requests: list[Request]) -> list[tuple[int, int, int]]:
     """(request, first line, last line) of each cited range, by first line."""
+    # The lines first: an excerpt cited without them is not prepared here.
     found = [
         (i, max(1, r.cited[0]), r.cited[1])
         for i, r in enumerate(requests)
-        if r.needle is not None and r.cited is not None
+        if r.cited is not None and r.needle is not None
     ]
-    return sorted(found, key=lambda w: w[1])
+    return sorted(found, key=_FIRST_LINE)
 
 
 def in_window(needle: Needle, text: str) -> bool:
@@ -145,7 +148,7 @@ def verbatim_in(needle: Needle, window: bytes) -> bool:
     form is in theirs (``Needle.verbatim``), no decoding needed."""
     return (
         needle.verbatim is not None
-        and needle.verbatim in window
+        and window.find(needle.verbatim) >= 0  # not in: see normalize.has_context_marks
         and window.isascii()
         and not has_context_marks(window)
     )

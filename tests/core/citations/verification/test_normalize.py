@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 
 from core.citations.verification import verify_citations
 from core.citations.verification.needle import make_needle
-from core.citations.verification.normalize import _FOLD, MAX_GAP, fold, matches, normalize_text, plain_forms
+from core.citations.verification.normalize import (
+    _FOLD,
+    MAX_GAP,
+    TOKEN_RE,
+    fold,
+    matches,
+    normalize_text,
+    plain_forms,
+    token_re,
+)
 from tests.core.citations.builders import file_citation, installed_file, line_of
 
 _WORDS = ["page", "object", "Paginator", "count", "24h", "token", "expiry", "a", "is", "not", "v2"]
@@ -383,3 +392,18 @@ def test_dots_in_a_link_target_are_not_an_elision_but_dots_outside_are():
     assert make_needle("see [v2](https://x.org/compare/1...2) now").pieces == ["see v2 now"]
     assert make_needle("see [v2](https://x.org/a\u2026b) now").pieces == ["see v2 now"]
     assert make_needle("see ... [v2](https://x.org/a...b) now").pieces == ["see", "v2 now"]
+
+
+def test_ascii_text_is_tokenised_by_a_pattern_finding_the_same_tokens():
+    """token_re gives ASCII text a faster pattern that finds exactly TOKEN_RE's tokens
+    (letters and digits; underscores, punctuation and control characters split them), and
+    any other text TOKEN_RE itself."""
+    texts = [
+        "snake_case and CamelCase 42nd v1.2-rc3 __init__ a_b_c",
+        "".join(map(chr, range(128))) * 3,
+        "x\ty\x0bz\x1fq -- `code` [link](url) **bold** #1 > quote",
+        "",
+    ]
+    for text in texts:
+        assert token_re(text).findall(text) == TOKEN_RE.findall(text), text
+    assert token_re("café crème") is TOKEN_RE
