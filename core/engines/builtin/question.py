@@ -55,7 +55,13 @@ _COUNT = re.compile(
     re.I,
 )
 _YEAR_ASKED = re.compile(r"\b(which|what) year\b|\bwhen was\b", re.I)
-_DEFAULT = re.compile(r"\bdefault(s|ed)?\b", re.I)
+# A default asked for in so many words, or as what holds when nothing is given: "… when
+# its argument is omitted?", "… if -f is not given?", "… when UMASK is not specified?"
+_DEFAULT = re.compile(
+    r"\bdefault(s|ed)?\b|\b(?:when|if)\s+(?:[\w.'’-]+\s+){1,4}?(?:is|are)\s+"
+    r"(?:omitted|not\s+(?:given|specified|set|provided|passed|supplied))\b",
+    re.I,
+)
 # "out of the box" asks what happens by default
 _OUT_OF_THE_BOX = re.compile(r"\bout[- ]of[- ]the[- ]box\b", re.I)
 _PARTICLES = frozenset("out up in off back down over".split())

@@ -689,3 +689,21 @@ def test_what_something_does_by_default_asks_for_a_behaviour_not_a_value():
     assert (q.kind, q.default, q.measured) == ("fact", True, "")
     assert analyze("What is the default tab stop spacing in less?").kind == "amount"
     assert analyze("Which compression level does gzip use?").measured == "level"
+
+
+def test_what_holds_when_nothing_is_given_is_a_default_asked_for(tmp_path):
+    """ "What does PASS_MAX_DAYS use when it is not specified?" asks for its
+    default as surely as "What is its default?": the entry's sentence stating
+    what is assumed leads."""
+    for text in (
+        "What umask does login.defs use when UMASK is not specified?",
+        "Which weekday does logrotate's weekly directive use when its argument is omitted?",
+        "What inactivity period does useradd use if -f is not given?",
+    ):
+        assert analyze(text).default, text
+    assert not analyze("What happens when LESSHISTFILE is set to /dev/null?").default
+    root = make_sandbox(tmp_path, {f"{CID}/login.defs.5.txt": ACCOUNTS_MANUAL})
+    lead = quick_answer(
+        ask(root, "How many days may a password be used with PASS_MAX_DAYS when it is not specified?")
+    )
+    assert "-1 will be assumed" in lead
