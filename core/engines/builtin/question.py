@@ -155,6 +155,12 @@ _MEASURED = re.compile(
     r"(?:does|do|did|is|are|was|were|may|can|could|will|would|should|must|has|have)\b",
     re.I,
 )
+# "What is the default font size of less?": what is asked for is named before "of"/"in"
+_MEASURED_OF = re.compile(
+    r"^\s*what (?:is|are) the (?:(?:default|maximum|minimum|largest|smallest) )?((?:[\w/-]+ ){0,2}?[\w/-]+) "
+    r"(?:of|in|for|on)\b",
+    re.I,
+)
 _COUNTS = re.compile(r"\s*" + _LEADING_PREPOSITION + r"how (?:many|much)\b", re.I)
 
 
@@ -164,7 +170,7 @@ def measured_of(text: str, key: list[str]) -> tuple[str, str]:
     compression level does …"): its last word that is a key term; else "".
     And the key term just before it that says which kind of X ("compression"),
     else ""."""
-    found = _MEASURED.search(text)
+    found = _MEASURED.search(text) or _MEASURED_OF.search(text)
     if not found:
         return "", ""
     head = words(re.split(r"\s+of\s+", found.group(1))[0])  # "bits of randomness": bits

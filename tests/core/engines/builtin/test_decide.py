@@ -707,3 +707,18 @@ def test_what_holds_when_nothing_is_given_is_a_default_asked_for(tmp_path):
         ask(root, "How many days may a password be used with PASS_MAX_DAYS when it is not specified?")
     )
     assert "-1 will be assumed" in lead
+
+
+def test_what_is_the_x_of_names_what_is_asked_for_and_its_kind(tmp_path):
+    """ "What is the default font size of less?" asks for a size, of fonts: a
+    lead about another size (the screen's) that says nothing of fonts declines."""
+    q = analyze("What is the default font size of pager?")
+    assert (q.measured, q.qualifier) == ("size", "font")
+    root = make_sandbox(
+        tmp_path,
+        {
+            f"{CID}/pager.1.txt": "COMMANDS\n       d      Scroll forward N lines, default one half of the screen size.\n"
+        },
+    )
+    assert "No Definitive Answer Found" in ask(root, "What is the default font size of pager?")
+    assert "No Definitive Answer Found" not in ask(root, "What is the default scroll size of pager?")
