@@ -157,7 +157,7 @@ _MEASURED = re.compile(
 )
 # "What is the default font size of less?": what is asked for is named before "of"/"in"
 _MEASURED_OF = re.compile(
-    r"^\s*what (?:is|are) the (?:(?:default|maximum|minimum|largest|smallest) )?((?:[\w/-]+ ){0,2}?[\w/-]+) "
+    r"^\s*what (?:is|are) the (?:(?:default|maximum|minimum|largest|smallest) )?((?:[\w/-]+ ){0,2}?[\w/-]+),? "
     r"(?:of|in|for|on)\b",
     re.I,
 )

@@ -714,6 +714,10 @@ def test_what_is_the_x_of_names_what_is_asked_for_and_its_kind(tmp_path):
     lead about another size (the screen's) that says nothing of fonts declines."""
     q = analyze("What is the default font size of pager?")
     assert (q.measured, q.qualifier) == ("size", "font")
+    assert (
+        analyze("What is the maximum length, in characters, of the string pager returns?").measured
+        == "length"
+    )
     root = make_sandbox(
         tmp_path,
         {
