@@ -130,10 +130,8 @@ def _fields(claims) -> list[tuple]:
     return [tuple(getattr(c, f.name) for f in dataclasses.fields(c) if f.name != "source") for c in claims]
 
 
-def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: int) -> None:
-    """``rank_passages`` alone on each question's candidates, now and at the earlier commit,
-    alternating: as a run reads them (chunks kept from the questions before it in the
-    round), and both with no chunk read before (cold: the fixed cost of each)."""
+def prepared_candidates(root: Path, state: Path, questions: list[str]) -> list[tuple]:
+    """Each question part with the candidates the engine ranks for it, searched as it searches."""
     prepared = []
     for text in questions:
         for part in parts_of(text):
@@ -141,14 +139,18 @@ def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: 
             ranked = start_ranked(root, q, engine_stream.CANDIDATES, state=state)
             q = learned_words(root, q, state)
             follow = engine_stream.FOLLOW_LINES if q.kind == "howto" else 0
-            prepared.append(
-                (
-                    q,
-                    candidates(
-                        root, q, engine_stream.CANDIDATES, state=state, follow_lines=follow, ranked=ranked
-                    ),
-                )
+            hits = candidates(
+                root, q, engine_stream.CANDIDATES, state=state, follow_lines=follow, ranked=ranked
             )
+            prepared.append((q, hits))
+    return prepared
+
+
+def time_ranking(root: Path, state: Path, questions: list[str], before, rounds: int) -> None:
+    """``rank_passages`` alone on each question's candidates, now and at the earlier commit,
+    alternating: as a run reads them (chunks kept from the questions before it in the
+    round), and both with no chunk read before (cold: the fixed cost of each)."""
+    prepared = prepared_candidates(root, state, questions)
     same = all(
         _fields(before.rank_passages(q, hits)) == _fields(rank_passages(q, hits)) for q, hits in prepared
     )

@@ -38,17 +38,15 @@ import time
 from pathlib import Path
 
 import core.engines.builtin.reading as reading_module
-from bench.perf.builtin_answers import real_sandbox
+from bench.perf.builtin_answers import prepared_candidates, real_sandbox
 from bench.quality.builtin_set import CASES
 from core.engines.builtin import build_index
-from core.engines.builtin import stream as engine_stream
 from core.engines.builtin.claims import MAX_SCAN_CHARS
 from core.engines.builtin.index import index_path
 from core.engines.builtin.passages import Passage
-from core.engines.builtin.question import analyze, parts_of
 from core.engines.builtin.rank import rank_passages
 from core.engines.builtin.reading import ChunkReading, PassageReading, chunk_reading
-from core.engines.builtin.search import BEFORE_LINES, Hit, candidates, learned_words, start_ranked
+from core.engines.builtin.search import BEFORE_LINES, Hit
 from core.engines.builtin.tokens import Tokens, tokens_of
 
 _NEWLINE = re.compile("\n")
@@ -129,22 +127,6 @@ def _fields(claims) -> list[tuple]:
 
 def _key(hit: Hit) -> tuple[str, str, str | None, str]:
     return (hit.path, hit.text, hit.heading, hit.before)
-
-
-def prepared_candidates(root: Path, state: Path, questions: list[str]) -> list[tuple]:
-    """Each question part with its candidates, as ``bench.perf.builtin_answers`` ranks them."""
-    prepared = []
-    for text in questions:
-        for part in parts_of(text):
-            q = analyze(part)
-            ranked = start_ranked(root, q, engine_stream.CANDIDATES, state=state)
-            q = learned_words(root, q, state)
-            follow = engine_stream.FOLLOW_LINES if q.kind == "howto" else 0
-            hits = candidates(
-                root, q, engine_stream.CANDIDATES, state=state, follow_lines=follow, ranked=ranked
-            )
-            prepared.append((q, hits))
-    return prepared
 
 
 def time_index_time(root: Path, work: Path) -> None:

@@ -223,43 +223,16 @@ def accounts_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, ACCOUNT_MANUALS)
 
 
+SET_DIR = Path(__file__).with_name("sets")
 SETS = {
-    "rsync": (
-        Path(__file__).with_name("sets") / "heldout_rsync_manuals.jsonl",
-        "rsync manuals",
-        rsync_corpus,
-    ),
-    "manpages": (Path(__file__).with_name("sets") / "dev_manpages.jsonl", "manual pages", manpage_corpus),
-    "manpages-users": (
-        Path(__file__).with_name("sets") / "dev_manpages_users.jsonl",
-        "manual pages",
-        manpage_corpus,
-    ),
-    "manpages-more": (
-        Path(__file__).with_name("sets") / "dev_manpages_more.jsonl",
-        "manual pages",
-        more_manpage_corpus,
-    ),
-    "configs": (
-        Path(__file__).with_name("sets") / "dev_configs.jsonl",
-        "configuration manuals",
-        configs_corpus,
-    ),
-    "servers": (
-        Path(__file__).with_name("sets") / "dev_servers.jsonl",
-        "servers' configuration manuals",
-        servers_corpus,
-    ),
-    "accounts": (
-        Path(__file__).with_name("sets") / "dev_accounts.jsonl",
-        "user accounts' manuals",
-        accounts_corpus,
-    ),
-    "pager": (
-        Path(__file__).with_name("sets") / "dev_pager.jsonl",
-        "a pager's manuals",
-        pager_corpus,
-    ),
+    "rsync": (SET_DIR / "heldout_rsync_manuals.jsonl", "rsync manuals", rsync_corpus),
+    "manpages": (SET_DIR / "dev_manpages.jsonl", "manual pages", manpage_corpus),
+    "manpages-users": (SET_DIR / "dev_manpages_users.jsonl", "manual pages", manpage_corpus),
+    "manpages-more": (SET_DIR / "dev_manpages_more.jsonl", "manual pages", more_manpage_corpus),
+    "configs": (SET_DIR / "dev_configs.jsonl", "configuration manuals", configs_corpus),
+    "servers": (SET_DIR / "dev_servers.jsonl", "servers' configuration manuals", servers_corpus),
+    "accounts": (SET_DIR / "dev_accounts.jsonl", "user accounts' manuals", accounts_corpus),
+    "pager": (SET_DIR / "dev_pager.jsonl", "a pager's manuals", pager_corpus),
 }
 # Sets that may be tuned on (development sets); the others are held out.
 DEVELOPMENT_SETS = frozenset(
