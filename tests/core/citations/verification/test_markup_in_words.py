@@ -74,7 +74,26 @@ def test_a_small_file_and_a_large_one_agree(tmp_path) -> None:
 
 def test_a_changed_word_still_fails(tmp_path) -> None:
     """Markup inside a word forgives the markup only: a changed letter is still not there."""
-    lines, first = _marked_lines()
+    lines, _ = _marked_lines()
     root, rel = _sandbox(tmp_path, "fields.py", "".join(lines))
     cites = [file_citation(rel, None, None, EXCERPT.replace("portable", "potable"))]
     assert verify_citations(root, cites)[0].status != "verified"
+
+
+def test_found_where_the_word_is_also_written_plainly_elsewhere(tmp_path) -> None:
+    """The word written plainly on another line (where the rest of the excerpt is not) does
+    not hide the occurrence that writes it with markup."""
+    lines, first = _marked_lines()
+    body = "A portable thing.\n" + "".join(lines)
+    root, rel = _sandbox(tmp_path, "fields.py", body)
+    assert _answers(root, rel) == [("relocated", first + 1, first + 2), ("verified", first + 1, first + 2)]
+
+
+def test_found_with_a_word_joined_by_an_underscore(tmp_path) -> None:
+    """A word written "spe_cific" quoted as it renders, "specific" (the underscore is dropped as
+    emphasis), is found in a large file."""
+    lines, first = _marked_lines()
+    lines[first - 1] = lines[first - 1].replace("most port*a*ble", "most portable")
+    lines[first] = lines[first].replace("so less specific", "so less spe_cific")
+    root, rel = _sandbox(tmp_path, "fields.py", "".join(lines))
+    assert _answers(root, rel) == [("relocated", first, first + 1), ("verified", first, first + 1)]
