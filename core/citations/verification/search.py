@@ -262,7 +262,11 @@ def search_any(
         # Every occurrence holds the anchor: raw at one of its hits, or
         # written across markup (where it is absent raw, always so).
         held = anchor or next((w for w in needle_words if low.find(w, 0, limit) < 0), anchor)
-        joined = joins.places(held) if held else []
+        # How often the raw text holds it, when known: all its hits, or none.
+        # A count up to ``limit`` only (``low`` may be longer) can only make
+        # it look spelled across markup where it is not: a regex more.
+        raw = len(known) if known is not None else None if anchor else 0
+        joined = joins.places(held, raw) if held else []
         if joined is None:
             results.append(everything(needle, limit))  # spelled across markup everywhere
             continue

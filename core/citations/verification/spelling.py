@@ -115,16 +115,17 @@ class MarkupJoins:
         """Whether the text holds any markup that may join words."""
         return len(self._deleted()) != len(self._low)
 
-    def places(self, word) -> list[int] | None:
+    def places(self, word, raw: int | None = None) -> list[int] | None:
         """The offsets, in order, where ``word`` is spelled across markup;
         ``None`` past ``MAX_PLACES``. Looked for (a regex) only when deleting
-        the markup makes the word more frequent (two C passes), or, if its
+        the markup makes the word more frequent (a C pass, two unless
+        ``raw``, how often the raw text holds it, is known), or, if its
         occurrences may overlap ("that"), makes it appear at all."""
         unjoined, low = self._deleted(), self._low
         if len(unjoined) == len(low):
             return []
         more = unjoined.count(word)
-        if not more or (more <= low.count(word) and not _bordered(word)):
+        if not more or (more <= (low.count(word) if raw is None else raw) and not _bordered(word)):
             return []
         places: list[int] = []
         for match in _spelled(word).finditer(low):
