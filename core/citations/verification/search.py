@@ -31,7 +31,7 @@ from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
 from core.citations.verification.normalize import has_context_marks
 from core.citations.verification.reach import widened
-from core.citations.verification.spelling import hiding_places
+from core.citations.verification.spelling import MarkupJoins, hiding_places
 from core.citations.verification.window import Window
 
 MAX_HITS = 20000
@@ -198,6 +198,11 @@ def search_any(
     # "ß"): an occurrence holding one is looked for around it, not around a
     # word; too many of them and the text is normalised whole.
     places = [] if plain else hiding_places(hay)
+    # Where markup the normalisation drops joins two words into one
+    # ("port*a*ble" reads "portable"): an excerpt whose word the text may
+    # spell so is looked for around that markup too, like the characters
+    # above.
+    joins = MarkupJoins(low)
     # Words are looked for in the raw text: not where offsets would not line
     # up, nor where a character may spell a word only once normalised.
     # Not mutated: speed only: normalised whole instead, the same occurrences
@@ -236,6 +241,10 @@ def search_any(
             # Not mutated: an anchor absent before the verbatim text has no hit before it: finding from 0 is
             # the same
             after = 0 if anchor is None else at  # pragma: no mutate
+            if anchor is not None and joins.spelled_before(anchor, at + len(anchor) - 1):
+                # Written across markup before the verbatim text, the word
+                # may be there: its raw absence proves nothing.
+                anchor, after = None, 0
         if len(needle.pieces) > 1:  # pragma: no mutate: speed only: normalised whole
             # Pieces elided with "..." may lie up to MAX_GAP normalised
             # characters apart (any number of raw bytes, whitespace being
@@ -250,15 +259,25 @@ def search_any(
             # occurrences
             results.append(everything(needle, limit))  # pragma: no mutate
             continue
+        # Every occurrence holds the anchor: raw at one of its hits, or
+        # written across markup (where it is absent raw, always so).
+        held = anchor or next((w for w in needle_words if low.find(w, 0, limit) < 0), anchor)
+        # How often the raw text holds it, when known: all its hits, or none.
+        # A count up to ``limit`` only (``low`` may be longer) can only make
+        # it look spelled across markup where it is not: a regex more.
+        raw = len(known) if known is not None else None if anchor else 0
+        joined = joins.places(held, raw) if held else []
+        if joined is None:
+            results.append(everything(needle, limit))  # spelled across markup everywhere
+            continue
+        spots = sorted(places + joined) if joined and places else joined or places
         # bytes: widened where they fold to too little (``reach.widened`` makes any reach enough, so it
         # is set for speed: the excerpt's length, not twice it, normalised ~7% less of the stretches
         # searched on real text). Not mutated: speed only: spans reach further around each hit, holding
         # the same occurrences
         around = needle.raw_length + 100  # pragma: no mutate
         # Not mutated: speed only: no spans means a whole-text search; an empty anchor finds nothing new
-        spans = (
-            _spans(low, anchor, around, newline, (after, limit), places, known) if anchor or places else []
-        )
+        spans = _spans(low, anchor, around, newline, (after, limit), spots, known) if anchor or spots else []
         if spans:
             # Not mutated: speed only: wider or no spans, the same occurrences; need - 2 is still enough
             # pragma: no mutate start
@@ -272,7 +291,9 @@ def search_any(
             spans = [
                 (a, b)
                 for a, b in spans
-                if all(low.find(word, a, b) >= 0 for word in needle_words) or _holds(places, a, b)
+                if all(low.find(word, a, b) >= 0 for word in needle_words)
+                or _holds(spots, a, b)
+                or (joins.any and joins.holds(needle_words, a, b))
             ]
             # pragma: no mutate end
         # Not mutated: speed only: the whole text normalised more or less often (same occurrences); // 4 is /

@@ -148,15 +148,21 @@ def test_small_buffer_searched_whole_finds_what_the_spans_find(parts, data):
 
 def test_small_buffer_takes_the_whole_text_path(monkeypatch):
     """The small-buffer path is the one taken: a buffer of ``SMALL`` bytes is
-    searched without looking for its words (none of the excerpt's words is
-    looked for raw, so a word glued to markup the normalisation drops is found)."""
+    searched without spans around its words (so a word glued to markup the
+    normalisation drops is found); one byte over it, through the spans, the
+    same line is found around the markup."""
+    spans = []
+    real = search._spans
+    monkeypatch.setattr(search, "_spans", lambda *args: spans.append(args) or real(*args))
     monkeypatch.setattr(search, "SMALL", SMALL)
     line = b"key = StashKey[str]()\n"
     data = line + b"x" * (SMALL - len(line) - 1) + b"\n"
     assert len(data) == SMALL
     assert _search(data, "key = StashKey[str]()")[0] == {(1, 1)}
-    monkeypatch.setattr(search, "SMALL", SMALL - 1)  # through the spans: the known limit
-    assert _search(data, "key = StashKey[str]()")[0] == set()
+    assert spans == []
+    monkeypatch.setattr(search, "SMALL", SMALL - 1)
+    assert _search(data, "key = StashKey[str]()")[0] == {(1, 1)}
+    assert len(spans) == 1
 
 
 class _Finds(bytes):
