@@ -343,18 +343,26 @@ def _outcome(resolve, path):
         return str(error)
 
 
-def test_resolving_many_paths_at_once_answers_as_one_at_a_time(root, tmp_path):
-    """One SandboxResolver, reused for every path (its folders resolved once), returns what
-    resolve_in_sandbox returns and refuses what it refuses, with the same message: hostile
-    paths, missing files, files and folders symlinked inside the sandbox or out of it."""
+def _symlinked_tree(root, tmp_path):
+    """A sub-folder and symlinks of every kind in the sandbox's item: to a file and a folder
+    out of the sandbox, to a file and a folder inside it, a chain, a dangling one, a relative one."""
     (root / "item" / "sub").mkdir()
     (root / "item" / "sub" / "deep.md").write_text("deep\n")
+    (tmp_path / "secret.txt").write_text("secret\n")
     os.symlink(tmp_path / "secret.txt", root / "item" / "out.txt")
     os.symlink(tmp_path / "secret-dir", root / "item" / "outdir")
     os.symlink(root / "item" / "notes.md", root / "item" / "alias.md")
     os.symlink(root / "item" / "sub", root / "item" / "subalias")
     os.symlink(root / "item" / "out.txt", root / "item" / "chain.txt")
+    os.symlink(root / "item" / "gone.md", root / "item" / "dangling.md")
     os.symlink("../item/sub/deep.md", root / "item" / "sub" / "rel.md")
+
+
+def test_resolving_many_paths_at_once_answers_as_one_at_a_time(root, tmp_path):
+    """One SandboxResolver, reused for every path (its folders resolved once), returns what
+    resolve_in_sandbox returns and refuses what it refuses, with the same message: hostile
+    paths, missing files, files and folders symlinked inside the sandbox or out of it."""
+    _symlinked_tree(root, tmp_path)
     paths = [
         *HOSTILE,
         "item/notes.md",
@@ -385,14 +393,7 @@ def test_real_file_answers_as_real_path_then_isfile(root, tmp_path):
     """SandboxResolver.real_file gives real_path's answer (or its refusal, with the same
     message) and whether os.path.isfile holds there, from one lstat: for files, folders,
     missing paths, and symlinks to files and folders inside the sandbox, dangling, or out."""
-    (root / "item" / "sub").mkdir()
-    (root / "item" / "sub" / "deep.md").write_text("deep\n")
-    (tmp_path / "secret.txt").write_text("secret\n")
-    os.symlink(tmp_path / "secret.txt", root / "item" / "out.txt")
-    os.symlink(root / "item" / "notes.md", root / "item" / "alias.md")
-    os.symlink(root / "item" / "sub", root / "item" / "subalias")
-    os.symlink(root / "item" / "gone.md", root / "item" / "dangling.md")
-    os.symlink("../item/sub/deep.md", root / "item" / "sub" / "rel.md")
+    _symlinked_tree(root, tmp_path)
     paths = [
         *HOSTILE,
         "item/notes.md",
