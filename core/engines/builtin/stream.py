@@ -45,7 +45,7 @@ from .search import (
 from .streamjson import StreamWriter, marker, text_block
 
 MAX_HITS = 8  # passages read (and shown as Read steps) per answer
-CANDIDATES = 40  # chunks ranked for the answer
+CANDIDATES = 30  # chunks ranked for the answer
 FOLLOW_LINES = 15  # a how-to's chunk also reads this many lines of the next one
 MAX_READ_LINE = 2000  # Claude's Read truncates longer lines the same way
 HEARTBEAT_SECONDS = 0.25
