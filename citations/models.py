@@ -23,8 +23,9 @@ class CitationQuerySet(models.QuerySet):
         """Insert new rows, each column's value prepared as ``bulk_create`` prepares it,
         in one ``executemany`` of a one-row INSERT. ``bulk_create`` builds a single
         statement of rows × columns placeholders (37,000 for an answer of 1,000
-        citations) and took 2.5 times as long (bench.perf.answer_finish). The rows are
-        written, not read back: they get no primary key."""
+        citations) and took 2.5 times as long on SQLite (245 against 97 ms of CPU for
+        the same 1,000 rows, the median of 7 alternated). The rows are written, not
+        read back: they get no primary key."""
         if not rows:
             return
         connection = connections[self.db]
