@@ -187,7 +187,7 @@ def citations_record(question) -> int:
         )
     with transaction.atomic():
         question.citations.all().delete()
-        Citation.objects.bulk_create(rows)
+        Citation.objects.insert(rows)
         if parsed.problems:
             question.protocol = dict(question.protocol or {}, citation_problems=parsed.problems)
         question.save(update_fields=["protocol"])

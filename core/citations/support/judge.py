@@ -78,8 +78,7 @@ from core.citations.support.rules import (
 from core.citations.support.rules.doubt import doubt
 from core.citations.support.stated import states_values, value_under_another_name
 from core.citations.support.terms import CLAUSE_RE, NEGATIONS, NUMBER_RE, STOP, WORD_RE
-from core.citations.support.text import CitedText
-from core.citations.verification.normalize import normalize_text
+from core.citations.support.text import CitedText, flat_text
 
 SUPPORTS, PARTIAL, UNSUPPORTED, UNJUDGED = SupportLabel
 LABELS = tuple(SupportLabel)
@@ -259,9 +258,9 @@ def shown_support(claim: str, cited: str) -> Support:
 
 
 def _judge(claim: str, cited: str) -> Support:
-    norm_claim = normalize_text(claim)
+    norm_claim = flat_text(claim)
     terms = [t for t in WORD_RE.findall(norm_claim) if t not in STOP and t not in NEGATIONS and len(t) > 2]
-    if not terms or not WORD_RE.search(normalize_text(cited)):
+    if not terms or not WORD_RE.search(flat_text(cited)):
         return Support(UNJUDGED, "No key terms to compare.")
     text = CitedText(cited)
     facts = [Claim.read(c, text) for c in _clauses(claim)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from core.citations.support.terms import (
     ASSIGN_RE,
@@ -33,6 +34,11 @@ from core.citations.support.terms import (
     word_list,
 )
 from core.citations.verification.normalize import normalize_text
+
+# The folded text of a piece the judge reads: a citation's quote and its sentence are
+# folded more than once (the judge's first check, the cited text, a one-fact sentence
+# read as its clause), each once here.
+flat_text = lru_cache(maxsize=1 << 10)(normalize_text)
 
 _ANNOTATED_RE = re.compile(
     r"\b([A-Za-z_]\w*)\s*:\s*[\w.|\[\], ]+?\s*=\s*(True|False|None|-?\d+(?:\.\d+)?|\"[^\"\n]*\"|'[^'\n]*')(?=\s*[,)\n#])"
@@ -69,7 +75,7 @@ class Span:
     def __init__(self, raw: str) -> None:
         self.raw = raw
         self.low = raw.lower()
-        self.flat = normalize_text(raw)
+        self.flat = flat_text(raw)
         self.words = word_list(raw)
         self.word_set = set(self.words)
         self.stems = {light_stem(w) for w in self.words}

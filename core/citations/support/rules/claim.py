@@ -22,8 +22,7 @@ from core.citations.support.terms import (
     light_stem,
     names_in,
 )
-from core.citations.support.text import CitedText, Segment, Span
-from core.citations.verification.normalize import normalize_text
+from core.citations.support.text import CitedText, Segment, Span, flat_text
 
 STATED, WEAK, ABSENT, CONTRADICTED = "stated", "weak", "absent", "contradicted"
 SUPPORTS_AT = 0.8  # share of key terms found for "supports"
@@ -58,7 +57,7 @@ class Claim:
     @classmethod
     def read(cls, clause: str, text: CitedText) -> Claim:
         claim = cls(clause, text)
-        claim.words = [w.removesuffix("'s") for w in WORD_RE.findall(normalize_text(clause))]
+        claim.words = [w.removesuffix("'s") for w in WORD_RE.findall(flat_text(clause))]
         claim.names = names_in(clause)
         claim.numbers = claim_numbers(clause)
         name_parts = {p for n in claim.names for p in re.split(r"[._]", n)}

@@ -102,7 +102,8 @@ _REPLACE_RE = re.compile(
 def swapped_replacement(claim: Claim, lines: list[Segment]) -> str | None:
     """ "replaces A with B" where the lines replace B with A ("whitespace ... are
     replaced with ``_``" for "replaces underscores with whitespace"), active or passive."""
-    m = _REPLACE_RE.search(claim.clause)
+    # Both forms hold "replac": a sentence without it is not scanned at every position.
+    m = _REPLACE_RE.search(claim.clause) if "replac" in claim.clause.lower() else None
     if not m:
         return None
     old, new = Span(m[1] or m[3]), Span(m[2] or m[4])

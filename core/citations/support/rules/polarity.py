@@ -95,6 +95,8 @@ def polarity(claim: Claim, top: list[Segment]) -> Verdict:
 
 def instead_of(claim: Claim, top: list[Segment]) -> Verdict:
     """ "skipped instead of raising a TypeError": what comes after "instead of" does not happen."""
+    if not top or not (_INSTEAD_RE.search(claim.clause) or _INSTEAD_RE.search(top[0].raw)):
+        return None  # neither says "instead of": nothing is ruled out on either side
     claim_main, claim_not = _instead(claim.clause)
     for seg in top[:1]:
         main, not_done = _instead(seg.raw)
