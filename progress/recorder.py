@@ -322,23 +322,10 @@ class ProgressRecorder:
                 self._failing = False
 
     async def flush(self) -> None:
-        """Persist and broadcast the events queued so far, and write the raw
-        lines kept so far. What is queued while it runs waits for the next
-        tick (at most ``flush_interval``, as an event queued just after a
-        flush always did), unless the recorder is stopping: then everything
-        goes. Taking the newcomers at once, hop after hop, made a fast stream
-        a run of small batches, and a row in a batch of 70 cost half as much
-        again as in a batch of 1,000, besides each hop's own fixed cost
-        (docs/benchmarks/pipeline.md)."""
         async with self._lock:
-            left = len(self._pending)  # what this flush owes: the events queued before it began
-            first = True
-            while (self._pending or self._raw_buffer) and (first or left > 0 or self._stop.is_set()):
-                first = False
+            while self._pending or self._raw_buffer:
                 raw, self._raw_buffer = self._raw_buffer, []
-                size = self.max_batch if self._stop.is_set() else min(self.max_batch, left)
-                batch, self._pending = self._pending[:size], self._pending[size:]
-                left -= len(batch)
+                batch, self._pending = self._pending[: self.max_batch], self._pending[self.max_batch :]
                 try:
                     # One hop to the database thread per batch; the raw lines
                     # are written there too, off the event loop. The hop skips

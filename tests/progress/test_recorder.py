@@ -3,8 +3,6 @@ come out exactly as queued, in order, with the frames that were broadcast."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -103,25 +101,3 @@ async def test_the_raw_log_keeps_every_line_in_order_across_batches_and_flushes(
     assert (tmp_path / "raw.log").read_bytes() == (
         b"a \xff\n[stderr] warn\nsingle\ncaf\xc3\xa9\n\n[stderr] late \xfe\n"
     )
-
-
-@pytest.mark.django_db(transaction=True)
-async def test_a_flush_persists_what_was_queued_before_it_and_leaves_newcomers_to_the_next(
-    user, make_session
-):
-    """Everything queued before a flush is persisted when it returns, in
-    batches of ``max_batch``; an event queued while it runs waits for the next
-    flush (the tick), and closing persists it."""
-    question = await Question.objects.acreate(session=await sync_to_async(make_session)(user), text="q")
-    recorder = ProgressRecorder(question.pk, max_batch=2)
-    for n in range(5):
-        recorder.add("phase", detail=f"step {n}")
-    flushing = asyncio.create_task(recorder.flush())
-    await asyncio.sleep(0)  # the flush took its first batch and waits for the database thread
-    recorder.add("phase", detail="late")
-    await flushing
-    events = ProgressEvent.objects.filter(question=question).order_by("seq")
-    assert [seq async for seq in events.values_list("seq", flat=True)] == [1, 2, 3, 4, 5]
-    assert [event[0] for event in recorder._pending] == [6]
-    await recorder.close()
-    assert [seq async for seq in events.values_list("seq", flat=True)] == [1, 2, 3, 4, 5, 6]
