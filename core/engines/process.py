@@ -25,6 +25,10 @@ from core.engines.procgroup import group_alive, running, signal_group
 STDERR_LINE_MAX = 64 * 1024
 
 
+# How long close() waits for asyncio to reap a leader that has already exited.
+REAP_WAIT = 2.0
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Time and size limits of one run (seconds and bytes; ``None`` = no limit)."""
@@ -280,6 +284,12 @@ class _Run:
 
     async def close(self) -> None:
         """Leave nothing behind: kill whatever is left of the group, reap the child."""
+        if self.process.returncode is None and not running(self.process.pid):
+            # The leader has exited (its pidfd fired) but asyncio has not reaped it yet, as on a
+            # loaded machine: it was not stopped mid-run, so wait for the reap before judging.
+            deadline = time.monotonic() + REAP_WAIT
+            while self.process.returncode is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
         if self.process.returncode is None and self.outcome.killed_by is None:
             self.outcome.killed_by = "cancel"  # the consumer stopped listening mid-run
         if self.process.returncode is None or group_alive(self.pgid):

@@ -7,11 +7,13 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from core.engines.base import OutputLine, RunOutcome
+from core.engines.process import _Run
 from core.engines.subprocess import (
     QUESTION,
     Limits,
@@ -250,3 +252,22 @@ async def test_missing_executable_is_unavailable_and_fails_clearly(tmp_path: Pat
     lines, outcome = await run(engine, tmp_path)
     assert outcome.returncode == 127
     assert lines == [OutputLine("stderr", "Could not start no-such-engine-cli: No such file or directory")]
+
+
+async def test_a_leader_that_exited_before_it_was_reaped_was_not_stopped() -> None:
+    """close() right after the leader exits, before asyncio has reaped it (as on a loaded
+    machine): the run ended on its own, so no stop is recorded and nothing is signalled."""
+    process = await asyncio.create_subprocess_exec(
+        "true",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 10
+    while running(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)  # blocking on purpose: the event loop cannot reap it meanwhile
+    assert process.returncode is None and not running(process.pid)  # exited, not yet reaped
+    outcome = RunOutcome()
+    await _Run(process, asyncio.Event(), outcome, Limits()).close()
+    assert (outcome.killed_by, outcome.signals, outcome.returncode) == (None, [], 0)
