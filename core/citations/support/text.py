@@ -35,10 +35,17 @@ from core.citations.support.terms import (
 )
 from core.citations.verification.normalize import normalize_text
 
-# The folded text of a piece the judge reads: a citation's quote and its sentence are
-# folded more than once (the judge's first check, the cited text, a one-fact sentence
-# read as its clause), each once here.
-flat_text = lru_cache(maxsize=1 << 10)(normalize_text)
+# A citation's quote and its sentence are folded more than once (the judge's first check,
+# the cited text, a one-fact sentence read as its clause): short ones are kept, so each is
+# folded once; a long quote is folded again rather than held by a long-lived server process.
+_FLAT_KEPT_CHARS = 4096
+_flat_kept = lru_cache(maxsize=1 << 10)(normalize_text)
+
+
+def flat_text(text: str) -> str:
+    """``normalize_text(text)``, remembered for the last 1,024 texts of up to 4 KB."""
+    return _flat_kept(text) if len(text) <= _FLAT_KEPT_CHARS else normalize_text(text)
+
 
 _ANNOTATED_RE = re.compile(
     r"\b([A-Za-z_]\w*)\s*:\s*[\w.|\[\], ]+?\s*=\s*(True|False|None|-?\d+(?:\.\d+)?|\"[^\"\n]*\"|'[^'\n]*')(?=\s*[,)\n#])"
