@@ -69,6 +69,7 @@ from core.citations.support.rules import (
     quoted_literal,
     raised_elsewhere,
     reversed_direction,
+    scattered,
     sibling_name,
     signature_default,
     stated_default,
@@ -177,6 +178,9 @@ def _judge_clause(claim: Claim) -> tuple[str, str, float, str]:
             verdict = rule(claim, top) if rule in (polarity, instead_of) else rule(claim)
             if verdict:
                 return (*verdict, claim.share, rule.__name__)
+    verdict = scattered(claim)
+    if verdict:
+        return (*verdict, claim.share, scattered.__name__)
     return (*coverage(claim), claim.share, coverage.__name__)
 
 
@@ -206,6 +210,10 @@ SURE_UNSUPPORTED = frozenset(
         "reversed_direction",
     }
 )
+# The rules whose "Partly supports" is not shown: every key term is in the quote, only not
+# in one statement of it, which is as often a fact said across lines as a fact left out
+# (right 3 times in 6 on the labelled sets; docs/BENCHMARKS.md).
+UNSURE_PARTIAL = frozenset({"scattered"})
 # A sentence that joins facts (", and …", ", which …", "; …"): one of them off is as
 # often "partly" as "not at all", so its "Does not support" is not shown.
 _JOINED_RE = re.compile(r",\s+(?:and|which|but|while|so)\s|;\s|\band\s+(?:also|then)\b")
@@ -246,6 +254,8 @@ def shown_support(claim: str, cited: str) -> Support:
             )
         if support.rule not in SURE_UNSUPPORTED or _JOINED_RE.search(claim):
             return Support(UNJUDGED, f"Not judged: {support.reason}", support.rule)
+    elif support.label == PARTIAL and support.rule in UNSURE_PARTIAL:
+        return Support(UNJUDGED, f"Not judged: {support.reason}", support.rule, withheld=PARTIAL)
     if support.label in SHOWN or support.label == UNJUDGED:
         return support
     return Support(

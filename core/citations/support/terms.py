@@ -50,6 +50,12 @@ SIZES = {
     **dict.fromkeys(("gb", "gigabyte", "gigabytes"), "gb"),
     **dict.fromkeys(("gib", "gibibyte", "gibibytes"), "gib"),
 }
+# A size in bytes, as code often writes it ("1024 * 1024" for "1 MiB"); "KB" and "MB" are
+# used for both the decimal and the binary multiple.
+SIZE_BYTES = {
+    "kib": (1024,), "mib": (1024**2,), "gib": (1024**3,),
+    "kb": (1000, 1024), "mb": (1000**2, 1024**2), "gb": (1000**3, 1024**3),
+}  # fmt: skip
 WORD_RE = re.compile(r"[a-z0-9]+(?:['_][a-z0-9]+)*")
 # Numbers whole ("2.5", "1e-6", "0o644", "1,000"), a unit glued on ("60s"), then words.
 TOKEN_RE = re.compile(
@@ -153,6 +159,8 @@ def light_stem(word: str) -> str:
     "policy" and "policies" read "policy", "cookie" and "cookies" "cooky"."""
     word = IRREGULAR.get(word, word)
     for suffix in STEM_SUFFIXES:
+        if suffix == "s" and word.endswith("ss"):
+            break  # "pass", "process", "access": their s is the word's, as in "passes", "processed"
         if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
             word = word[: -len(suffix)] + ("y" if suffix in ("ied", "ies") else "")
             break
@@ -243,12 +251,16 @@ def run_bounds(tokens: list[str], i: int) -> tuple[int, int]:
     return start, end
 
 
+_COMPOUND_NUMBER_RE = re.compile(r"\b(?:" + "|".join(NUMBER_WORDS) + r")-(?=[a-z])")
+
+
 def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     """(number, word before, word after, the values it may appear as, the stems
     around it) for each number of a claim; a duration may appear converted to
     seconds or milliseconds ("ten minutes" as 600). The stems around a number
     are those between the numbers before and after it: what it may be said of."""
-    tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", text.lower()))  # pragma: no mutate: lower-cased: no 'XX'
+    low = _COMPOUND_NUMBER_RE.sub(" ", text.lower())  # "a two-digit year": a kind of year, not a count
+    tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", low))  # pragma: no mutate: lower-cased: no 'XX'
     found = []
     for i, token in enumerate(tokens):
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
@@ -270,6 +282,8 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
         if after in UNITS and not raw.startswith("0x"):
             seconds = float(value) * UNITS[after]
             forms |= {as_number(f"{seconds:.15g}"), as_number(f"{seconds * 1000:.15g}")}
+        elif SIZES.get(after) in SIZE_BYTES and not raw.startswith("0x"):
+            forms |= {as_number(f"{float(value) * m:.15g}") for m in SIZE_BYTES[SIZES[after]]}
         before = next((t for t in reversed(tokens[:i]) if t not in STOP and not t[0].isdigit()), "")
         found.append([value, before, after, forms, i])
     positions = [f[4] for f in found]

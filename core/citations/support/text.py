@@ -308,6 +308,9 @@ def segments(cited: str) -> list[Segment]:
     return found
 
 
+_CLAUSE_BREAK_RE = re.compile(r"[,;#]")
+
+
 class CitedText(Span):
     """The whole cited passage: its numbers, the values it assigns, its
     segments, and windows of neighbouring segments with the headings they
@@ -390,7 +393,10 @@ class CitedText(Span):
     def _pairs(self) -> list[tuple[str, list[str], str]]:
         """(number, the three words before it, the word or unit after it) for each number of the text."""
         if self._number_pairs is None:
-            tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", self.low))  # pragma: no mutate: no 'XX' token
+            # A product ("60 * 60 * 24,  # day") is read as its value, said of the words around it.
+            valued = PRODUCT_RE.sub(lambda m: f" {eval_product(m[0])} ", self.low)
+            spans = [(m[0], m.start(), m.end()) for m in TOKEN_RE.finditer(valued)]
+            tokens = [t for t, _, _ in spans]
             pairs = []
             for i, token in enumerate(tokens):
                 split = re.fullmatch(r"(\d+(?:\.\d+)*)([a-z]+)", token)
@@ -401,8 +407,25 @@ class CitedText(Span):
                 number = as_number(split[1] if split and not token.startswith(("0x", "0o")) else token)
                 # pragma: no mutate end
                 start, end = run_bounds(tokens, i)  # "301, 302, 303, 307 or 308": the list's words
-                unit = split[2] if split else (tokens[end + 1] if end + 1 < len(tokens) else "")
-                pairs.append((number, tokens[max(0, start - 3) : start], unit))
+                # The word after it is its unit only when nothing but a space or a hyphen comes
+                # between ("200 ms", "5-second", "32\u00a0KiB"): "60 * 60 * 24,  # day" labels the line, not its unit.
+                joined = (
+                    end + 1 < len(tokens)
+                    and not valued[spans[end][2] : spans[end + 1][1]].replace("-", " ").strip()
+                )
+                unit = split[2] if split else (tokens[end + 1] if joined else "")
+                # …and the words before it are its own back to a comma, a semicolon, a comment's
+                # "#", or the end of a comment on the line above ("# day" labels the line it ends).
+                first = max(0, start - 3)
+                for k in range(start - 1, first - 1, -1):
+                    gap = valued[spans[k][2] : spans[k + 1][1]]
+                    line_start = valued.rfind("\n", 0, spans[k][1]) + 1
+                    if _CLAUSE_BREAK_RE.search(gap) or (
+                        "\n" in gap and "#" in valued[line_start : spans[k][1]]
+                    ):
+                        first = k + 1
+                        break
+                pairs.append((number, tokens[first:start], unit))
             self._number_pairs = pairs
         return self._number_pairs
 

@@ -123,6 +123,24 @@ def quoted(text: str) -> list[str]:
     return [a or b for a, b in _QUOTED_RE.findall(text)]
 
 
+def scattered(claim: Claim) -> tuple[str, str] | None:
+    """Weak when the cited text holds ≥ 80 % of the key terms, but no statement of it
+    (with its neighbours) holds that share together: the words may come from different
+    facts. Only where ``coverage`` would find nothing missing that decides."""
+    if claim.share < SUPPORTS_AT or any(not claim.text.has_name(n) for n in claim.names):
+        return None
+    if any(_decisive(t, claim.text) for t in claim.missing):
+        return None
+    together = max(found(s, claim.terms, claim.names) for s in claim.text.windows or [claim.text])
+    if together / claim.count >= SUPPORTS_AT:
+        return None
+    return (
+        WEAK,
+        f"{claim.count - len(claim.missing)} of {claim.count} key terms are in the cited text, "
+        f"but no sentence of it states them together.",
+    )
+
+
 def coverage(claim: Claim) -> tuple[str, str]:
     """Stated when neighbouring statements hold ≥ 80 % of the key terms together; weak or absent otherwise."""
     count, missing = claim.count, claim.missing
@@ -134,13 +152,6 @@ def coverage(claim: Claim) -> tuple[str, str]:
     if claim.share >= SUPPORTS_AT and decisive:
         return WEAK, f"The cited lines do not say {decisive[0]}."
     if claim.share >= SUPPORTS_AT:
-        together = max(found(s, claim.terms, claim.names) for s in claim.text.windows or [claim.text])
-        if together / count < SUPPORTS_AT:
-            return (
-                WEAK,
-                f"{count - len(missing)} of {count} key terms are in the cited text, "
-                f"but no sentence of it states them together.",
-            )
         return (
             STATED,
             f"{count - len(missing)} of {count} key terms are in the cited lines: {short(claim.best)}.",

@@ -366,7 +366,7 @@ PAIRS = [
         1120,
         "Response.json passes its keyword arguments on to json.loads.",
         "supports",
-        '4 of 5 key terms are in the cited lines: ":param \\*\\*kwargs: Optional arguments that ``json.loads`` takes.".',
+        '5 of 5 key terms are in the cited lines: ":param \\*\\*kwargs: Optional arguments that ``json.loads`` takes.".',
         id="t05-2",
     ),
     pytest.param(

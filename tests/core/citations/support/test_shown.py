@@ -8,6 +8,7 @@ import pytest
 from core.citations.states import SupportLabel
 from core.citations.support.judge import SHOWN, judge_citation, judge_support, shown_support
 from core.citations.support.stated import sentence_values, states_values
+from tests.core.citations.builders import installed_file
 
 RANGE = (
     "UIDs for dynamic users are allocated from this range: 61184…65519, as listed in the "
@@ -76,3 +77,29 @@ def test_the_values_a_sentence_names():
     assert states_values("It uses 61184…65519.", RANGE) == ["61184", "65519"]
     assert states_values("It uses 61184…65520.", RANGE) == []
     assert states_values("Dynamic users are allocated UIDs.", RANGE) == []  # no value to state
+
+
+@pytest.mark.parametrize(
+    ("package", "relative", "first", "last", "sentence"),
+    [
+        # every word is there, the option and its Redis version on two lines: "partly" would be wrong
+        ("redis", "commands/core.py", 4356, 4371, "keepttl=True keeps the key's existing time to live and needs Redis 6.0."),
+        ("pygments", "formatters/html.py", 247, 290, "The default value of linenos is False, which means no line numbers at all."),
+    ],
+)  # fmt: skip
+def test_key_terms_found_only_apart_leave_partly_not_shown(package, relative, first, last, sentence):
+    """Every key term is in the quote, only not in one statement of it: as often a fact
+    said over two lines as a fact left out, so its "Partly supports" is not shown."""
+    lines = installed_file(package, relative).read_text(encoding="utf-8").splitlines()
+    quote = "\n".join(lines[first - 1 : last])
+    judged, shown = judge_support(sentence, quote), shown_support(sentence, quote)
+    assert (judged.label, judged.rule) == (SupportLabel.PARTIAL, "scattered")
+    assert "no sentence of it states them together" in judged.reason
+    assert (shown.label, shown.withheld) == (SupportLabel.UNJUDGED, SupportLabel.PARTIAL)
+    assert shown.reason == f"Not judged: {judged.reason}"
+
+
+def test_a_key_term_missing_from_a_part_is_still_shown_as_partly():
+    sentence = "Access tokens expire after 15 minutes, and refresh tokens are rotated weekly."
+    shown = shown_support(sentence, TOKENS)
+    assert shown.label == SupportLabel.PARTIAL, shown.reason

@@ -93,7 +93,10 @@ def test_the_numbers_of_a_cited_text_with_the_words_around_them() -> None:
     ]
     assert CitedText("It is 0x1F wide")._pairs() == [("0x1f", ["it", "is"], "wide")]
     assert CitedText("a b c d 7 items")._pairs() == [("7", ["b", "c", "d"], "items")]
-    assert CitedText("The window is 60 * 60 * 24 seconds")._pairs() == []
+    # a product is read as its value ("60 * 60 * 24" for a day in seconds)
+    assert CitedText("The window is 60 * 60 * 24 seconds")._pairs() == [
+        ("86400", ["the", "window", "is"], "seconds")
+    ]
     assert CitedText("7")._pairs() == [("7", [], "")]
 
 
@@ -353,3 +356,38 @@ def test_the_name_an_item_heading_is_about() -> None:
 def test_a_hex_literal_of_letters_is_one_number() -> None:
     """ "0xff" is the number 0xff, not 0 followed by the word "xff"."""
     assert CitedText("The mask is 0xff here.")._pairs() == [("0xff", ["the", "mask", "is"], "xff")]
+
+
+def test_a_numbers_unit_and_words_are_its_own_statements() -> None:
+    """A word after a comma or a comment is not a number's unit, and a comment labelling one
+    line is not the words before the next line's number (Django's ``TIME_CHUNKS``)."""
+    chunks = CitedText(
+        "TIME_CHUNKS = [\n    60 * 60 * 24 * 7,  # week\n    60 * 60 * 24,  # day\n    60 * 60,  # hour\n]"
+    )
+    assert chunks._pairs() == [
+        ("604800", ["time_chunks"], ""),
+        ("86400", [], ""),
+        ("3600", [], ""),
+    ]
+    assert not chunks.rebinds("86400", "day", "seconds")
+    assert CitedText("The limit is 5, the timeout 10 seconds")._pairs() == [
+        ("5", ["the", "limit", "is"], ""),
+        ("10", ["the", "timeout"], "seconds"),
+    ]
+    assert CitedText("a buffer of 32\u00a0KiB")._pairs() == [("32", ["a", "buffer", "of"], "kib")]
+
+
+def test_a_size_may_be_given_in_bytes_and_a_number_word_may_name_a_kind() -> None:
+    (one_mib,) = claim_numbers("Messages are limited to 1 MiB by default.")
+    assert one_mib[0] == "1" and "1048576" in one_mib[3]
+    (one_mb,) = claim_numbers("Messages are limited to 1 MB.")
+    assert {"1e+06", "1048576"} <= one_mb[3]
+    # "a two-digit year" is a kind of year, not a count of two to find
+    assert [n[0] for n in claim_numbers("A two-digit year over 50 years ahead is in the past.")] == ["50"]
+    assert [n[0] for n in claim_numbers("It retries two times.")] == ["2"]
+
+
+def test_a_words_own_double_s_is_not_a_plural() -> None:
+    assert light_stem("pass") == light_stem("passes") == light_stem("passed") == "pass"
+    assert light_stem("process") == light_stem("processes") == "process"
+    assert light_stem("caches") == light_stem("cache")
