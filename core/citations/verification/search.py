@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
+from itertools import islice
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
@@ -124,9 +125,10 @@ def _hits(low, anchor, bounds: tuple[int, int]):
 
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
-    """Where the excerpt's verbatim text first is in ASCII ``data``, and the
-    end of that line: (offset, end of line); ``None`` if it is not there, or
-    its lines hold markup folded by context (see ``Needle.verbatim``)."""
+    """Where the excerpt's verbatim text first is in ``data`` (ASCII, or
+    UTF-8 searched as bytes), and the end of that line: (offset, end of
+    line); ``None`` if it is not there, or its lines are not all ASCII or
+    hold markup folded by context (see ``Needle.verbatim``)."""
     if needle.verbatim is None:
         return None
     at = data.find(needle.verbatim)
@@ -136,9 +138,17 @@ def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     end = len(data) if end < 0 else end  # pragma: no mutate: find from a positive offset never returns 0
     # Only lines free of markup folded by context prove the excerpt is there.
     lines = data[data.rfind(b"\n", 0, at) + 1 : end]  # pragma: no mutate: only refuses verbatim more
-    if has_context_marks(lines):
+    # In UTF-8 text, only ASCII lines: a character NFKC folds may be on others.
+    if has_context_marks(lines) or not lines.isascii():
         return None
     return at, end
+
+
+def _hidden_before(places: list[int] | None, at: int) -> bool:
+    """Whether a character that may spell a word once normalised (see
+    ``spelling.hiding_places``, sorted; ``None`` when too many to list) comes
+    before offset ``at``: none does in ASCII text."""
+    return places is None or (bool(places) and places[0] < at)
 
 
 def _holds(places: list[int], start: int, end: int) -> bool:
@@ -182,8 +192,11 @@ def search_any(
         hay, newline = text, "\n"  # pragma: no mutate: speed only: spans become the whole text
     # First occurrences of one-piece excerpts need only the lines up to
     # their first verbatim occurrence (see below): lower-case only that much.
+    # UTF-8 is searched as bytes (``text`` is None), so its offsets are the
+    # bytes' too.
     # pragma: no mutate start (needles and flags always have the same length)
-    verbatim = [_verbatim_at(data, n) if f and plain else None for n, f in zip(needles, flags, strict=True)]
+    bounded = text is None
+    verbatim = [_verbatim_at(data, n) if f and bounded else None for n, f in zip(needles, flags, strict=True)]
     # pragma: no mutate end
     # Not mutated: default only for no excerpts (never searched); a longer lower-cased part adds only later
     # hits
@@ -241,9 +254,12 @@ def search_any(
             # Not mutated: an anchor absent before the verbatim text has no hit before it: finding from 0 is
             # the same
             after = 0 if anchor is None else at  # pragma: no mutate
-            if anchor is not None and joins.spelled_before(anchor, at + len(anchor) - 1):
-                # Written across markup before the verbatim text, the word
-                # may be there: its raw absence proves nothing.
+            if anchor is not None and (
+                joins.spelled_before(anchor, at + len(anchor) - 1) or _hidden_before(places, at)
+            ):
+                # Written across markup before the verbatim text, or where a
+                # character may spell it once normalised, the word may be
+                # there: its raw absence proves nothing.
                 anchor, after = None, 0
         if len(needle.pieces) > 1:  # pragma: no mutate: speed only: normalised whole
             # Pieces elided with "..." may lie up to MAX_GAP normalised
@@ -265,6 +281,15 @@ def search_any(
         # How often the raw text holds it, when known: all its hits, or none.
         # A count up to ``limit`` only (``low`` may be longer) can only make
         # it look spelled across markup where it is not: a regex more.
+        if known is None and anchor:
+            # Its hits, listed once: the spans are made from them, and their
+            # number (from ``after`` up to ``limit``: fewer than the count,
+            # if anything, as above) is the raw count the markup check needs,
+            # a pass over the text spared.
+            # Not mutated: speed only: past MAX_HITS they are counted instead, the same occurrences
+            hits = list(islice(_hits(low, anchor, (after, limit)), MAX_HITS + 1))  # pragma: no mutate
+            if len(hits) <= MAX_HITS:  # pragma: no mutate: speed only: counted instead, same occurrences
+                known = hits
         raw = len(known) if known is not None else None if anchor else 0
         joined = joins.places(held, raw) if held else []
         if joined is None:
