@@ -49,19 +49,20 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"  # pragma: no mutate: 'LATIN-1' is the same codec
 
 
-def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int] | None]:
+def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int] | None, object | None]:
     """The excerpt word that looks rarest in ``low[:limit]``: the first
     with fewer hits than ``_PROBE``, else the one whose ``_PROBE``-th hit
     comes latest (a few finds per word, where counting every hit would cost
     a pass per word); empty when a word met before is absent, so the excerpt
     cannot be there; ``None`` when there is no word. With it, its hits when
     the probe saw them all (fewer than ``_PROBE``), so they are not looked
-    for through the text again."""
+    for through the text again; and the word found absent, if one was (its
+    absence took a pass over the text: not looked for again)."""
     best, best_at, best_hits = None, -1, None  # pragma: no mutate: speed only: the same occurrences
     for word in words:
         at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
-            return word[:0], None  # pragma: no mutate: speed only: spans without the word are dropped
+            return word[:0], None, word  # pragma: no mutate: speed only: spans without the word are dropped
         hits = [at]
         for _ in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
             nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
@@ -71,14 +72,18 @@ def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int]
                 # pass over the text per word, dearer than the few spans
                 # around these hits, which are dropped anyway unless every
                 # word is in them: the other words are not looked for.
-                return word, hits  # pragma: no mutate: speed only: the same spans kept, the same occurrences
+                return (
+                    word,
+                    hits,
+                    None,
+                )  # pragma: no mutate: speed only: the same spans kept, same occurrences
             at = nxt
             hits.append(at)
         else:
             hits = None  # more hits than probed: not all seen
         if at > best_at:  # pragma: no mutate: speed only: the later of equally rare words
             best, best_at, best_hits = word, at, hits
-    return best, best_hits
+    return best, best_hits, None
 
 
 def _spans(
@@ -236,7 +241,7 @@ def search_any(
     for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
         # Not mutated: speed only: no word looked for raw, so more is normalised: the same occurrences
         needle_words = _encoded(needle.words, text is None) if anchors else []  # pragma: no mutate
-        limit, anchor, after, known = len(hay), None, 0, None
+        limit, anchor, after, known, absent = len(hay), None, 0, None, None
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
             # text than this verbatim one, so ends no later: it is in these
@@ -269,15 +274,16 @@ def search_any(
             continue
         if anchor is None:  # pragma: no mutate: speed only: the rarest word's spans hold it
             # Not mutated: speed only: no anchor, so the whole text is normalised (the same occurrences)
-            anchor, known = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
+            anchor, known, absent = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
         if anchor is None:
             # Not mutated: the whole text instead of the part up to the verbatim line adds only later
             # occurrences
             results.append(everything(needle, limit))  # pragma: no mutate
             continue
         # Every occurrence holds the anchor: raw at one of its hits, or
-        # written across markup (where it is absent raw, always so).
-        held = anchor or next((w for w in needle_words if low.find(w, 0, limit) < 0), anchor)
+        # written across markup (where it is absent raw, always so: an
+        # empty anchor comes with the word found absent).
+        held = anchor or absent
         # How often the raw text holds it, when known: all its hits, or none.
         # A count up to ``limit`` only (``low`` may be longer) can only make
         # it look spelled across markup where it is not: a regex more.

@@ -220,8 +220,17 @@ def test_a_word_found_once_anchors_the_search_at_once():
     """The first word of the excerpt with a single hit in the text anchors
     the search: no other word is looked for through the text."""
     low = _finds(b"alpha beta\nbeta gamma\nbeta delta\nbeta alpha\nepsilon\n")
-    assert search._pick_anchor(low, [b"beta", b"gamma", b"epsilon"], len(low)) == (b"gamma", [16])
+    assert search._pick_anchor(low, [b"beta", b"gamma", b"epsilon"], len(low)) == (b"gamma", [16], None)
     assert b"epsilon" not in low.words
+
+
+def test_a_word_absent_is_named_so_it_is_not_looked_for_again():
+    """A word of the excerpt absent from the text leaves no anchor (the excerpt
+    cannot be there raw) and is handed back, so the markup check takes it
+    without another pass over the text."""
+    low = b"alpha beta\nbeta gamma\nbeta delta\nbeta alpha\n" * 3
+    assert search._pick_anchor(low, [b"beta", b"zeta", b"gamma"], len(low)) == (b"", None, b"zeta")
+    assert _search(low, "beta zeta gamma") == (set(), "utf-8")
 
 
 def test_a_word_found_once_still_finds_nothing_when_another_is_absent():
