@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from itertools import islice
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
@@ -49,20 +48,19 @@ def decode(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"  # pragma: no mutate: 'LATIN-1' is the same codec
 
 
-def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int] | None, object | None]:
+def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int] | None]:
     """The excerpt word that looks rarest in ``low[:limit]``: the first
     with fewer hits than ``_PROBE``, else the one whose ``_PROBE``-th hit
     comes latest (a few finds per word, where counting every hit would cost
     a pass per word); empty when a word met before is absent, so the excerpt
     cannot be there; ``None`` when there is no word. With it, its hits when
     the probe saw them all (fewer than ``_PROBE``), so they are not looked
-    for through the text again; and the word found absent, if one was (its
-    absence took a pass over the text: not looked for again)."""
+    for through the text again."""
     best, best_at, best_hits = None, -1, None  # pragma: no mutate: speed only: the same occurrences
     for word in words:
         at = low.find(word, 0, limit)  # pragma: no mutate: speed only: which word anchors
         if at < 0:
-            return word[:0], None, word  # pragma: no mutate: speed only: spans without the word are dropped
+            return word[:0], None  # pragma: no mutate: speed only: spans without the word are dropped
         hits = [at]
         for _ in range(_PROBE - 1):  # pragma: no mutate: speed only: rarity judged by another hit
             nxt = low.find(word, at + 1, limit)  # pragma: no mutate: speed only: rarity judged differently
@@ -72,18 +70,14 @@ def _pick_anchor(low, words: list, limit: int) -> tuple[object | None, list[int]
                 # pass over the text per word, dearer than the few spans
                 # around these hits, which are dropped anyway unless every
                 # word is in them: the other words are not looked for.
-                return (
-                    word,
-                    hits,
-                    None,
-                )  # pragma: no mutate: speed only: the same spans kept, same occurrences
+                return word, hits  # pragma: no mutate: speed only: the same spans kept, the same occurrences
             at = nxt
             hits.append(at)
         else:
             hits = None  # more hits than probed: not all seen
         if at > best_at:  # pragma: no mutate: speed only: the later of equally rare words
             best, best_at, best_hits = word, at, hits
-    return best, best_hits, None
+    return best, best_hits
 
 
 def _spans(
@@ -130,10 +124,9 @@ def _hits(low, anchor, bounds: tuple[int, int]):
 
 
 def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
-    """Where the excerpt's verbatim text first is in ``data`` (ASCII, or
-    UTF-8 searched as bytes), and the end of that line: (offset, end of
-    line); ``None`` if it is not there, or its lines are not all ASCII or
-    hold markup folded by context (see ``Needle.verbatim``)."""
+    """Where the excerpt's verbatim text first is in ASCII ``data``, and the
+    end of that line: (offset, end of line); ``None`` if it is not there, or
+    its lines hold markup folded by context (see ``Needle.verbatim``)."""
     if needle.verbatim is None:
         return None
     at = data.find(needle.verbatim)
@@ -143,17 +136,9 @@ def _verbatim_at(data: bytes, needle: Needle) -> tuple[int, int] | None:
     end = len(data) if end < 0 else end  # pragma: no mutate: find from a positive offset never returns 0
     # Only lines free of markup folded by context prove the excerpt is there.
     lines = data[data.rfind(b"\n", 0, at) + 1 : end]  # pragma: no mutate: only refuses verbatim more
-    # In UTF-8 text, only ASCII lines: a character NFKC folds may be on others.
-    if has_context_marks(lines) or not lines.isascii():
+    if has_context_marks(lines):
         return None
     return at, end
-
-
-def _hidden_before(places: list[int] | None, at: int) -> bool:
-    """Whether a character that may spell a word once normalised (see
-    ``spelling.hiding_places``, sorted; ``None`` when too many to list) comes
-    before offset ``at``: none does in ASCII text."""
-    return places is None or (bool(places) and places[0] < at)
 
 
 def _holds(places: list[int], start: int, end: int) -> bool:
@@ -197,11 +182,8 @@ def search_any(
         hay, newline = text, "\n"  # pragma: no mutate: speed only: spans become the whole text
     # First occurrences of one-piece excerpts need only the lines up to
     # their first verbatim occurrence (see below): lower-case only that much.
-    # UTF-8 is searched as bytes (``text`` is None), so its offsets are the
-    # bytes' too.
     # pragma: no mutate start (needles and flags always have the same length)
-    bounded = text is None
-    verbatim = [_verbatim_at(data, n) if f and bounded else None for n, f in zip(needles, flags, strict=True)]
+    verbatim = [_verbatim_at(data, n) if f and plain else None for n, f in zip(needles, flags, strict=True)]
     # pragma: no mutate end
     # Not mutated: default only for no excerpts (never searched); a longer lower-cased part adds only later
     # hits
@@ -241,7 +223,7 @@ def search_any(
     for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
         # Not mutated: speed only: no word looked for raw, so more is normalised: the same occurrences
         needle_words = _encoded(needle.words, text is None) if anchors else []  # pragma: no mutate
-        limit, anchor, after, known, absent = len(hay), None, 0, None, None
+        limit, anchor, after, known = len(hay), None, 0, None
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
             # text than this verbatim one, so ends no later: it is in these
@@ -259,12 +241,9 @@ def search_any(
             # Not mutated: an anchor absent before the verbatim text has no hit before it: finding from 0 is
             # the same
             after = 0 if anchor is None else at  # pragma: no mutate
-            if anchor is not None and (
-                joins.spelled_before(anchor, at + len(anchor) - 1) or _hidden_before(places, at)
-            ):
-                # Written across markup before the verbatim text, or where a
-                # character may spell it once normalised, the word may be
-                # there: its raw absence proves nothing.
+            if anchor is not None and joins.spelled_before(anchor, at + len(anchor) - 1):
+                # Written across markup before the verbatim text, the word
+                # may be there: its raw absence proves nothing.
                 anchor, after = None, 0
         if len(needle.pieces) > 1:  # pragma: no mutate: speed only: normalised whole
             # Pieces elided with "..." may lie up to MAX_GAP normalised
@@ -274,28 +253,18 @@ def search_any(
             continue
         if anchor is None:  # pragma: no mutate: speed only: the rarest word's spans hold it
             # Not mutated: speed only: no anchor, so the whole text is normalised (the same occurrences)
-            anchor, known, absent = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
+            anchor, known = _pick_anchor(low, needle_words, limit)  # pragma: no mutate
         if anchor is None:
             # Not mutated: the whole text instead of the part up to the verbatim line adds only later
             # occurrences
             results.append(everything(needle, limit))  # pragma: no mutate
             continue
         # Every occurrence holds the anchor: raw at one of its hits, or
-        # written across markup (where it is absent raw, always so: an
-        # empty anchor comes with the word found absent).
-        held = anchor or absent
+        # written across markup (where it is absent raw, always so).
+        held = anchor or next((w for w in needle_words if low.find(w, 0, limit) < 0), anchor)
         # How often the raw text holds it, when known: all its hits, or none.
         # A count up to ``limit`` only (``low`` may be longer) can only make
         # it look spelled across markup where it is not: a regex more.
-        if known is None and anchor:
-            # Its hits, listed once: the spans are made from them, and their
-            # number (from ``after`` up to ``limit``: fewer than the count,
-            # if anything, as above) is the raw count the markup check needs,
-            # a pass over the text spared.
-            # Not mutated: speed only: past MAX_HITS they are counted instead, the same occurrences
-            hits = list(islice(_hits(low, anchor, (after, limit)), MAX_HITS + 1))  # pragma: no mutate
-            if len(hits) <= MAX_HITS:  # pragma: no mutate: speed only: counted instead, same occurrences
-                known = hits
         raw = len(known) if known is not None else None if anchor else 0
         joined = joins.places(held, raw) if held else []
         if joined is None:
