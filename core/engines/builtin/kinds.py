@@ -94,6 +94,19 @@ LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\
 # real default the documentation explains.
 UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
 NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
+# A parameter given a default on a one-line ``def`` (``def timesince(d, now=None, depth=2):``):
+# its name and its literal (``None`` leaves it unset: see ``UNSET_PARAMETER``).
+DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
+PARAMETER_DEFAULT = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*(?::[^=,()\n]+)?=\s*(" + LITERAL + r")\s*(?=[,)])")
+
+
+def parameter_defaults(line: str) -> list[str]:
+    """The parameters a one-line ``def`` gives a literal default other than ``None``."""
+    if not DEF_LINE.match(line):
+        return []
+    return [m.group(1) for m in PARAMETER_DEFAULT.finditer(line) if m.group(2).strip() != "None"]
+
+
 CAUSE = re.compile(
     r"\b(because|since(?!\s*[,.;:)]|\s*$)|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
     r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
@@ -136,6 +149,8 @@ def states_literal(passage: Passage, body: str, text: str) -> bool:
     if not passage.code or UNSET_PARAMETER.match(body):
         return False
     if any(DECLARED.match(line) for line in body.split("\n")):
+        return True
+    if "\n" not in body and parameter_defaults(body):
         return True
     return any(not in_call(text, passage.start + m.start()) for m in LITERAL_SET.finditer(body))
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
-from .kinds import NAME_SET, STATES_DEFAULT
+from .kinds import DEF_LINE, NAME_SET, STATES_DEFAULT, parameter_defaults
 from .outline import HEADING, Outline, table_header
 from .passages import Passage, passages_of
 from .query import light_stem, related_words, words
@@ -51,7 +51,6 @@ _ELLIPTIC = re.compile(
     re.I,
 )
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
-_DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,11 +265,25 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             if name:
                 about = [p for p in found if not p.code and _mentions(text, name.group(1), p.start, p.end)]
                 context += [tok(p.start, p.end) for p in about[:3]]
-            elif _DEF_LINE.match(body):
+            elif DEF_LINE.match(body):
                 # ``async def receive_output(self, timeout=1):``: its docstring says what it does
                 after = [p for p in found[n + 1 : n + 3] if not p.code and p.start - passage.end < 200]
                 context += [tok(p.start, p.end) for p in after]
-            if name or _DEF_LINE.match(body):
+                # and what its docstring says of a parameter it gives a default (``depth=2``:
+                # "`depth` is an optional integer to control the number of adjacent time
+                # units returned") is what the line states the default of
+                defaulted = parameter_defaults(body)
+                about = [
+                    p
+                    for p in found[n + 1 :]
+                    if not p.code
+                    and passage.start <= p.owner[0] < passage.end
+                    and any(_mentions(text, name, p.start, p.end) for name in defaulted)
+                ][:3]
+                if about:
+                    antecedent = Tokens(frozenset().union(*(tok(p.start, p.end) for p in about)))
+                    context += [tok(p.start, p.end) for p in about]
+            if name or DEF_LINE.match(body):
                 # and the class it configures: ``class RedisExampleDatabase(ExampleDatabase):``
                 classes = _CLASS_LINE.findall(text, 0, passage.start)
                 if classes:

@@ -17,7 +17,7 @@ from test_ranking import CID, SITE, ask, cited_lines, installed, sandbox
 
 from core.engines.builtin.claims import Claim
 from core.engines.builtin.decide import answers
-from core.engines.builtin.kinds import kind_fit
+from core.engines.builtin.kinds import kind_fit, parameter_defaults
 from core.engines.builtin.passages import Passage, passages_of
 from core.engines.builtin.question import analyze
 from core.engines.builtin.rank import rank_passages
@@ -103,3 +103,28 @@ def test_a_quoted_string_in_code_names_a_value():
     prose = "tasks go to the queue named after the app."
     ok, _ = kind_fit(q, Passage(0, len(prose), False, ""), prose, None, prose)
     assert not ok
+
+
+def test_a_def_line_states_the_default_its_docstring_explains(tmp_path):
+    """``def timesince(d, now=None, reversed=False, time_strings=None, depth=2):``
+    gives ``depth`` its default; the docstring says what ``depth`` is ("the number
+    of adjacent time units returned"), so the line answers how many units are
+    shown by default. Before, a docstring sentence stating no number led and the
+    question was declined."""
+    root = sandbox(tmp_path, installed("django/utils/timesince.py"))
+    _, citations = ask(root, "How many adjacent time units does Django's timesince show by default?")
+    assert citations, "declined"
+    assert "depth=2" in cited_lines(root, citations[0])
+
+
+def test_only_literal_defaults_of_a_one_line_def_are_read():
+    """``None`` leaves a parameter unset; a line that is no ``def`` gives none."""
+    assert parameter_defaults("def timesince(d, now=None, reversed=False, time_strings=None, depth=2):") == [
+        "reversed",
+        "depth",
+    ]
+    assert parameter_defaults("    async def get(self, timeout: float = 0.5, key: str = 'a'):") == [
+        "timeout",
+        "key",
+    ]
+    assert parameter_defaults("timesince(d, depth=2)") == []
