@@ -23,6 +23,9 @@ from .question import Question
 
 MAX_CLAIMS = 6
 MAX_PER_FILE = 3
+# A passage scoring at least this share of the lead's is quoted even past its file's three:
+# the limit keeps weak passages of one file from crowding out others, not strong ones.
+STRONG_SHARE = 0.75
 # Below this share of the key terms the best passage is not taken as an answer.
 DECLINE_BELOW = 0.43
 # A "which X …?" lead without X is declined below this coverage (a "how many X" one always).
@@ -48,8 +51,9 @@ def names_in(text: str) -> frozenset[str]:
 
 
 def pick(claims: list[Claim]) -> list[Claim]:
-    """The lead and up to five distinct supporting passages, three per file,
-    none far weaker than the lead unless it holds a term no kept one does."""
+    """The lead and up to five distinct supporting passages, three per file
+    (more when nearly as strong as the lead), none far weaker than the lead
+    unless it holds a term no kept one does."""
     if not claims:
         return []
     floor = claims[0].score * 0.6
@@ -59,7 +63,7 @@ def pick(claims: list[Claim]) -> list[Claim]:
     per_aspect: dict[str, int] = {}
     spans: list[tuple[str, int, int]] = []
     for claim in claims:
-        if per_file.get(claim.path, 0) >= MAX_PER_FILE:
+        if per_file.get(claim.path, 0) >= MAX_PER_FILE and claim.score < STRONG_SHARE * claims[0].score:
             continue
         if any(p == claim.path and a <= claim.line_end and claim.line_start <= b for p, a, b in spans):
             continue  # overlaps a kept passage

@@ -15,7 +15,7 @@ from test_answer import CID, ask, make_sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
-from core.engines.builtin.decide import names_in
+from core.engines.builtin.decide import MAX_PER_FILE, names_in, pick
 from core.engines.builtin.options import AskedOptions, defined_key, entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
 
@@ -726,3 +726,20 @@ def test_what_is_the_x_of_names_what_is_asked_for_and_its_kind(tmp_path):
     )
     assert "No Definitive Answer Found" in ask(root, "What is the default font size of pager?")
     assert "No Definitive Answer Found" not in ask(root, "What is the default scroll size of pager?")
+
+
+def test_a_passage_nearly_as_strong_as_the_lead_is_quoted_past_its_files_three():
+    """A manual is one file: its fourth passage, nearly as strong as the lead
+    (the entry that states the fact), is quoted; a weak fourth one is not, and a
+    passage of another file takes its place."""
+
+    def claim(path: str, line: int, score: float) -> Claim:
+        return Claim(f"{CID}/{path}", None, line, line, f"x{line}", f"Sentence {line}.", 0.8, score)
+
+    same = [claim("curl.1.txt", n * 10, s) for n, s in enumerate((1.0, 0.97, 0.95, 0.9), start=1)]
+    picked = pick([*same, claim("find.1.txt", 5, 0.7)])
+    assert [c.line_start for c in picked if c.path.endswith("curl.1.txt")] == [10, 20, 30, 40]
+    weak = [*same[:MAX_PER_FILE], claim("curl.1.txt", 40, 0.65), claim("find.1.txt", 5, 0.64)]
+    picked = pick(weak)
+    assert [c.line_start for c in picked if c.path.endswith("curl.1.txt")] == [10, 20, 30]
+    assert picked[-1].path.endswith("find.1.txt")
