@@ -24,6 +24,7 @@ the held-out part (every third question) and the second held-out batch separatel
     .venv/bin/python -m bench.quality.builtin_engine --scale 100    # also index to 100 MB and time again
     .venv/bin/python -m bench.quality.builtin_engine --show tune    # print each tuning question's lead
     .venv/bin/python -m bench.quality.builtin_engine --set rsync    # the held-out set on rsync's manuals
+    .venv/bin/python -m bench.quality.builtin_engine --set code     # the held-out set on four packages' source
 
 ``--set manpages`` evaluates a development set of 22 questions (4 worded as
 a user asks, 2 unanswerable) over curl(1), find(1) and apt.conf(5), rendered
@@ -63,6 +64,16 @@ touched. It was written and committed before the engine was first run on it;
 it is reported apart from the development sets and never tuned on. Its gold
 files are named as in the sandbox item (``rsync.1.txt``); ``make documents``
 installs the Debian packages it reads.
+
+``--set code`` evaluates a second held-out set, ``bench/quality/sets/heldout_code.jsonl``:
+40 answerable questions (16 worded as a user asks, without the code's identifiers; the
+others ask for defaults and limits, names of exceptions and functions, how to, why and
+yes/no) and 6 unanswerable ones over the source and READMEs of four packages in ``.venv``
+that no other set reads: h11, py-amqp, pyrate-limiter and dateutil. It was written on
+2026-11-30 from the files alone, and committed before the engine was ever run on it; it is
+held out and never tuned on. Its gold files are named by their site-packages paths
+(``h11/_connection.py``, ``amqp-5.4.2.dist-info/METADATA``), which is how ``code_corpus``
+lays them out in the sandbox item.
 
 Held-out questions are only counted unless ``--show held`` is given; the
 second held-out batch (questions 101 on) is reported on its own and printed
@@ -140,6 +151,18 @@ ACCOUNT_MANUALS = ("shadow.5", "login.defs.5", "chage.1", "useradd.8")
 # variables) and its release notes, the shape of rsync's corpus in another program.
 PAGER_MANUALS = ("less.1", "lesskey.1")
 PAGER_DOCS = ("NEWS.gz",)
+# The held-out set on Python packages' source: four packages none of the other sets read,
+# each folder with its README (``METADATA``), laid out as in site-packages.
+CODE_PATHS = (
+    "h11",
+    "h11-0.16.0.dist-info/METADATA",
+    "amqp",
+    "amqp-5.4.2.dist-info/METADATA",
+    "pyrate_limiter",
+    "pyrate_limiter-4.5.1.dist-info/METADATA",
+    "dateutil",
+    "python_dateutil-2.9.0.post0.dist-info/METADATA",
+)
 
 
 def render_manual(page: str) -> str:
@@ -223,6 +246,18 @@ def accounts_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, ACCOUNT_MANUALS)
 
 
+def code_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """h11's, py-amqp's, pyrate-limiter's and dateutil's text files and READMEs copied to
+    ``folder`` under their site-packages paths (``h11/_connection.py``): the held-out code set's corpus."""
+    files = []
+    for rel, source in (found for path in CODE_PATHS for found in text_files(SITE, path)):
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        files.append((rel, target))
+    return files
+
+
 SET_DIR = Path(__file__).with_name("sets")
 SETS = {
     "rsync": (SET_DIR / "heldout_rsync_manuals.jsonl", "rsync manuals", rsync_corpus),
@@ -233,6 +268,7 @@ SETS = {
     "servers": (SET_DIR / "dev_servers.jsonl", "servers' configuration manuals", servers_corpus),
     "accounts": (SET_DIR / "dev_accounts.jsonl", "user accounts' manuals", accounts_corpus),
     "pager": (SET_DIR / "dev_pager.jsonl", "a pager's manuals", pager_corpus),
+    "code": (SET_DIR / "heldout_code.jsonl", "Python packages' source", code_corpus),
 }
 # Sets that may be tuned on (development sets); the others are held out.
 DEVELOPMENT_SETS = frozenset(
@@ -576,7 +612,9 @@ def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool, dump: Pat
         box.add(title, build(source), track=True)
     else:  # a kept sandbox: the item is the one there
         cid = next(p.name for p in box.root.iterdir() if p.is_dir() and not p.name.startswith("."))
-        box.where = {p.name: f"{cid}/{p.name}" for p in source.iterdir()}
+        # gold files are named by their path under source/, folders included (``h11/_util.py``)
+        names = (p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file())
+        box.where = {name: f"{cid}/{name}" for name in names}
     build_index(box.root, state=box.state)
     cases = load(questions)
     for case in cases:
