@@ -615,6 +615,7 @@ def held_out_set(name: str, box: Sandbox, work: Path, show_each: bool, dump: Pat
         # gold files are named by their path under source/, folders included (``h11/_util.py``)
         names = (p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file())
         box.where = {name: f"{cid}/{name}" for name in names}
+        box.size = sum(p.stat().st_size for p in (box.root / cid).rglob("*") if p.is_file())
     build_index(box.root, state=box.state)
     cases = load(questions)
     for case in cases:
