@@ -25,6 +25,7 @@ the held-out part (every third question) and the second held-out batch separatel
     .venv/bin/python -m bench.quality.builtin_engine --show tune    # print each tuning question's lead
     .venv/bin/python -m bench.quality.builtin_engine --set rsync    # the held-out set on rsync's manuals
     .venv/bin/python -m bench.quality.builtin_engine --set code     # the held-out set on four packages' source
+    .venv/bin/python -m bench.quality.builtin_engine --set code-dev # a development set on three others' source
 
 ``--set manpages`` evaluates a development set of 22 questions (4 worded as
 a user asks, 2 unanswerable) over curl(1), find(1) and apt.conf(5), rendered
@@ -74,6 +75,10 @@ that no other set reads: h11, py-amqp, pyrate-limiter and dateutil. It was writt
 held out and never tuned on. Its gold files are named by their site-packages paths
 (``h11/_connection.py``, ``amqp-5.4.2.dist-info/METADATA``), which is how ``code_corpus``
 lays them out in the sandbox item.
+
+``--set code-dev`` is a development set over the same kind of corpus (36 questions: 14 worded as a
+user asks, 4 unanswerable; written on 2026-11-30 before the engine was run on it) on anyio's,
+packaging's and pluggy's source and READMEs, laid out as ``--set code``'s; it may be tuned on.
 
 Held-out questions are only counted unless ``--show held`` is given; the
 second held-out batch (questions 101 on) is reported on its own and printed
@@ -163,6 +168,15 @@ CODE_PATHS = (
     "dateutil",
     "python_dateutil-2.9.0.post0.dist-info/METADATA",
 )
+# The development set on Python packages' source: three more packages no other set reads.
+DEV_CODE_PATHS = (
+    "anyio",
+    "anyio-4.16.0.dist-info/METADATA",
+    "packaging",
+    "packaging-26.4.dist-info/METADATA",
+    "pluggy",
+    "pluggy-1.7.0.dist-info/METADATA",
+)
 
 
 def render_manual(page: str) -> str:
@@ -246,16 +260,26 @@ def accounts_corpus(folder: Path) -> list[tuple[str, Path]]:
     return rendered_manuals(folder, ACCOUNT_MANUALS)
 
 
-def code_corpus(folder: Path) -> list[tuple[str, Path]]:
-    """h11's, py-amqp's, pyrate-limiter's and dateutil's text files and READMEs copied to
-    ``folder`` under their site-packages paths (``h11/_connection.py``): the held-out code set's corpus."""
+def site_packages_corpus(folder: Path, paths: tuple[str, ...]) -> list[tuple[str, Path]]:
+    """The text files and READMEs of ``paths`` copied to ``folder`` under their site-packages
+    paths (``h11/_connection.py``), so gold files are named as in site-packages."""
     files = []
-    for rel, source in (found for path in CODE_PATHS for found in text_files(SITE, path)):
+    for rel, source in (found for path in paths for found in text_files(SITE, path)):
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         files.append((rel, target))
     return files
+
+
+def code_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """h11's, py-amqp's, pyrate-limiter's and dateutil's source and READMEs: the held-out code set's corpus."""
+    return site_packages_corpus(folder, CODE_PATHS)
+
+
+def dev_code_corpus(folder: Path) -> list[tuple[str, Path]]:
+    """anyio's, packaging's and pluggy's source and READMEs: the code development set's corpus."""
+    return site_packages_corpus(folder, DEV_CODE_PATHS)
 
 
 SET_DIR = Path(__file__).with_name("sets")
@@ -269,10 +293,11 @@ SETS = {
     "accounts": (SET_DIR / "dev_accounts.jsonl", "user accounts' manuals", accounts_corpus),
     "pager": (SET_DIR / "dev_pager.jsonl", "a pager's manuals", pager_corpus),
     "code": (SET_DIR / "heldout_code.jsonl", "Python packages' source", code_corpus),
+    "code-dev": (SET_DIR / "dev_code.jsonl", "Python packages' source", dev_code_corpus),
 }
 # Sets that may be tuned on (development sets); the others are held out.
 DEVELOPMENT_SETS = frozenset(
-    {"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts", "pager"}
+    {"manpages", "manpages-users", "manpages-more", "configs", "servers", "accounts", "pager", "code-dev"}
 )
 
 _CITE = re.compile(r"\[(c\d+)\]")
