@@ -311,11 +311,14 @@ def fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
+_LABEL = re.compile(r"^`([^`\n]+)` — ")
+
+
 def shown(text: str) -> str:
     """Undo the answer's Markdown-safety escapes so text compares with the file;
     a definition-list entry's term shown before its sentence (`` `--port` — ``)
     is a label, not quoted text."""
-    text = re.sub(r"^`[^`\n]+` — ", "", text)
+    text = _LABEL.sub("", text)
     text = re.sub(r"^\\#", "#", text)  # a sentence starting with "#" is escaped so it is no heading
     return re.sub(r"\((c\d+)\)", r"[\1]", text.replace("&lt;", "<"))
 
@@ -410,6 +413,18 @@ class Outcome:
     citations: list[dict]
     verified: list[str]
     near: list[tuple[str, int, int]]  # a decline's nearest passages: (file shown, first line, last line)
+    labels: list[str] = field(default_factory=list)  # each claim's label its cited lines hold, else ""
+
+
+def cited_text(root: Path, citation: dict) -> str:
+    """The lines a citation names, as the file holds them ("" when it names none or is gone)."""
+    loc = citation.get("location") or {}
+    start, end = loc.get("line_start"), loc.get("line_end")
+    path = root / citation.get("source_file", "")
+    if not start or not end or not path.is_file():
+        return ""
+    lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    return "\n".join(lines[start - 1 : end])
 
 
 _NEAR = re.compile(r"^- .+ — (.+), lines (\d+) to (\d+)", re.MULTILINE)
@@ -426,6 +441,7 @@ def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
     quick = re.split(r"^## ", quick, maxsplit=1, flags=re.MULTILINE)[0]
     lead, lead_cite = "", None
     claims: list[tuple[str, dict]] = []
+    labels: list[str] = []  # each claim's label, when its cited lines hold it (else "")
     body = re.split(r"^## Confidence Score", report, maxsplit=1, flags=re.MULTILINE)[0]
     pos = 0
     for match in _CITE.finditer(body):
@@ -447,10 +463,16 @@ def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
         citation = by_id.get(match.group(1))
         if citation is not None:
             claims.append((shown(segment), citation))
+            label = _LABEL.match(segment)
+            quoted = label and fold(label.group(1).removesuffix("()")) in fold(cited_text(root, citation))
+            labels.append(label.group(1) if quoted else "")
     if claims and body.find("## Quick Answer") >= 0 and not declined:
         first = _CITE.search(quick)
         if first:
             lead, lead_cite = claims[0]
+            # a label its cited lines hold (the class a docstring describes, quoted from
+            # its ``class`` line) is stated by the lead as much as the sentence is
+            lead = f"{labels[0]} — {lead}" if labels[0] else lead
     verified = []
     if citations:
         parsed = parse_citations(text).citations
@@ -459,7 +481,9 @@ def read_answer(case: Case, text: str, seconds: float, root: Path) -> Outcome:
     if declined and "Consulted (nearest passages" in report:
         listed = report.split("Consulted (nearest passages", 1)[1].split("\n## ", 1)[0]
         near = [(m[1], int(m[2]), int(m[3])) for m in _NEAR.finditer(listed)]
-    return Outcome(case, seconds, declined, confidence, lead, lead_cite, claims, citations, verified, near)
+    return Outcome(
+        case, seconds, declined, confidence, lead, lead_cite, claims, citations, verified, near, labels
+    )
 
 
 def near_holds_gold(o: Outcome) -> bool:
@@ -499,7 +523,7 @@ def supported(claim: str, citation: dict, root: Path, cache: dict) -> bool:
 
 
 def complete(o: Outcome) -> bool:
-    said = fold(" ".join(c for c, _ in o.claims))
+    said = fold(" ".join([*o.labels, *(c for c, _ in o.claims)]))
     return all(any(fold(p) in said for p in g.phrases) for g in o.case.gold)
 
 

@@ -37,7 +37,10 @@ class Passage:
     code: bool
     language: str = ""
     unit: tuple[int, int] = (0, 0)
-    owner: tuple[int, int] = (0, 0)  # a docstring's ``def``/``class`` line: context, never quoted
+    owner: tuple[int, int] = (0, 0)  # a docstring's ``def``/``class`` line: context
+    # where the quote begins when it is before ``start``: a docstring's summary is quoted
+    # from its ``class``/``def`` line, which names what it describes (``reading.py``)
+    quote_from: int = -1
 
 
 def language_of(path: str) -> str | None:

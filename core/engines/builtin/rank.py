@@ -330,6 +330,7 @@ def _claim(
     its coverage of the terms some candidate holds, its entry's term)."""
     start, end = passage.start, passage.end
     sentence, code, language = "", None, passage.language
+    quote_from = start if passage.quote_from < 0 else passage.quote_from
     if passage.code:
         code = _dedent(body)
     else:
@@ -339,9 +340,9 @@ def _claim(
             sentence = " ".join(text[start:bridge].split())
             code, language = _dedent(text[block.start : block.end]), block.language
             end = block.end
-    span = _excerpt_span(text, start, end)
-    excerpt = text[span[0] : span[1]] if span else text[start:end][:200]
-    line_start = hit.line_start + bisect.bisect_left(newlines, start)
+    span = _excerpt_span(text, quote_from, end)
+    excerpt = text[span[0] : span[1]] if span else text[quote_from:end][:200]
+    line_start = hit.line_start + bisect.bisect_left(newlines, quote_from)
     line_end = hit.line_start + bisect.bisect_left(newlines, end - 1)
     return Claim(
         path=hit.path,

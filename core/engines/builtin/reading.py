@@ -51,6 +51,10 @@ _ELLIPTIC = re.compile(
     re.I,
 )
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
+# A docstring's owner line naming what it describes, and what comes between that line
+# and the docstring's first sentence (its opening quotes).
+_OWNER = re.compile(r"[ \t]*(?P<line>(?:async[ \t]+)?(?P<kind>class|def)[ \t]+(?P<name>[A-Za-z_]\w*))")
+_DOCSTRING_OPENING = re.compile(r"\s*[rRuU]?(?:\"\"\"|\'\'\')\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,15 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 context.append(previous)
                 if ANAPHORA.match(body):
                     antecedent = previous
+            named = (
+                _OWNER.match(text, passage.owner[0], passage.owner[1]) if passage.owner != (0, 0) else None
+            )
+            if named and _DOCSTRING_OPENING.fullmatch(text, passage.owner[1], passage.start):
+                # a docstring's first sentence describes what its ``class``/``def`` line names
+                # ("Raised when trying to read from a stream that has been closed …" is
+                # ``EndOfStream``): shown with that name, quoted from that line
+                label = named["name"] + ("()" if named["kind"] == "def" else "")
+                passage = replace(passage, quote_from=named.start("line"))
             if header:
                 # "delivery_mode (enum): …" above its indented "The default value is 2."
                 antecedent = Tokens(antecedent | tokens_of(header))

@@ -128,3 +128,30 @@ def test_only_literal_defaults_of_a_one_line_def_are_read():
         "key",
     ]
     assert parameter_defaults("timesince(d, depth=2)") == []
+
+
+def test_a_docstrings_summary_is_quoted_with_the_name_it_describes(tmp_path):
+    """ "Which exception is raised when …?" is answered by an exception class's
+    docstring ("Raised when trying to read from a stream that has been closed …"),
+    which never names the class: the quote starts at the ``class`` line and the
+    answer shows the name, so the name the question asks for is stated and cited."""
+    source = tmp_path / "src"
+    (source / CID / "streamlib").mkdir(parents=True)
+    (source / CID / "streamlib" / "errors.py").write_text(
+        "class BrokenResourceError(Exception):\n"
+        '    """\n'
+        "    Raised when trying to use a resource that has been rendered unusable due to external causes.\n"
+        '    """\n'
+        "\n\n"
+        "class EndOfStream(Exception):\n"
+        '    """\n'
+        "    Raised when trying to read from a stream that has been closed from the other end.\n"
+        '    """\n',
+        encoding="utf-8",
+    )
+    quick, citations = ask(
+        source, "Which streamlib exception is raised when reading from a stream the other end has closed?"
+    )
+    assert quick.startswith("`EndOfStream` — Raised when trying to read from a stream")
+    assert (citations[0]["location"]["line_start"], citations[0]["location"]["line_end"]) == (7, 9)
+    assert cited_lines(source, citations[0]).startswith("class EndOfStream(Exception):")
