@@ -23,7 +23,9 @@ from core.text import clip
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim
+from .kinds import DECLARED, LITERAL_SET, STATES_DEFAULT, parameter_defaults
 from .options import entry_options, options_in, states_the_option_asked
+from .question import asks_default
 
 
 @dataclass(slots=True)
@@ -158,6 +160,7 @@ def confidence_of(claims: list[Claim], kind: str, question: str = "") -> tuple[s
         and top.coverage >= HIGH_COVERAGE
         and not top.missing  # HIGH only when the lead is about everything the question names
         and about  # and, for an option, is its entry: another option's may name every key term
+        and (states_a_default(top) or not asks_default(question))  # asked a default: it states one
     ):
         level, standing = "HIGH", "; no other passage is a close match"
     elif top.score >= MEDIUM_SCORE:
@@ -169,6 +172,23 @@ def confidence_of(claims: list[Claim], kind: str, question: str = "") -> tuple[s
 
 
 TERM_DASH = "—"
+
+
+_DEFAULT_WORD = re.compile(r"\bdefault", re.I)
+
+
+def states_a_default(claim: Claim) -> bool:
+    """Whether a quoted passage says what holds by default: in words ("defaults to
+    80", "(which is the default)", "If not specified, -1 will be assumed"), or in code, a name set to a literal where it is
+    defined (a setting, a parameter's default in a signature)."""
+    code = claim.code or ""
+    return bool(
+        _DEFAULT_WORD.search(claim.sentence)
+        or STATES_DEFAULT.search(claim.sentence)  # "If not specified, -1 will be assumed"
+        or _DEFAULT_WORD.search(code)
+        or LITERAL_SET.search(code)
+        or any(DECLARED.match(line) or parameter_defaults(line) for line in code.split("\n"))
+    )
 
 
 def _line_safe(sentence: str) -> str:

@@ -62,6 +62,14 @@ _DEFAULT = re.compile(
     r"(?:omitted|not\s+(?:given|specified|set|provided|passed|supplied))\b",
     re.I,
 )
+
+
+def asks_default(text: str) -> bool:
+    """Whether a question asks what something is by default ("… by default?",
+    "… when its argument is omitted?")."""
+    return _DEFAULT.search(text) is not None
+
+
 # "out of the box" asks what happens by default
 _OUT_OF_THE_BOX = re.compile(r"\bout[- ]of[- ]the[- ]box\b", re.I)
 _PARTICLES = frozenset("out up in off back down over".split())
@@ -256,7 +264,7 @@ def analyze(question: str) -> Question:
         expansions,
         joined,
         wants_of(text, kind),
-        bool(_DEFAULT.search(text)),
+        asks_default(text),
         measured=measured,
         qualifier=qualifier,
         counts=bool(_COUNTS.match(text)),

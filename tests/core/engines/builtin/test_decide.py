@@ -6,6 +6,7 @@ small real files run through the whole engine."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
@@ -743,3 +744,21 @@ def test_a_passage_nearly_as_strong_as_the_lead_is_quoted_past_its_files_three()
     picked = pick(weak)
     assert [c.line_start for c in picked if c.path.endswith("curl.1.txt")] == [10, 20, 30]
     assert picked[-1].path.endswith("find.1.txt")
+
+
+def test_a_default_asked_is_high_only_from_a_lead_that_states_one():
+    """ "What is the default max_buffer_size …?" led by the parameter's entry, which
+    says what the buffer is but not its default, is no HIGH answer; a lead saying
+    what holds by default ("(which is the default)", "If not specified, -1 will be
+    assumed", ``max_buffer_size: float = 0,``) may be."""
+    question = "What is the default max_buffer_size of create_memory_object_stream?"
+    entry = _lead(":param max_buffer_size: number of items held in the buffer until send() starts blocking")
+    assert confidence_of([entry, WEAK], "amount", question)[0] == "MEDIUM"
+    assert confidence_of([entry, WEAK], "amount", "What is max_buffer_size for?")[0] == "HIGH"
+    for sentence in (
+        "Setting it to 0 holds no items (which is the default).",
+        "If not specified, 0 is assumed.",
+    ):
+        assert confidence_of([_lead(sentence), WEAK], "amount", question)[0] == "HIGH"
+    code = replace(_lead(""), code="max_buffer_size: float = 0,")
+    assert confidence_of([code, WEAK], "amount", question)[0] == "HIGH"
