@@ -24,6 +24,9 @@ LEARNED_LEVEL = 0.7
 
 _CAMEL = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b")
 _HUMP = re.compile(r"[A-Z]?[a-z0-9]+")
+# ASCII text as ``query.words`` reads it: letters lower-cased, digits kept, anything else
+# (an underscore too) a space between words.
+_ASCII_WORDS = str.maketrans({chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)})
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
@@ -73,9 +76,13 @@ def tokens_of(text: str) -> Tokens:
     client, refresh), as snake_case ones do through FTS5's tokenizer."""
     if "](" in text or "://" in text:
         text = _URL.sub(" ", text)
-    found = words(text)
-    # a capital after the first character, then one after a letter or digit
-    if text[1:].lower() != text[1:] and _BEFORE_CAPITAL.search(text):
+    if text.isascii():
+        # ``words``: in ASCII, words are runs of letters and digits, lower-cased
+        found = text.translate(_ASCII_WORDS).split()
+    else:
+        found = words(text)
+    # a capital after a letter or digit (a text with cased letters all lower-case has none)
+    if not text.islower() and _BEFORE_CAPITAL.search(text):
         humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
         if humps:
             found += humps
