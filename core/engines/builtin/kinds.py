@@ -20,17 +20,19 @@ from .question import Question
 
 class Screened:
     """A pattern searched only in text that may hold it: every match holds one
-    of ``needles``, so text holding none of them has no match, told by plain
-    substring searches much cheaper than the pattern's. A case-insensitive
-    pattern is screened in ASCII text only (its needles lower-cased), where
-    ignoring case is lower-casing; elsewhere Unicode folds other letters to
-    ASCII ones (the long s matches "s"), and the pattern itself is searched."""
+    of ``needles`` (a needle that is a tuple: all of its parts), so text holding
+    none of them has no match, told by plain substring searches much cheaper
+    than the pattern's. A case-insensitive pattern is screened in ASCII text
+    only (its needles lower-cased), where ignoring case is lower-casing;
+    elsewhere Unicode folds other letters to ASCII ones (the long s matches
+    "s"), and the pattern itself is searched."""
 
-    __slots__ = ("_folds", "needles", "pattern")
+    __slots__ = ("_folds", "_together", "needles", "pattern")
 
-    def __init__(self, pattern: re.Pattern[str], needles: tuple[str, ...]) -> None:
+    def __init__(self, pattern: re.Pattern[str], needles: tuple[str | tuple[str, ...], ...]) -> None:
         self.pattern = pattern
-        self.needles = needles
+        self.needles = tuple(n for n in needles if isinstance(n, str))
+        self._together = tuple(n for n in needles if not isinstance(n, str))
         self._folds = bool(pattern.flags & re.IGNORECASE)
 
     def search(self, text: str) -> re.Match[str] | None:
@@ -42,6 +44,9 @@ class Screened:
             text_ = text
         for needle in self.needles:
             if needle in text_:
+                return self.pattern.search(text)
+        for parts in self._together:
+            if all(part in text_ for part in parts):
                 return self.pattern.search(text)
         return None
 
@@ -84,7 +89,12 @@ STATES_DEFAULT = Screened(
         r"\bwhen\s+(?:omitted|not\s+(?:set|given|provided|specified))\b",
         re.I,
     ),
-    ("default", "if ", "if\n", "when ", "when\n"),
+    (
+        "default",
+        # a condition is a negative one ("do not", "don't", "none is", "nothing is") or "when omitted"
+        *((cond, negation) for cond in ("if ", "if\n") for negation in ("not", "n't", "none")),
+        *((cond, negation) for cond in ("when ", "when\n") for negation in ("not", "omitted")),
+    ),
 )
 # "… the same as the default value": a mention of a default, weaker than a statement of one.
 MENTIONS_DEFAULT = Screened(re.compile(r"\bdefault value\b", re.I), ("default value",))
@@ -157,11 +167,14 @@ def states_literal(passage: Passage, body: str, text: str) -> bool:
 
 # A list of values: "QUIET, FATAL, ERROR, INFO … and DEBUG3", "never, always, or auto",
 # ".cvsignore, .gitignore, .bzrignore, and .hgignore"; "Valid options are: md5 and sha256".
-ENUMERATION = re.compile(
-    r"[\w.~/-]+(?: [\w.~/()-]+){0,5}, [\w.~/-]+(?: [\w.~/()-]+){0,5},? (?:and|or) [\w.~/-]+|"
-    r"\b(?:are|include|is one of)\b:?\s*[\w.~/'\"-]+(?:,\s*[\w.~/'\"-]+)*,?\s+(?:and|or)\s+[\w.~/'\"-]+|"
-    r"\b(?:one|any) of\b|:\s*\S+(?:, \S+)+",
-    re.I,
+ENUMERATION = Screened(
+    re.compile(
+        r"[\w.~/-]+(?: [\w.~/()-]+){0,5}, [\w.~/-]+(?: [\w.~/()-]+){0,5},? (?:and|or) [\w.~/-]+|"
+        r"\b(?:are|include|is one of)\b:?\s*[\w.~/'\"-]+(?:,\s*[\w.~/'\"-]+)*,?\s+(?:and|or)\s+[\w.~/'\"-]+|"
+        r"\b(?:one|any) of\b|:\s*\S+(?:, \S+)+",
+        re.I,
+    ),
+    (", ", "are", "include", "one of", "any of"),
 )
 
 

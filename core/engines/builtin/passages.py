@@ -245,15 +245,24 @@ def doc_passages(
     before the chunk (its first line is indented like the others)."""
     end = len(text) if end is None else end
     spans = [(a + start, b + start) for a, b in _line_spans(text[start:end])]
-    indents = [
-        b - a - len(text[a:b].lstrip(" ")) for a, b in spans[0 if docstring else 1 :] if text[a:b].strip()
-    ]
-    base = min(indents, default=0) if start or docstring else 0
+    base = 0
+    if start or docstring:
+        base = min(
+            (
+                b - a - len(text[a:b].lstrip(" "))
+                for a, b in spans[0 if docstring else 1 :]
+                if text[a:b].strip()
+            ),
+            default=0,
+        )
 
     def view(a: int, b: int) -> str:
         """The line without the indentation all its docstring's lines share."""
         line = text[a:b]
         return line[min(base, len(line) - len(line.lstrip(" "))) :]
+
+    # each line as read, once (a fence's or a literal block's lines are looked at again)
+    lines = [view(a, b) for a, b in spans] if base else text[start:end].split("\n")
 
     passages: list[Passage] = []
     prose_rows: list[int] = []
@@ -262,12 +271,11 @@ def doc_passages(
     literal_language = ""
     literal_indent = 0  # the indentation of the line that introduced it
     while row < len(spans):
-        a, b = spans[row]
-        line = view(a, b)
+        line = lines[row]
         fence = _FENCE.match(line)
         if fence:
             close_at = next(
-                (r for r in range(row + 1, len(spans)) if view(*spans[r]).strip().startswith(fence.group(1))),
+                (r for r in range(row + 1, len(spans)) if lines[r].strip().startswith(fence.group(1))),
                 len(spans),
             )
             passages += _code_runs(text, spans, list(range(row + 1, close_at)), fence.group(2).lower())
@@ -277,15 +285,13 @@ def doc_passages(
         if line.lstrip().startswith(">>> ") or literal:
             block = [row]
             while block[-1] + 1 < len(spans):
-                nxt = view(*spans[block[-1] + 1])
+                nxt = lines[block[-1] + 1]
                 if not nxt.strip() and literal:
                     # a literal block goes on across blank lines while its lines stay
                     # indented past the line that introduced it (``import x``, a blank,
                     # then the call)
-                    more = next(
-                        (r for r in range(block[-1] + 1, len(spans)) if view(*spans[r]).strip()), None
-                    )
-                    if more is None or _indent(view(*spans[more])) <= literal_indent:
+                    more = next((r for r in range(block[-1] + 1, len(spans)) if lines[r].strip()), None)
+                    if more is None or _indent(lines[more]) <= literal_indent:
                         break
                     block += list(range(block[-1] + 1, more + 1))
                     continue
@@ -313,7 +319,7 @@ def doc_passages(
     groups: list[list[int]] = []
     after_heading = False
     for r in prose_rows:
-        line = view(*spans[r]) if base else text[spans[r][0] : spans[r][1]]
+        line = lines[r]
         # in a docstring, "name (type): …" or ":param name:" starts an entry of its own
         entry = base and _PARAM_ENTRY.match(line.lstrip())
         # a manual's section heading ("   ACTIONS") is a paragraph of its own, not

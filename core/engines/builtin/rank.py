@@ -147,14 +147,21 @@ def rank_passages(
         found = part_masks.get(id(part))
         if found is None:
             held = key_asked.held(part)
-            if joined_terms:
+            inside = joined_in(part, joined_terms) if joined_terms else None
+            if inside:
                 # a joined identifier in it holds the term (the matcher's 0.8)
-                inside = joined_in(part, joined_terms)
                 held |= {t for t in bits if any(t in j for j in inside)}
             found = part_masks[id(part)] = sum(bits[t] for t in held)
         return found
 
     in_docs_of = {hit.path: language_of(hit.path) is None for hit in hits}
+    # a chunk under a manual's synopsis or a table of contents restates the question
+    restating = {
+        hit.heading: _RESTATING_SECTION.match(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]) is not None
+        for hit in hits
+        if hit.heading
+    }
+    generic = [t for t in q.terms if t not in key_terms]
     # what the question asks of a manual's entries
     asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"), key=tuple(q.key))
     asks_version = _ASKS_VERSION.search(q.text) is not None
@@ -196,7 +203,6 @@ def rank_passages(
                 missing.append(t)
             got += weight[t] * level
         coverage = got / key_total
-        generic = [t for t in q.terms if t not in key_terms]
         # ``ping_interval: float | None = 20,`` states a default without the word,
         # when the name is what is asked about (not ``min_leaves_retries = 0``)
         stated = (
@@ -253,7 +259,7 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
-        if hit.heading and _RESTATING_SECTION.match(hit.heading.rsplit(SECTION_SEPARATOR, 1)[-1]):
+        if hit.heading and restating[hit.heading]:
             score -= RESTATES_QUESTION
         if not passage.code and body.rstrip().endswith("?"):
             # a question line (a FAQ's, a heading's) restates what is asked: the

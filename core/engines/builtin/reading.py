@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
@@ -169,6 +170,19 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             return tok(start, start + len(outline.lines[row]))
         return tokens_of(outline.lines[row])
 
+    # each paragraph's sentences, in order: its words are theirs and those between them
+    sentences: dict[tuple[int, int], list[Passage]] = {}
+    for passage in found:
+        if not passage.code and passage.unit != (0, 0):
+            sentences.setdefault(passage.unit, []).append(passage)
+
+    def tok_unit(unit: tuple[int, int]) -> Tokens:
+        """The tokens of the paragraph ``unit``, as ``tok`` reads it."""
+        found_tokens = seen.get(unit)
+        if found_tokens is None:
+            found_tokens = seen[unit] = _paragraph_tokens(text, unit, sentences[unit], tok)
+        return found_tokens
+
     read: list[PassageReading] = []
     for n, passage in enumerate(found):
         if passage.end - passage.start < 12:
@@ -182,7 +196,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             # manual's section heading ("ENVIRONMENT VARIABLES") is context, not an answer
             continue
         # what is around it: a term is around if any part holds it
-        context = [tok(*passage.unit)] if passage.unit != (0, 0) else []
+        context = [tok_unit(passage.unit)] if passage.unit != (0, 0) else []
         if passage.owner != (0, 0):
             context.append(tok(*passage.owner))
         # the sentences just before: what "This defaults to 80" or a parameter's
@@ -319,6 +333,38 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
 
 
 _NEWLINE = re.compile("\n")
+# Two word characters in a row (``\w``: underscores too), one of them just
+# before a boundary: a boundary between them cuts a word or a CamelCase name.
+_INSIDE_WORD = re.compile(r"\w\w")
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+def _paragraph_tokens(
+    text: str, unit: tuple[int, int], sentences: list[Passage], tok: Callable[[int, int], Tokens]
+) -> Tokens:
+    """``tokens_of`` the paragraph ``unit``, from the tokens of its ``sentences``
+    (each read as a passage) and of the text between them, so the paragraph is
+    not read again: the same words, as no boundary between the pieces cuts a word
+    (a link is read whole: its target is left out, wherever it starts)."""
+    start, end = unit
+    if text.find("](", start, end) >= 0 or text.find("://", start, end) >= 0:
+        return tok(start, end)
+    pieces = []
+    at = start
+    for sentence in sentences:
+        if sentence.start < at or sentence.end > end:
+            return tok(start, end)
+        pieces.append((at, sentence.start))
+        pieces.append((sentence.start, sentence.end))
+        at = sentence.end
+    pieces.append((at, end))
+    if any(_INSIDE_WORD.match(text, b - 1) for a, b in pieces[:-1] if b > start):
+        return tok(start, end)
+    words: set[str] = set()
+    for a, b in pieces:
+        if a < b and _WORD_CHARACTER.search(text, a, b):
+            words |= tok(a, b)
+    return Tokens(words)
 
 
 def _own_line_entry(outline: Outline, row: int, entry, newlines: list[int]) -> bool:

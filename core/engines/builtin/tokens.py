@@ -13,7 +13,6 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import functools
-import operator
 import re
 
 from .query import light_stem, words
@@ -24,22 +23,24 @@ LEARNED_LEVEL = 0.7
 
 _CAMEL = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b")
 _HUMP = re.compile(r"[A-Z]?[a-z0-9]+")
+# ASCII text as ``query.words`` reads it: letters lower-cased, digits kept, anything else
+# (an underscore too) a space between words.
+_ASCII_WORDS = str.maketrans({chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)})
 _URL = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")
 
 
-_FIRST_FIVE = operator.itemgetter(slice(0, 5))
-
-
 class Tokens(frozenset):
-    """A passage's stemmed words, and (made when first asked) their 5-letter prefixes."""
+    """A passage's stemmed words, and (made when first asked) all of them in one string."""
 
-    _prefixes: frozenset[str] | None = None
+    _spaced: str | None = None
 
-    def prefixes(self) -> frozenset[str]:
-        if self._prefixes is None:
-            # a shorter token's "prefix" is the token itself, never a 5-letter stem prefix
-            self._prefixes = frozenset(map(_FIRST_FIVE, self))
-        return self._prefixes
+    def spaced(self) -> str:
+        """Every token after a space (" auth config …"; a token holds none): one
+        starts with ``prefix`` if " " + ``prefix`` is in it, and a longer word is
+        found inside one by a substring search, each a search of one string."""
+        if self._spaced is None:
+            self._spaced = " " + " ".join(self)
+        return self._spaced
 
 
 # Every CamelCase name holds a letter or digit followed by a capital: a text
@@ -73,9 +74,13 @@ def tokens_of(text: str) -> Tokens:
     client, refresh), as snake_case ones do through FTS5's tokenizer."""
     if "](" in text or "://" in text:
         text = _URL.sub(" ", text)
-    found = words(text)
-    # a capital after the first character, then one after a letter or digit
-    if text[1:].lower() != text[1:] and _BEFORE_CAPITAL.search(text):
+    if text.isascii():
+        # ``words``: in ASCII, words are runs of letters and digits, lower-cased
+        found = text.translate(_ASCII_WORDS).split()
+    else:
+        found = words(text)
+    # a capital after a letter or digit (a text with cased letters all lower-case has none)
+    if not text.islower() and _BEFORE_CAPITAL.search(text):
         humps = [p.lower() for name in _CAMEL.findall(text) for p in _HUMP.findall(name) if len(p) > 2]
         if humps:
             found += humps
@@ -91,12 +96,23 @@ class Matcher:
     (``vocab.py``), else 0.
     Its stems are worked out once: ranking asks for every term of every passage."""
 
-    __slots__ = ("_checked", "_compounds", "compound", "learned", "prefix", "stem", "synonyms", "term")
+    __slots__ = (
+        "_checked",
+        "_compounds",
+        "_word_start",
+        "compound",
+        "learned",
+        "prefix",
+        "stem",
+        "synonyms",
+        "term",
+    )
 
     def __init__(self, term: str, q: Question, *, compound: bool = False) -> None:
         self.term = term
         self.stem = light_stem(term)
         self.prefix = self.stem[:5] if len(self.stem) >= 5 else ""
+        self._word_start = " " + self.prefix  # a token starting with the prefix, in ``Tokens.spaced``
         self.synonyms = frozenset(light_stem(w) for w in q.expansions.get(term, ()))
         self.learned = q.learned.get(term, frozenset())
         self.compound = compound and term.isalpha() and len(self.stem) >= 4
@@ -110,7 +126,7 @@ class Matcher:
             return 1.0
         if self.prefix:
             if isinstance(tokens, Tokens):
-                if self.prefix in tokens.prefixes():
+                if self._word_start in tokens.spaced():
                     return 1.0
             elif any(t.startswith(self.prefix) for t in tokens if len(t) >= 5):
                 return 1.0
@@ -137,11 +153,11 @@ class Matcher:
 class Terms:
     """A question's matchers asked together. A token set is matched only by the
     terms one of whose words (stem, synonyms, learned abbreviations) or 5-letter
-    prefixes it holds, found by two set intersections, so only those matchers
-    are asked (and a compound matcher, which reads every token, always); a token
-    set that is no ``Tokens`` (no prefixes kept) asks them all."""
+    prefixes it holds, found by a set intersection and a substring search per
+    prefix, so only those matchers are asked (and a compound matcher, which
+    reads every token, always); a token set that is no ``Tokens`` asks them all."""
 
-    __slots__ = ("_by_prefix", "_by_word", "_compound", "_zero", "matchers", "prefixes", "words")
+    __slots__ = ("_by_prefix", "_by_word", "_compound", "_zero", "matchers", "words")
 
     def __init__(self, matchers: dict[str, Matcher]) -> None:
         self.matchers = matchers
@@ -152,18 +168,19 @@ class Terms:
             for w in {m.stem} | m.synonyms | m.learned:
                 self._by_word.setdefault(w, []).append(t)
             if m.prefix:
-                self._by_prefix.setdefault(m.prefix, []).append(t)
+                self._by_prefix.setdefault(" " + m.prefix, []).append(t)  # as found in ``Tokens.spaced``
         self.words = frozenset(self._by_word)
-        self.prefixes = frozenset(self._by_prefix)
         self._compound = [t for t, m in matchers.items() if m.compound]
 
     def _candidates(self, tokens: Tokens, joined: set[str] | frozenset[str]) -> set[str]:
         """The terms that may match ``tokens``: every other one's level is 0."""
         found = {t for w in tokens & self.words for t in self._by_word[w]}
         found.update(self._compound)
-        if self.prefixes:
-            for p in tokens.prefixes() & self.prefixes:
-                found.update(self._by_prefix[p])
+        if self._by_prefix:
+            spaced = tokens.spaced()
+            for word_start, terms in self._by_prefix.items():
+                if word_start in spaced:
+                    found.update(terms)
         if joined:
             found.update(t for t in self.matchers if any(t in j for j in joined))
         return found
@@ -190,5 +207,6 @@ def joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
     """The question's joined identifiers among ``tokens``, also inside a
     longer one: "exampledatabase" in ``RedisExampleDatabase`` (tokens are
     stemmed: it is kept as "redisexampledatabas")."""
-    every = " ".join(tokens)  # a joined term (two words) never spans the space between two tokens
+    # a joined term (two words) never spans the space between two tokens
+    every = tokens.spaced() if isinstance(tokens, Tokens) else " ".join(tokens)
     return {j for j in joined_terms if j in every or light_stem(j) in every}

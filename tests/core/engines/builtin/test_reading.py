@@ -9,6 +9,7 @@ import re
 from core.engines.builtin.question import analyze
 from core.engines.builtin.reading import _mentions, chunk_reading, read_chunk
 from core.engines.builtin.search import Hit
+from core.engines.builtin.tokens import tokens_of
 
 SOURCE = '''class RedisExampleDatabase(ExampleDatabase):
     """Store examples in Redis.
@@ -93,3 +94,23 @@ def test_a_name_is_mentioned_as_a_whole_word_as_the_pattern_would_find_it():
                 start,
                 end,
             )
+
+
+PROSE = """Intro paragraph. It has two sentences, and a CamelCaseName.
+
+- A list item: see [the docs](https://example.org/FooBar). Then more text.
+- Another item.Joined words.NoSpace here (e.g. Foo) and x.y.z values follow.
+
+   An indented paragraph with ``code_name`` and e.g. abbreviations. Last one?
+1. A numbered step. Another sentence of it.
+"""
+
+
+def test_a_paragraph_is_read_as_its_own_text():
+    """A paragraph's words, read from its sentences' and the text between
+    them, are those of its own text, links, CamelCase names and leaders too."""
+    reading = chunk_reading("cid/docs/readme.md", PROSE, None, "")
+    units = [p for p in reading.passages if p.passage.unit != (0, 0)]
+    assert len(units) >= 5
+    for p in units:
+        assert p.context[0] == tokens_of(PROSE[slice(*p.passage.unit)])

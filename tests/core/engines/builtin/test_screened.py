@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import re
 
-from core.engines.builtin.kinds import DIGITS, MENTIONS_DEFAULT, STATES_DEFAULT, Screened
+from core.engines.builtin.kinds import DIGITS, ENUMERATION, MENTIONS_DEFAULT, STATES_DEFAULT, Screened
 from core.engines.builtin.rank import _BOILERPLATE
 
 TEXTS = [
     "The timeout defaults to 30 seconds.",
     "DEFAULTS TO five.",
     "If you do not set it, the value is taken from the environment.",
+    "If nothing is given, the first one is used; if you don't pass one, none is.",
+    "If\n   none is configured, the server listens on all addresses.",
+    "When not set the daemon retries; if it fails, it stops.",
+    "If the file is missing, when it starts, it creates one.",
+    "Valid values are: QUIET, FATAL, ERROR, INFO and DEBUG3.",
+    "Use never, always, or auto. It is one of these.",
+    "Formats include md5 or sha256",
     "When OMITTED the server picks one.",
     "By Default nothing is sent (default: none).",
     "The default value of the option.",
@@ -35,7 +42,7 @@ TEXTS = [
 
 
 def test_a_screened_pattern_finds_what_the_pattern_finds():
-    for screened in (DIGITS, STATES_DEFAULT, MENTIONS_DEFAULT, _BOILERPLATE):
+    for screened in (DIGITS, STATES_DEFAULT, MENTIONS_DEFAULT, ENUMERATION, _BOILERPLATE):
         for text in TEXTS:
             found, expected = screened.search(text), screened.pattern.search(text)
             assert (found and found.span()) == (expected and expected.span()), (screened.pattern, text)
@@ -49,3 +56,9 @@ def test_text_without_the_needles_is_not_searched():
     # outside ASCII the pattern itself decides: the long s is an "s" to it
     long_s = Screened(re.compile(r"\bsince\b", re.I), ("since",))
     assert long_s.search("ſince then") is not None
+
+
+def test_a_needle_of_several_parts_needs_them_all():
+    screened = Screened(re.compile(r"\bif not set\b", re.I), (("if ", "not"),))
+    assert screened.search("If not set, it is off").group() == "If not set"
+    assert screened.search("if it is set, it is on") is None

@@ -32,6 +32,8 @@ TEXTS = [
     "foo_BarBaz is one name, not BarBaz; getX and x86 and fooBar9 too.",
     "Été: the café's DéjàVu setting, and a PlainName beside it.",
     "See [the docs](https://example.org/ConnectionPool) or <https://x.org/FooBar>.",
+    "no capital letter at all, 42 and x86_64",
+    "ALLCAPS_NAME and __dunder__ and a-b-c; tabs\tand\nnewlines",
     "",
     "   \n\t",
 ]
