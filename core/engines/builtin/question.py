@@ -129,7 +129,15 @@ _ASKS_VALUE = re.compile(r"\b(how (many|much|long|far|often|big|large|small)|whi
 _ASKS_BEHAVIOUR = re.compile(r"^\s*what (?:does|do|did|will|would) (?:[\w.'’-]+ ){1,4}?do\b", re.I)
 
 
+# A question may open with its setting before what it asks: "In anyio, how do I …?",
+# "With pluggy, does …?", "If AsyncResult.get() times out, does …?"
+_SETTING_CLAUSE = re.compile(
+    r"^\s*(?:in|with|for|using|on|under|if|when|once|after)\s+(?:[^\s,?]+\s+){0,11}?[^\s,?]+,\s*", re.I
+)
+
+
 def kind_of(text: str) -> str:
+    text = _SETTING_CLAUSE.sub("", text, count=1)
     if _HOWTO.search(text):
         return "howto"
     if _WHY.search(text):

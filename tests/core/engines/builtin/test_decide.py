@@ -762,3 +762,14 @@ def test_a_default_asked_is_high_only_from_a_lead_that_states_one():
         assert confidence_of([_lead(sentence), WEAK], "amount", question)[0] == "HIGH"
     code = replace(_lead(""), code="max_buffer_size: float = 0,")
     assert confidence_of([code, WEAK], "amount", question)[0] == "HIGH"
+
+
+def test_a_question_opening_with_its_setting_is_read_by_what_follows():
+    """"In anyio, how do I …?" is a how-to and "With pluggy, does …?" a yes/no
+    question, as they are without the opening clause; "In which units …?" and
+    "When was …?" have no such clause."""
+    assert analyze("In anyio, how do I start a task and wait until it is ready?").kind == "howto"
+    assert analyze("With pluggy, does the last plugin registered run first?").kind == "yesno"
+    assert analyze("If AsyncResult.get() times out, does Celery stop the task?").kind == "yesno"
+    assert analyze("In which units can the amount be given?").kind == "fact"
+    assert analyze("When was the first release of Django?").kind == "amount"
