@@ -19,7 +19,7 @@ from core.citations.verification.quote import Quote, read_lines, whole_quote
 from core.content_kinds import ContentKind
 from core.ingest.documents import map_path
 from core.ingest.documents.locate import locate
-from core.sandbox import SandboxError, resolve_in_sandbox
+from core.sandbox import SandboxError, SandboxResolver, resolve_in_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,8 @@ def whole_quotes(root, cited: list[tuple[str, str, int | None, int | None, str]]
     for status, path, start, end, excerpt in cited:
         if status in HIGHLIGHTED and path and start is not None and excerpt:
             spans.setdefault(path, set()).add((start, end if end is not None else start))
-    lines = {path: read_lines(root, path, wanted) for path, wanted in spans.items()}
+    resolver = SandboxResolver(root)  # the cited files' folders resolved once for them all
+    lines = {path: read_lines(resolver, path, wanted) for path, wanted in spans.items()}
     quotes: list[Quote | None] = []
     for status, path, start, end, excerpt in cited:
         span = (start, end if end is not None else start) if start is not None else None

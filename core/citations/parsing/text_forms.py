@@ -22,8 +22,10 @@ _ID = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-
 BACKTICK_RE = re.compile(rf"`({_ID}/[^`\n]+)`")
 _SUFFIX_RE = re.compile(r"(?::(\d+(?:\s*[-–]\s*\d+)?)|#L(\d+)(?:-L?(\d+))?)$")
 _AFTER_RE = re.compile(r"^[\s,(]*(?:lines?|ll\.|L)\s*(\d+(?:\s*(?:-|–|—|to)\s*L?\d+)?)", re.IGNORECASE)
+# The lookahead changes no match (a path starts with one of those characters): it fails a
+# position before the lookbehind is tried, 3x faster over an answer's blanked CITATIONS block.
 FILE_LINE_RE = re.compile(
-    r"(?<![\w/.@:\-])((?:[\w.\-]+/)*[\w\-][\w.\-]*\.[A-Za-z][A-Za-z0-9]{0,9})"
+    r"(?=[\w.\-])(?<![\w/.@:\-])((?:[\w.\-]+/)*[\w\-][\w.\-]*\.[A-Za-z][A-Za-z0-9]{0,9})"
     r":(\d{1,9})(?:\s*[-–]\s*(\d{1,9}))?((?:,\s*\d{1,9}(?:\s*[-–]\s*\d{1,9})?)*)"
 )
 # A bare "example.com:8080" is a host and port, not a file and a line.

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 
 from core.citations.verification.needle import make_needle
 from core.citations.verification.normalize import collapse, fold, matches
-from core.sandbox import SandboxError, is_private, resolve_in_sandbox
+from core.sandbox import SandboxError, SandboxResolver, is_private, resolve_in_sandbox
 
 MAX_QUOTE_CHARS = 4_000  # a longer span is narrowed to its excerpt's lines
 MAX_LINE_CHARS = 20_000  # a minified file's line is cut, not stored whole
 _BOM = "\ufeff"
+_READ_BLOCK = 1 << 20  # bytes read at a time, up to the last line asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,31 +39,44 @@ class Quote:
 
 
 def read_lines(
-    root: str | os.PathLike[str], rel: str, spans: Iterable[tuple[int, int]]
+    root: str | os.PathLike[str] | SandboxResolver, rel: str, spans: Iterable[tuple[int, int]]
 ) -> dict[tuple[int, int], list[str]]:
     """Each span's lines of one sandbox file (1-based, inclusive), read once
     up to the last line asked for; a span past the end, a refused or private
-    path, or an unreadable file gives no entry."""
+    path, or an unreadable file gives no entry. ``root`` may be the resolver
+    of the sandbox's other cited files, its folders resolved once for them all."""
     wanted = [(s, e) for s, e in spans if 0 < s <= e]
     if not wanted or is_private(rel):
         return {}
     try:
-        real = resolve_in_sandbox(root, rel)
+        if isinstance(root, SandboxResolver):
+            real = root.real_path(rel)
+        else:
+            real = resolve_in_sandbox(root, rel)
         last = max(e for _, e in wanted)
-        first = min(s for s, _ in wanted)
-        lines: dict[int, str] = {}
         with open(real, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                if number >= first:
-                    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                    lines[number] = text[:MAX_LINE_CHARS]
-                if number >= last:
-                    break
+            # Whole blocks up to the last line asked for: split in C, only the
+            # wanted lines decoded (a line at a time cost a tenth of a finish).
+            blocks, newlines = [], 0
+            while newlines < last and (block := handle.read(_READ_BLOCK)):
+                blocks.append(block)
+                if len(block) < _READ_BLOCK:
+                    break  # the end of the file: no need to count its lines
+                newlines += block.count(b"\n")
     except (OSError, SandboxError, ValueError):
         return {}
-    if 1 in lines:
-        lines[1] = lines[1].removeprefix(_BOM)
-    return {(s, e): [lines[n] for n in range(s, e + 1)] for s, e in wanted if e in lines}
+    raw = b"".join(blocks).split(b"\n", last)
+    # Lines 1..last when the file has them; after the last newline, a line only if not empty.
+    count = last if len(raw) > last else len(raw) - (not raw[-1])
+    lines: dict[int, str] = {}
+
+    def line(number: int) -> str:
+        if number not in lines:
+            text = raw[number - 1].decode("utf-8", errors="replace").rstrip("\r\n")[:MAX_LINE_CHARS]
+            lines[number] = text.removeprefix(_BOM) if number == 1 else text
+        return lines[number]
+
+    return {(s, e): [line(n) for n in range(s, e + 1)] for s, e in wanted if e <= count}
 
 
 def whole_quote(excerpt: str, lines: list[str], line_start: int) -> Quote | None:
