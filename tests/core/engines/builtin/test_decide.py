@@ -765,7 +765,7 @@ def test_a_default_asked_is_high_only_from_a_lead_that_states_one():
 
 
 def test_a_question_opening_with_its_setting_is_read_by_what_follows():
-    """"In anyio, how do I …?" is a how-to and "With pluggy, does …?" a yes/no
+    """ "In anyio, how do I …?" is a how-to and "With pluggy, does …?" a yes/no
     question, as they are without the opening clause; "In which units …?" and
     "When was …?" have no such clause."""
     assert analyze("In anyio, how do I start a task and wait until it is ready?").kind == "howto"
