@@ -22,7 +22,7 @@ from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
 from .options import ASKED_ENTRY, AskedOptions, defines_setting
-from .passages import language_of
+from .passages import LITERAL, language_of
 from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
 from .question import Question
@@ -67,6 +67,8 @@ _BOILERPLATE = Screened(
 
 
 _DEFAULT_WORDS = frozenset({"default", "defaults"})
+# A call declaring an option with its default: ``default="xunit2"``, ``default=0``.
+_DECLARES_DEFAULT = re.compile(r"\bdefault\s*=\s*" + LITERAL + r"\s*[,)\n]")
 RESTATES_QUESTION = 0.35
 # A manual's synopsis, its option summary and a table of contents name what the
 # document explains elsewhere, in a line each: they restate the question, the
@@ -281,7 +283,9 @@ def rank_passages(
             if q.kind == "howto":
                 score += 0.1 if in_docs else -0.2
             elif q.kind == "amount":
-                score -= 0.0 if body.count("\n") <= 3 else 0.25
+                # a long block is not the one line that states a value, unless it is one
+                # declaration: ``parser.addini("junit_family", "Emit XML for …", default="xunit2")``
+                score -= 0.0 if body.count("\n") <= 3 or _DECLARES_DEFAULT.search(body) else 0.25
             else:
                 score -= 0.2
         score = round(score, 6)

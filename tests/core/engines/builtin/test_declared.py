@@ -155,3 +155,30 @@ def test_a_docstrings_summary_is_quoted_with_the_name_it_describes(tmp_path):
     assert quick.startswith("`EndOfStream` — Raised when trying to read from a stream")
     assert (citations[0]["location"]["line_start"], citations[0]["location"]["line_end"]) == (7, 9)
     assert cited_lines(source, citations[0]).startswith("class EndOfStream(Exception):")
+
+
+def test_an_options_declaring_call_states_its_default():
+    """``parser.addini("junit_family", "Emit XML for schema: …", default="xunit2")``
+    spread over lines, as pytest declares its options, is one declaration, not a
+    long block of code: it leads the question asking that option's default over a
+    short method about writing the report. Before, the penalty for long code in a
+    "which/how many" answer put it behind."""
+    declared = (
+        "def pytest_addoption(parser):\n"
+        "    parser.addini(\n"
+        '        "junit_family",\n'
+        '        "Emit XML for schema: one of legacy|xunit1|xunit2",\n'
+        "        type=_JunitFamily,\n"
+        '        default="xunit2",\n'
+        "    )"
+    )
+    method = "def write_report(self, report):\n    self.xml.write(report)  # each test report, for JUnit"
+    hits = [
+        Hit(f"{CID}/reportlib/junit.py", 1, 7, None, declared, 1.0, 20),
+        Hit(f"{CID}/reportlib/writer.py", 1, 2, None, method, 1.0, 20),
+    ]
+    claims = rank_passages(
+        analyze("Which JUnit XML schema does reportlib write its report in by default?"), hits
+    )
+    assert claims[0].path.endswith("junit.py")
+    assert 'default="xunit2"' in (claims[0].code or "")
