@@ -224,9 +224,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 context.append(previous)
                 if ANAPHORA.match(body):
                     antecedent = previous
-            named = (
-                _OWNER.match(text, passage.owner[0], passage.owner[1]) if passage.owner != (0, 0) else None
-            )
+            named = _owner_named(text, passage.owner) if passage.owner != (0, 0) else None
             if named and _DOCSTRING_OPENING.fullmatch(text, passage.owner[1], passage.start):
                 # a docstring's first sentence describes what its ``class``/``def`` line names
                 # ("Raised when trying to read from a stream that has been closed …" is
@@ -365,6 +363,29 @@ def _paragraph_tokens(
         if a < b and _WORD_CHARACTER.search(text, a, b):
             words |= tok(a, b)
     return Tokens(words)
+
+
+# The lines a signature may run over (``def run(`` … ``) -> T_Retval:``).
+MAX_SIGNATURE_LINES = 20
+
+
+def _owner_named(text: str, owner: tuple[int, int]) -> re.Match[str] | None:
+    """The ``class``/``def`` line that names what a docstring describes: the
+    docstring's owner line itself, or, when that line ends a signature over several
+    lines (``) -> T_Retval:``), the ``def`` line that opens it."""
+    named = _OWNER.match(text, owner[0], owner[1])
+    if named or not text[owner[0] : owner[1]].rstrip().endswith(":"):
+        return named
+    start = owner[0]
+    for _ in range(MAX_SIGNATURE_LINES):
+        if start == 0:
+            return None
+        start = text.rfind("\n", 0, start - 1) + 1
+        named = _OWNER.match(text, start, owner[1])
+        if named:
+            # the signature's brackets open on the ``def`` line and close on the owner line
+            return named if text.count("(", start, owner[1]) == text.count(")", start, owner[1]) else None
+    return None
 
 
 def _own_line_entry(outline: Outline, row: int, entry, newlines: list[int]) -> bool:

@@ -21,6 +21,7 @@ from core.engines.builtin.kinds import kind_fit, parameter_defaults
 from core.engines.builtin.passages import Passage, passages_of
 from core.engines.builtin.question import analyze
 from core.engines.builtin.rank import rank_passages
+from core.engines.builtin.reading import chunk_reading
 from core.engines.builtin.search import Hit
 from core.engines.builtin.tokens import tokens_of
 
@@ -182,3 +183,25 @@ def test_an_options_declaring_call_states_its_default():
     )
     assert claims[0].path.endswith("junit.py")
     assert 'default="xunit2"' in (claims[0].code or "")
+
+
+def test_a_docstring_under_a_signature_over_several_lines_is_quoted_from_its_def():
+    """``def run(`` … ``) -> T_Retval:`` then "Call a coroutine function from a worker
+    thread.": the summary is shown with ``run()`` and quoted from the ``def`` line,
+    as under a one-line signature."""
+    text = (
+        "def run(\n"
+        "    func: Callable[..., Awaitable[T_Retval]],\n"
+        "    *args: object,\n"
+        ") -> T_Retval:\n"
+        '    """\n'
+        "    Call a coroutine function from a worker thread.\n"
+        '    """\n'
+        "    return _run(\n"
+        "        func,\n"
+        "    )\n"
+    )
+    reading = chunk_reading(f"{CID}/lib/from_thread.py", text, None, "")
+    summary = next(p for p in reading.passages if p.body.startswith("Call a coroutine"))
+    assert summary.label == "run()"
+    assert summary.passage.quote_from == 0
