@@ -211,6 +211,10 @@ def kind_fit(
         return True, 0.15
     if q.default and MENTIONS_DEFAULT.search(body):
         return True, 0.075
+    if q.kind == "yesno" and _ASKS_POSSIBLE.match(q.text):
+        # "Can I call a hook with positional arguments?": what may or may not be done
+        # answers it ("Only accepts keyword arguments", "cannot have a historic … hook")
+        return True, (0.1 if _STATES_POSSIBLE.search(body) else 0.0)
     if q.kind == "why":
         ok = bool(CAUSE.search(body))
         return ok, 0.25 if ok else -0.1
@@ -224,6 +228,16 @@ def kind_fit(
             return True, 0.0
         return leads_to_code, 0.15 if leads_to_code else 0.0
     return True, 0.0
+
+
+# A yes/no question asking whether something can be done, and a passage saying what may be.
+_ASKS_POSSIBLE = re.compile(
+    r"^\s*(?:(?:in|with|for|using|on)\s+[^,?]{1,60},\s*)?(?:can|could|may|is it possible)\b", re.I
+)
+_STATES_POSSIBLE = re.compile(
+    r"\b(?:can(?:not|'t)?|could(?:n't)?|may(?: not)?|must(?: not)?|only|never|not (?:allowed|possible|supported))\b",
+    re.I,
+)
 
 
 # A parameter's entry in its documentation: ":param ignore_unknown_options:",

@@ -17,8 +17,8 @@ from test_ranking import CID, SITE, ask, installed, sandbox
 
 from core.engines.builtin.claims import Claim
 from core.engines.builtin.decide import answers
-from core.engines.builtin.kinds import defined_name_share, identifier_share, in_call
-from core.engines.builtin.passages import passages_of
+from core.engines.builtin.kinds import defined_name_share, identifier_share, in_call, kind_fit
+from core.engines.builtin.passages import Passage, passages_of
 from core.engines.builtin.projects import named_paths
 from core.engines.builtin.question import analyze, spellings
 from core.engines.builtin.search import Hit
@@ -163,3 +163,24 @@ def test_british_and_american_spellings_meet():
     assert spellings("cancelled") == {"canceled"}
     assert spellings("canceled") == {"cancelled"}
     assert spellings("default") == frozenset()
+
+
+def test_a_question_asking_what_can_be_done_is_answered_by_what_may_be():
+    """ "Can I call a pluggy hook with positional arguments?" is answered by "Only
+    accepts keyword arguments …" (what may be done), over a passage that only
+    describes the call; a yes/no question asking something else is not."""
+    q = analyze("Can I call a pluggy hook with positional arguments?")
+    says = "Only accepts keyword arguments, which should match the hook specification."
+    describes = "before(hook_name, hook_impls, kwargs) will be called ahead of all hook calls."
+    prose = Passage(0, len(says), False)
+    assert kind_fit(q, prose, says, None, says) == (True, 0.1)
+    assert kind_fit(q, prose, describes, None, describes) == (True, 0.0)
+    assert (
+        kind_fit(analyze("In pluggy, can a hook be both historic and firstresult?"), prose, says, None, says)[
+            1
+        ]
+        == 0.1
+    )
+    assert (
+        kind_fit(analyze("Does pluggy call hooks with keyword arguments?"), prose, says, None, says)[1] == 0.0
+    )
