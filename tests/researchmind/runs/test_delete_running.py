@@ -9,6 +9,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from researchmind.runs.fanout import arun_fanout
 from researchmind.tokens import token_create
 
 GUARD = 30  # seconds: a hang guard, not a timing assertion
+LOCKED_ATTEMPTS = 20  # a delete tried again while the test database's table is locked
 LIMITS = Limits(interrupt_grace=60, terminate_grace=60, cancel_grace=0.5, cancel_kill_grace=0.5)
 
 # Prints its pid, then works until asked to stop (SIGINT, as claude does);
@@ -249,7 +251,19 @@ async def test_deleting_a_content_item_lets_a_running_question_end_cleanly(
         client = Client()
         client.force_login(user)
         url = reverse("content_delete", args=[session.id, item.pk])
-        return client.post(url, {"confirm": "yes"}).status_code
+        # The test database (SQLite in memory, shared cache) locks a whole table while the
+        # recorder's thread writes, and fails at once rather than waiting as a database file
+        # does: the delete's first write (its citations marked "source removed") is then
+        # tried again, as the recorder's writes are (``_failed_flushes``). Nothing else has
+        # happened when it fails, so the retried request starts from the same state.
+        for attempt in range(LOCKED_ATTEMPTS):
+            try:
+                return client.post(url, {"confirm": "yes"}).status_code
+            except OperationalError as error:
+                if "locked" not in str(error) or attempt == LOCKED_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05)
+        raise AssertionError("unreachable")
 
     assert await sync_to_async(delete_item, thread_sensitive=False)() == 302
     await sync_to_async(runs.question_cancel)(await Question.objects.aget(pk=question.pk))
