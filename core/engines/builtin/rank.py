@@ -228,6 +228,10 @@ def rank_passages(
             # curl skip the verification step"): the option is how, and scores as code does
             # (``kind_fit`` only lets an entry opening with its option answer, no more)
             kind_ok, bonus = True, OPTION_ENTRY
+        elif q.kind == "howto" and defines and not passage.code:
+            # any other entry of a manual (a command key "F", a directive "delaycompress"): its
+            # term is what to use, so it holds what a how-to asks for, though it scores no more
+            kind_ok = True
         # the entry naming the option asked for, or the asked option's own (``options.py``)
         # which version added an option is said by release notes, not by the option's entry
         entry_answers, entry_bonus = asked.entry(defines, coverage) if not asks_version else (False, 0.0)

@@ -773,3 +773,34 @@ def test_a_question_opening_with_its_setting_is_read_by_what_follows():
     assert analyze("If AsyncResult.get() times out, does Celery stop the task?").kind == "yesno"
     assert analyze("In which units can the amount be given?").kind == "fact"
     assert analyze("When was the first release of Django?").kind == "amount"
+
+
+# A pager's manual: its commands are entries too, each a key and what it does.
+KEYS_MANUAL = """\
+NAME
+       peek - a file viewer
+
+COMMANDS
+       SPACE or ^V or f or ^F
+              Scroll forward one window.
+
+       F      Scroll forward, and keep trying to read when the end of file is
+              reached. Normally this command would be used when already at the
+              end of the file.
+
+       g or < or ESC-<
+              Go to line 1 in the file.
+
+       m      Followed by any lowercase letter, marks the first displayed line
+              with that letter.
+"""
+
+
+def test_a_how_to_is_answered_by_a_manual_entry_whose_term_is_a_plain_key(tmp_path):
+    """A manual's commands are entries whose term is a key, not an option or a
+    setting (``F``): "how do I watch a file grow in peek?" ("watch" and "grow"
+    are nowhere) is answered by that entry, not declined for want of a code block."""
+    root = make_sandbox(tmp_path, {f"{CID}/peek.1.txt": KEYS_MANUAL})
+    answer = ask(root, "How do I keep reading a log file at its end in peek as it is reached, like tail -f?")
+    assert "No Definitive Answer Found" not in answer
+    assert "keep trying to read when the end of file" in quick_answer(answer)
