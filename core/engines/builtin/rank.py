@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from .chunking import SECTION_SEPARATOR
 from .claims import Claim, _excerpt_span
+from .decide import names_in
 from .kinds import Screened, defined_name_share, identifier_share, kind_fit, states_literal
 from .options import ASKED_ENTRY, AskedOptions, defines_setting
 from .passages import LITERAL, language_of
@@ -317,22 +318,34 @@ def rank_passages(
             )
         )
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start))
-    if q.wants in ("count", "duration", "year") and claims and not claims[0].answers_kind:
-        # "how long …?" and the best passage states no number: one nearly as good (and
-        # about as much about the question) that does leads
-        close = next(
-            (
-                c
-                for c in claims[1:8]
-                if c.answers_kind
-                and c.score >= claims[0].score - NUMBER_MARGIN
-                and c.coverage >= claims[0].coverage - NUMBER_MARGIN
-            ),
-            None,
-        )
-        if close is not None:
-            claims.remove(close)
-            claims.insert(0, close)
+    return lead_with_number(q, claims)
+
+
+def lead_with_number(q: Question, claims: list[Claim]) -> list[Claim]:
+    """``claims`` (best first) with, for a "how many/how long/which year" question whose best
+    passage states no number, one nearly as good that does moved to the front."""
+    if q.wants not in ("count", "duration", "year") or not claims or claims[0].answers_kind:
+        return claims
+    # "how long …?" and the best passage states no number: one nearly as good that does
+    # leads, if it is about as much about the question or misses no name the question
+    # writes that the best one holds ("AsyncResult"): the words it misses are the user's
+    named = names_in(q.text)
+    close = next(
+        (
+            c
+            for c in claims[1:8]
+            if c.answers_kind
+            and c.score >= claims[0].score - NUMBER_MARGIN
+            and (
+                c.coverage >= claims[0].coverage - NUMBER_MARGIN
+                or not (set(c.missing) - set(claims[0].missing)) & named
+            )
+        ),
+        None,
+    )
+    if close is not None:
+        claims.remove(close)
+        claims.insert(0, close)
     return claims
 
 

@@ -19,6 +19,7 @@ from core.engines.builtin.claims import Claim
 from core.engines.builtin.decide import MAX_PER_FILE, names_in, pick
 from core.engines.builtin.options import AskedOptions, defined_key, entry_options, option_asked, options_in
 from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import lead_with_number
 
 # A manual page as ``man`` renders it: each option on its line, its description indented below.
 TRANSFER_MANUAL = """\
@@ -804,3 +805,26 @@ def test_a_how_to_is_answered_by_a_manual_entry_whose_term_is_a_plain_key(tmp_pa
     answer = ask(root, "How do I keep reading a log file at its end in peek as it is reached, like tail -f?")
     assert "No Definitive Answer Found" not in answer
     assert "keep trying to read when the end of file" in quick_answer(answer)
+
+
+def _ranked(path: str, score: float, coverage: float, missing: tuple[str, ...], states_number: bool) -> Claim:
+    return Claim(path, None, 1, 1, "x", "x", coverage, score, missing=missing, answers_kind=states_number)
+
+
+def test_a_number_nearly_as_strong_leads_a_how_many_when_it_misses_only_the_users_words():
+    """ "How many redirects does a client follow before giving up?": the best passage
+    ("… a redirect that can be followed") states no number; the line setting
+    ``MAX_REDIRECTS = 10`` scores nearly as well but misses "follow": a word of the
+    user's, not a name the question writes, so the number leads. One missing a name
+    the question writes ("AsyncResult") does not."""
+    q = analyze("How many redirects does a wire client follow before giving up?")
+    best = _ranked("sync.py", 0.690, 0.61, ("giving",), False)
+    number = _ranked("client.py", 0.689, 0.43, ("follow", "giving"), True)
+    assert lead_with_number(q, [best, number])[0] is number
+    q = analyze("How often does the wire AsyncResult.get poll for the result by default?")
+    best = _ranked("abortable.py", 0.948, 1.0, (), False)
+    number = _ranked("task.py", 0.914, 0.75, ("asyncresult",), True)
+    assert lead_with_number(q, [best, number])[0] is best
+    # about as much about the question: the number leads whatever it misses
+    number = _ranked("task.py", 0.914, 0.95, ("asyncresult",), True)
+    assert lead_with_number(q, [best, number])[0] is number
