@@ -211,6 +211,9 @@ def source_passages(text: str, language: str) -> list[Passage]:
         if quote:  # the chunk begins in the middle of a docstring
             doc_start, body_start = 0, 0
             inside = True
+    if language != "python" or (not quote and '"""' not in text and "'''" not in text):
+        # no docstring opens, closes or goes on in the chunk: every line is code
+        return _code_runs(text, spans, list(range(len(spans))), language)
     for row, (a, b) in enumerate(spans):
         line = text[a:b]
         stripped = line.strip()

@@ -18,7 +18,7 @@ from core.citations.parsing import parse_citations
 from core.citations.verification import verify_citations
 from core.engines.builtin import run_builtin
 from core.engines.builtin.claims import _excerpt_span, _sentences, _units
-from core.engines.builtin.passages import doc_passages
+from core.engines.builtin.passages import doc_passages, source_passages
 
 
 def test_a_rule_of_dashes_is_never_quoted(tmp_path):
@@ -80,3 +80,17 @@ def test_a_prose_passage_starts_where_its_excerpt_does_and_ends_with_its_sentenc
                     )
         found = [(p.start, p.end) for p in doc_passages(text) if not p.code]
         assert found == expected
+
+
+def test_a_source_chunk_without_a_docstring_is_read_as_code_runs():
+    """A chunk of a Python file holding no triple quote (and not inside a
+    docstring), or of another language whatever it holds, is all code: its
+    runs of lines, each setting also on its own."""
+    python = "import os\n\nTIMEOUT = 30\nRETRIES = 3\nNAME = 'x'\nPORT = 8080\n\ndef f():\n    return 1\n"
+    found = source_passages(python, "python")
+    assert found and all(p.code for p in found)
+    assert "TIMEOUT = 30" in [python[p.start : p.end] for p in found]
+    javascript = 'const doc = """not a docstring""";\nlet x = 1;\n'
+    assert [(p.code, javascript[p.start : p.end]) for p in source_passages(javascript, "javascript")] == [
+        (True, javascript.rstrip("\n"))
+    ]
