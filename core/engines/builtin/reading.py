@@ -359,11 +359,13 @@ def _paragraph_tokens(
     pieces.append((at, end))
     if any(_INSIDE_WORD.match(text, b - 1) for a, b in pieces[:-1] if b > start):
         return tok(start, end)
-    words: set[str] = set()
-    for a, b in pieces:
-        if a < b and _WORD_CHARACTER.search(text, a, b):
-            words |= tok(a, b)
-    return Tokens(words)
+    holding = [tok(a, b) for a, b in pieces if a < b and _WORD_CHARACTER.search(text, a, b)]
+    if len(holding) == 1:
+        # a paragraph of one sentence (a list item, a table row, a manual's one-line
+        # paragraph: 2 in 3 of those read) has that sentence's words: its very token
+        # set, so ranking, which reads each set once per question, reads it once
+        return holding[0]
+    return Tokens(frozenset().union(*holding))
 
 
 # The lines a signature may run over (``def run(`` … ``) -> T_Retval:``).
