@@ -58,7 +58,7 @@ _OWNER = re.compile(r"[ \t]*(?P<line>(?:async[ \t]+)?(?P<kind>class|def)[ \t]+(?
 _DOCSTRING_OPENING = re.compile(r"\s*[rRuU]?(?:\"\"\"|\'\'\')\s*")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as ``Passage``: one is made for every passage read
 class PassageReading:
     """One passage of a chunk as ranking reads it, whatever the question.
     ``context``: the words of its paragraph, its docstring's ``def`` line, the
@@ -152,6 +152,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
     heading_tokens = tokens_of(heading or "")
     path_tokens = Tokens(tokens_of(path.split("/", 1)[-1]) | heading_tokens)
     found = passages_of(path, text)
+    first_word = len(text) - len(text.lstrip())  # text before it is white space only
     outline: Outline | None = None  # drawn for the first prose passage (a source file's code needs none)
     seen: dict[tuple[int, int], Tokens] = {}
 
@@ -218,7 +219,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             context += [tok(p.start, p.end) for p in earlier]
             if earlier and ANAPHORA.match(body):
                 antecedent = tok(earlier[-1].start, earlier[-1].end)
-            elif not earlier and before and not text[: passage.start].strip():
+            elif not earlier and before and passage.start <= first_word:
                 # the chunk's first sentence: the one before it ends the previous chunk
                 previous = tokens_of(before[-300:])
                 context.append(previous)
@@ -358,11 +359,13 @@ def _paragraph_tokens(
     pieces.append((at, end))
     if any(_INSIDE_WORD.match(text, b - 1) for a, b in pieces[:-1] if b > start):
         return tok(start, end)
-    words: set[str] = set()
-    for a, b in pieces:
-        if a < b and _WORD_CHARACTER.search(text, a, b):
-            words |= tok(a, b)
-    return Tokens(words)
+    holding = [tok(a, b) for a, b in pieces if a < b and _WORD_CHARACTER.search(text, a, b)]
+    if len(holding) == 1:
+        # a paragraph of one sentence (a list item, a table row, a manual's one-line
+        # paragraph: 2 in 3 of those read) has that sentence's words: its very token
+        # set, so ranking, which reads each set once per question, reads it once
+        return holding[0]
+    return Tokens(frozenset().union(*holding))
 
 
 # The lines a signature may run over (``def run(`` … ``) -> T_Retval:``).

@@ -207,6 +207,8 @@ def joined_in(tokens: frozenset[str], joined_terms: set[str]) -> set[str]:
     """The question's joined identifiers among ``tokens``, also inside a
     longer one: "exampledatabase" in ``RedisExampleDatabase`` (tokens are
     stemmed: it is kept as "redisexampledatabas")."""
-    # a joined term (two words) never spans the space between two tokens
+    # a joined term (two words) never spans the space between two tokens; its stem
+    # is a prefix of it (``light_stem`` strips a suffix), so it is in the tokens
+    # whenever the whole term is: one search for both
     every = tokens.spaced() if isinstance(tokens, Tokens) else " ".join(tokens)
-    return {j for j in joined_terms if j in every or light_stem(j) in every}
+    return {j for j in joined_terms if light_stem(j) in every}

@@ -17,6 +17,8 @@ from test_ranking import ask, installed, sandbox
 from core.citations.parsing import parse_citations
 from core.citations.verification import verify_citations
 from core.engines.builtin import run_builtin
+from core.engines.builtin.claims import _excerpt_span, _sentences, _units
+from core.engines.builtin.passages import doc_passages, source_passages
 
 
 def test_a_rule_of_dashes_is_never_quoted(tmp_path):
@@ -50,3 +52,45 @@ def test_an_excerpt_is_never_cut_inside_a_markdown_link():
     excerpt = line[start:end]
     assert excerpt.endswith("replicated across multiple")
     assert excerpt.count("[") == excerpt.count("]")
+
+
+PROSE = [
+    "- a list item. Another sentence of it follows here.\n* > quoted item\n\n1. numbered step one.",
+    "| a | table row |\n\n   Indented prose, then a very long sentence "
+    + "that runs on and on " * 20
+    + "until it ends.",
+    "- \n* \n> \n\nJust leaders above, then words.",
+    "See [the docs](https://example.org/x) for more. Then `code` here.\n\n\n",
+]
+
+
+def test_a_prose_passage_starts_where_its_excerpt_does_and_ends_with_its_sentence():
+    """Each prose sentence is a passage from where ``_excerpt_span`` starts it
+    (list, quote and table leaders and white space trimmed) to the sentence's
+    end less trailing white space, long ones uncut; a sentence of leaders only
+    (``_excerpt_span`` gives None) is none."""
+    for text in PROSE:
+        expected = []
+        for ustart, uend in _units(text):
+            for start, end in _sentences(text, ustart, uend):
+                span = _excerpt_span(text, start, end)
+                if span is not None:
+                    expected.append(
+                        (span[0], len(text[:end].rstrip()) if text[span[0] : end].strip() else end)
+                    )
+        found = [(p.start, p.end) for p in doc_passages(text) if not p.code]
+        assert found == expected
+
+
+def test_a_source_chunk_without_a_docstring_is_read_as_code_runs():
+    """A chunk of a Python file holding no triple quote (and not inside a
+    docstring), or of another language whatever it holds, is all code: its
+    runs of lines, each setting also on its own."""
+    python = "import os\n\nTIMEOUT = 30\nRETRIES = 3\nNAME = 'x'\nPORT = 8080\n\ndef f():\n    return 1\n"
+    found = source_passages(python, "python")
+    assert found and all(p.code for p in found)
+    assert "TIMEOUT = 30" in [python[p.start : p.end] for p in found]
+    javascript = 'const doc = """not a docstring""";\nlet x = 1;\n'
+    assert [(p.code, javascript[p.start : p.end]) for p in source_passages(javascript, "javascript")] == [
+        (True, javascript.rstrip("\n"))
+    ]

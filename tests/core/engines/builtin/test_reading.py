@@ -114,3 +114,15 @@ def test_a_paragraph_is_read_as_its_own_text():
     assert len(units) >= 5
     for p in units:
         assert p.context[0] == tokens_of(PROSE[slice(*p.passage.unit)])
+
+
+def test_a_paragraph_of_one_sentence_shares_that_sentence_token_set():
+    """A list item or a table row of one sentence has that sentence's words:
+    the very token set the sentence is read into, not an equal copy, so
+    ranking (which reads each token set once per question) reads it once."""
+    text = "- The first item says one thing.\n- The second item says another.\n| a row | of a table |\n"
+    reading = chunk_reading("cid/docs/list.md", text, None, "")
+    assert len(reading.passages) == 3
+    for p in reading.passages:
+        assert p.context[0] is p.tokens
+        assert p.context[0] == tokens_of(text[slice(*p.passage.unit)])

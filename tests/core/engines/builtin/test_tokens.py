@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from core.engines.builtin.query import light_stem, words
 from core.engines.builtin.question import analyze
-from core.engines.builtin.tokens import Matcher, Terms, Tokens, tokens_of
+from core.engines.builtin.tokens import Matcher, Terms, Tokens, joined_in, tokens_of
 
 # The plain reading: every word and every CamelCase name's humps, stemmed.
 CAMEL = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b")
@@ -109,3 +109,14 @@ def test_a_text_read_again_gives_the_tokens_kept():
     again = tokens_of("".join(["The keep-alive interval", " of a pooled connection, in seconds."]))
     assert again is first
     assert set(again) == plain_tokens(text)
+
+
+def test_a_joined_identifier_is_found_whole_or_by_its_stem():
+    """``joined_in`` finds a question's joined term in a token set when the
+    term or its stem stands in a token (its stem is a prefix of it, so one
+    search finds both): "connectionpools" stems to "connectionpool"."""
+    joined = {"connectionpools", "maxretries", "exampledatabase"}
+    found = joined_in(tokens_of("RedisExampleDatabase uses a connectionpool"), joined)
+    assert found == {"connectionpools", "exampledatabase"}
+    assert joined_in(tokens_of("max retries"), joined) == set()
+    assert joined_in(frozenset({"maxretri"}), joined) == {"maxretries"}
