@@ -146,8 +146,8 @@ def _holds(places: list[int], start: int, end: int) -> bool:
     return k < len(places) and places[k] < end
 
 
-def _encoded(words: list[str], as_bytes: bool) -> list:
-    return [word.encode() for word in words] if as_bytes else words
+def _encoded(words: list[str]) -> list[bytes]:
+    return [word.encode() for word in words]
 
 
 def search_any(
@@ -186,11 +186,11 @@ def search_any(
     # pragma: no mutate end
     # Not mutated: default only for no excerpts (never searched); a longer part adds only later hits
     reach = max((len(hay) if v is None else v[1] for v in verbatim), default=0)  # pragma: no mutate
-    # Words are looked for lower-cased, with the markup that may join two
-    # of them deleted (see ``unjoined``): a word written across markup is
-    # found as plainly as one written whole. Latin-1 text keeps its length
-    # lower-cased (no "İ" in it), so offsets line up.
-    words_in = Unjoined(hay if text is None else text.lower(), reach)
+    # Words are looked for in the bytes lower-cased, with the markup that
+    # may join two of them deleted (see ``unjoined``): a word written across
+    # markup is found as plainly as one written whole. The words are ASCII,
+    # and a Latin-1 text's offsets are its bytes'.
+    words_in = Unjoined(data, reach)
     # Where a character may spell a word its raw text does not hold ("ﬁ",
     # "ß"): an occurrence holding one is looked for around it, not around a
     # word; too many of them and the text is normalised whole.
@@ -211,7 +211,7 @@ def search_any(
     # Not mutated: needles, flags and verbatim always have the same length
     for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
         # Not mutated: speed only: no word looked for, so more is normalised: the same occurrences
-        needle_words = _encoded(needle.words, text is None) if anchors else []  # pragma: no mutate
+        needle_words = _encoded(needle.words) if anchors else []  # pragma: no mutate
         limit, anchor, after, known, raw_after = len(hay), None, 0, None, 0
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
@@ -222,7 +222,7 @@ def search_any(
             # across markup, makes the only candidates the occurrences
             # around (overlapping) that text. Common words hit early, so
             # trying every word costs about one pass up to the verbatim text.
-            every_word = _encoded(needle.all_words, True)
+            every_word = _encoded(needle.all_words)
             before = words_in.kept_before(at)
             # Not mutated: speed only: which words count as absent before the verbatim text; same occurrences
             # pragma: no mutate start
@@ -256,9 +256,7 @@ def search_any(
         around = needle.raw_length + 100  # pragma: no mutate
         hits = iter(known) if known is not None else _hits(words_in.text, anchor, (after, end))
         # Not mutated: speed only: an empty anchor (absent) finds nothing
-        spans = words_in.spans(
-            hits if anchor else (), around, newline, MAX_HITS - len(spots)
-        )  # pragma: no mutate
+        spans = words_in.spans(hits if anchor else (), around, MAX_HITS - len(spots))  # pragma: no mutate
         if spans is not None and spots:
             spans = _merged(spans, _spans(hay, around, newline, words_in.size, spots))
         if spans:

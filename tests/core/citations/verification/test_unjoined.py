@@ -48,11 +48,11 @@ def test_a_text_cut_short_keeps_only_its_start():
     assert words.kept_before(10) == 9
 
 
-def test_a_latin1_text_is_mapped_as_text():
-    """Text (a Latin-1 file's, lower-cased by the caller) is stripped of the
-    same markup and mapped the same way."""
-    words = Unjoined("café *noir*\nrien", 16)
-    assert words.text == "café noir\nrien"
+def test_a_latin1_file_is_mapped_byte_for_character():
+    """A Latin-1 file's bytes are its characters: its offsets are its text's."""
+    raw = "café *noir*\nrien".encode("latin-1")
+    words = Unjoined(raw, len(raw))
+    assert words.text == "café noir\nrien".encode("latin-1")
     assert words.raw_of(5) == 6
 
 
