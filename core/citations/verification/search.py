@@ -10,10 +10,11 @@ lines around a hit reach, on each side, at least the excerpt's length in
 normalised characters, not in raw bytes: whitespace, markup and link
 targets may fold thousands of bytes between two of its words into one
 space (see ``reach``). ASCII and UTF-8 buffers are searched as bytes
-(UTF-8 is decoded once, only to learn that it is); Latin-1 ones as text. Where a character spells a word only once normalised ("ﬁ", "ß",
-see ``spelling``), an occurrence may hold no word of the excerpt raw: the
-lines around each such character are searched too, and the whole text is
-normalised only when they are everywhere. When an anchor word
+(UTF-8 is decoded once, only to learn that it is); Latin-1 ones are
+normalised as text. Where a character spells a word only once normalised
+("ﬁ", "ß", see ``spelling``), an occurrence may hold no word of the
+excerpt raw: the lines around each such character are searched too, and
+the whole text is normalised only when they are everywhere. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
 excerpt. An excerpt elided with "..." is always searched in the
 normalised whole: its pieces may be too far apart for the lines around a
