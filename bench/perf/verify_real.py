@@ -18,9 +18,10 @@ process's, plus its children's for ``rg``):
 With ``--before COMMIT``, the verification package as it was at that
 commit (``bench.perf.reverify.package_at``; the rest of the project is
 today's) is timed too, in the same rounds on the same corpus, and every
-outcome of today's code is compared with its outcome field by field: the
-check that holds when the corpus itself changes (it is built from what is
-installed, which other work changes).
+outcome of today's code, in every round, is compared with that commit's
+in the same round, field by field: the check that holds when the corpus
+itself changes (it is built from what is installed, which other work
+changes).
 
 With ``--statuses FILE``, every outcome (status, detail, score, lines, path,
 hash) is written to FILE when it does not exist, else compared with it: run
@@ -178,14 +179,20 @@ def main() -> None:
             same = [(r.status, r.line_start, r.line_end) for r in results] == [
                 (r.status, r.line_start, r.line_end) for r in before
             ]
+            # Every round's outcomes are kept, to be compared field by field below.
+            rounds: dict[str, list] = {"verify_citations": [], before_name: []}
             contenders = {
                 "rg -F -n -f, one process": lambda: ripgrep_once(root, citations, patterns),  # noqa: B023
                 "rg -F -n once per file": lambda: ripgrep(root, citations),  # noqa: B023
-                "verify_citations": lambda: verify_citations(root, citations),  # noqa: B023
+                "verify_citations": lambda kept=rounds["verify_citations"], cited=citations: kept.append(
+                    verify_citations(root, cited)
+                ),
                 "verify, translate as before": lambda: verify_before(root, citations),  # noqa: B023
             }
             if old is not None:
-                contenders[before_name] = lambda: old.verify_citations(root, citations)  # noqa: B023
+                contenders[before_name] = lambda kept=rounds[before_name], cited=citations: kept.append(
+                    old.verify_citations(root, cited)
+                )
             samples: dict[str, list[float]] = {name: [] for name in contenders}
             for _ in range(args.rounds):
                 for name, func in contenders.items():
@@ -198,11 +205,17 @@ def main() -> None:
             if args.statuses:
                 print(same_outcomes(args.statuses, str(count), results))
             if old is not None:
-                differ = sum(
-                    asdict(a) != asdict(b)
-                    for a, b in zip(results, old.verify_citations(root, citations), strict=True)
+                # This code's outcomes in every round against that commit's in
+                # the same round, and against its own first run.
+                differ = [
+                    sum(asdict(a) != asdict(b) for a, b in zip(mine, theirs, strict=True))
+                    + sum(asdict(a) != asdict(b) for a, b in zip(mine, results, strict=True))
+                    for mine, theirs in zip(rounds["verify_citations"], rounds[before_name], strict=True)
+                ]
+                print(
+                    f"outcomes differing from {args.before}'s, field by field, in each of the "
+                    f"{args.rounds} rounds: {differ} of {len(results)}"
                 )
-                print(f"outcomes differing from {args.before}'s, field by field: {differ} of {len(results)}")
             print(f"median CPU of {args.rounds} rounds (ms)")
             for name in contenders:
                 print(f"  {name:30s} {cpu[name] * 1000:9.1f}")

@@ -1,8 +1,7 @@
 """Characters that spell an ASCII word only once normalised ("conﬁguration"
-reads "configuration", "Straße" reads "strasse"), and markup that joins two
-words into one once dropped ("port*a*ble" reads "portable"): where they are,
-a word of an excerpt cannot be looked for in a file's raw text (see
-``search``).
+reads "configuration", "Straße" reads "strasse"): where they are, a word of
+an excerpt cannot be looked for in a file's raw text (see ``search``; markup
+that joins two words into one once dropped is ``unjoined``'s).
 
 Pure Python: no Django imports.
 """
@@ -64,92 +63,6 @@ def hiding_places(text: str | bytes) -> list[int] | None:
         if _every(text, char, places):
             return None
     return sorted(places)
-
-
-# Markup the one normalisation drops wherever it is (``normalize.MARKUP``),
-# and the brackets of a link or an image: between two letters it joins them
-# into one word ("port*a*ble" reads "portable", "StashKey[str]()" reads
-# "stashkeystr"). Not a link's target glued to the next word ("[a](u)b"),
-# nor a reST target's ("`a <u>`b").
-_JOINING = b"*_`#>[]!"
-_JOINING_RE = re.compile("[" + re.escape(_JOINING.decode("ascii")) + "]")
-_BETWEEN = "[" + re.escape(_JOINING.decode("ascii")) + "]*"
-
-
-def _unjoined(text: str | bytes) -> str | bytes:
-    """``text`` without the markup that may join words (``_JOINING``): one
-    C pass for bytes; for text a regex skipping to it (``str.translate``
-    looks every character up)."""
-    if isinstance(text, bytes):
-        return text.translate(None, _JOINING)
-    return _JOINING_RE.sub("", text)
-
-
-@lru_cache(maxsize=256)
-def _spelled(word: str | bytes) -> re.Pattern:
-    """``word`` with any run of ``_JOINING`` between two of its letters."""
-    if isinstance(word, bytes):
-        return re.compile(_BETWEEN.encode("ascii").join(re.escape(word[k : k + 1]) for k in range(len(word))))
-    return re.compile(_BETWEEN.join(map(re.escape, word)))
-
-
-class MarkupJoins:
-    """Where a lower-cased text ``low`` spells a word across markup that the
-    one normalisation drops (``_JOINING``), worked out only for the word an
-    excerpt is anchored on: most texts spell no such word so, and finding
-    every join of a text full of "snake_case" costs more than its search."""
-
-    __slots__ = ("_low", "_unjoined")
-
-    def __init__(self, low: str | bytes) -> None:
-        self._low = low
-        self._unjoined: str | bytes | None = None
-
-    def _deleted(self) -> str | bytes:
-        if self._unjoined is None:
-            self._unjoined = _unjoined(self._low)
-        return self._unjoined
-
-    @property
-    def any(self) -> bool:
-        """Whether the text holds any markup that may join words."""
-        return len(self._deleted()) != len(self._low)
-
-    def places(self, word, raw: int | None = None) -> list[int] | None:
-        """The offsets, in order, where ``word`` is spelled across markup;
-        ``None`` past ``MAX_PLACES``. Looked for (a regex) only when deleting
-        the markup makes the word more frequent (a C pass, two unless
-        ``raw``, how often the raw text holds it, is known), or, if its
-        occurrences may overlap ("that"), makes it appear at all."""
-        unjoined, low = self._deleted(), self._low
-        if len(unjoined) == len(low):
-            return []
-        more = unjoined.count(word)
-        if not more or (more <= (low.count(word) if raw is None else raw) and not _bordered(word)):
-            return []
-        places: list[int] = []
-        for match in _spelled(word).finditer(low):
-            if match.end() - match.start() > len(word):
-                places.append(match.start())
-                if len(places) > MAX_PLACES:
-                    return None
-        return places
-
-    def holds(self, words: list, start: int, end: int) -> bool:
-        """Whether ``low[start:end]`` holds every one of ``words`` once the
-        markup is deleted."""
-        stretch = _unjoined(self._low[start:end])
-        return all(stretch.find(word) >= 0 for word in words)
-
-    def spelled_before(self, word, end: int) -> bool:
-        """Whether ``word`` may be spelled across markup in ``low[:end]``."""
-        return _unjoined(self._low[:end]).find(word) >= 0
-
-
-def _bordered(word: str | bytes) -> bool:
-    """Whether ``word`` begins with what it ends with ("that"): its
-    occurrences may overlap, so counting them may miss one."""
-    return any(word[:k] == word[-k:] for k in range(1, len(word)))
 
 
 def _every(text: str | bytes, char: str | bytes, places: list[int]) -> bool:

@@ -12,6 +12,7 @@ from core.citations.verification import search
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import make_needle
 from core.citations.verification.search import search_any
+from core.citations.verification.unjoined import Unjoined
 from core.citations.verification.window import Window
 from tests.core.citations.verification.conftest import SMALL
 
@@ -152,8 +153,8 @@ def test_small_buffer_takes_the_whole_text_path(monkeypatch):
     normalisation drops is found); one byte over it, through the spans, the
     same line is found around the markup."""
     spans = []
-    real = search._spans
-    monkeypatch.setattr(search, "_spans", lambda *args: spans.append(args) or real(*args))
+    real = Unjoined.spans
+    monkeypatch.setattr(Unjoined, "spans", lambda *args: spans.append(args) or real(*args))
     monkeypatch.setattr(search, "SMALL", SMALL)
     line = b"key = StashKey[str]()\n"
     data = line + b"x" * (SMALL - len(line) - 1) + b"\n"
