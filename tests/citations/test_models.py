@@ -69,3 +69,39 @@ def test_insert_of_no_rows_runs_no_query():
     with CaptureQueriesContext(connection) as queries:
         Citation.objects.insert([])
     assert queries.captured_queries == []
+
+
+def unsaved_like(row: Citation) -> Citation:
+    """``row`` built again by ``Citation.unsaved`` from the values it was given."""
+    given = {
+        f.name: getattr(row, f.attname)
+        for f in Citation._meta.concrete_fields
+        if f.name not in ("id", "question", "content_item", "review_status", "reviewer", "reviewed_at")
+    }
+    return Citation.unsaved(question=row.question, content_item=row.content_item, **given)
+
+
+def test_unsaved_builds_what_keyword_arguments_build(research, add_text):
+    """Every column, the defaults of those not given, and both relations cached: no query
+    to read the question or the content item back, and the same rows stored."""
+    item = add_text(research, "Notes", "# Notes\n")
+    question, again = (Question.objects.create(session=research, text="When?") for _ in range(2))
+    by_keywords = rows(question, item)
+    built = [unsaved_like(row) for row in by_keywords]
+    columns = [f.attname for f in Citation._meta.concrete_fields]
+    assert [[getattr(r, c) for c in columns] for r in built] == [
+        [getattr(r, c) for c in columns] for r in by_keywords
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        assert [(r.question, r.content_item) for r in built] == [(question, item), (question, None)]
+    assert queries.captured_queries == []
+    Citation.objects.insert(by_keywords)
+    Citation.objects.insert([unsaved_like(row) for row in rows(again, item)])
+    assert stored(again) == stored(question)
+
+
+def test_unsaved_refuses_a_field_it_does_not_have(research):
+    """A misspelt field is an error, as it is for keyword arguments."""
+    question = Question.objects.create(session=research, text="When?")
+    with pytest.raises(TypeError, match="no field cide"):
+        Citation.unsaved(question=question, content_item=None, cide="c1")
