@@ -7,12 +7,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
+from html import escape as escape_html
 from urllib.parse import quote
 
 from django.template.defaultfilters import floatformat, truncatechars
 from django.urls import reverse
 from django.utils.encoding import force_str
-from django.utils.html import format_html
+from django.utils.functional import Promise
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import mark_safe
 
@@ -198,6 +199,14 @@ class SourceRow:
     closing: str = _ROW_CLOSE
 
 
+def _text(value) -> str:
+    """``value`` as ``{{ value }}`` writes it: escaped unless it is marked safe (``conditional_escape``,
+    without building a ``SafeString`` per value)."""
+    if isinstance(value, Promise):
+        value = str(value)
+    return value.__html__() if hasattr(value, "__html__") else escape_html(str(value))
+
+
 def _row_opening(
     citation: Citation,
     view: CitationView,
@@ -207,27 +216,29 @@ def _row_opening(
     excerpt: str,
     feedback_url: str,
 ) -> str:
+    label = _text(view.label)
     if view.href:
-        link = format_html('<a href="{}"{}>{}</a>', view.href, _NEW_TAB if view.is_url else "", view.label)
+        link = f'<a href="{_text(view.href)}"{_NEW_TAB if view.is_url else ""}>{label}</a>'
     else:
-        link = format_html("<span>{}</span>", view.label)
-    return format_html(
-        _ROW_OPEN,
-        cid=citation.cid,
-        link=link,
-        verification=citation.verification,
-        detail=citation.verification_detail,
-        status_label=view.status_label,
-        support_class="meta support-quiet" if citation.support == "unjudged" else "badge",
-        support=citation.support,
-        support_title=title,
-        support_label=view.support_label,
-        attached=_ATTACHED if citation.found_by == "attached" else "",
-        extracted=_EXTRACTED if citation.found_by == "api" else "",
-        kind=kind,
-        confidence=format_html(" · confidence {}", confidence) if confidence else "",
-        excerpt=format_html('<blockquote class="excerpt">{}</blockquote>', excerpt) if excerpt else "",
-        feedback=feedback_url,
+        link = f"<span>{label}</span>"
+    return mark_safe(  # noqa: S308 (every value in it is escaped by _text)
+        _ROW_OPEN.format(
+            cid=_text(citation.cid),
+            link=link,
+            verification=_text(citation.verification),
+            detail=_text(citation.verification_detail),
+            status_label=_text(view.status_label),
+            support_class="meta support-quiet" if citation.support == "unjudged" else "badge",
+            support=_text(citation.support),
+            support_title=_text(title),
+            support_label=_text(view.support_label),
+            attached=_ATTACHED if citation.found_by == "attached" else "",
+            extracted=_EXTRACTED if citation.found_by == "api" else "",
+            kind=_text(kind),
+            confidence=f" · confidence {_text(confidence)}" if confidence else "",
+            excerpt=f'<blockquote class="excerpt">{_text(excerpt)}</blockquote>' if excerpt else "",
+            feedback=_text(feedback_url),
+        )
     )
 
 
