@@ -101,7 +101,10 @@ def test_unsaved_builds_what_keyword_arguments_build(research, add_text):
 
 
 def test_unsaved_refuses_a_field_it_does_not_have(research):
-    """A misspelt field is an error, as it is for keyword arguments."""
+    """A misspelt field is an error, as it is for keyword arguments; so is a relation
+    other than the question and the content item."""
     question = Question.objects.create(session=research, text="When?")
     with pytest.raises(TypeError, match="no field cide"):
         Citation.unsaved(question=question, content_item=None, cide="c1")
+    with pytest.raises(TypeError, match="no field reviewer"):  # a relation it would not set
+        Citation.unsaved(question=question, content_item=None, cid="c1", reviewer=None)
