@@ -150,12 +150,12 @@ def citations_record(question) -> int:
             line_start, line_end = quote.line_start, quote.line_end
         source_path = (ver.resolved_path or cit.source_path or "")[:1000]
         rows.append(
-            Citation.unsaved(
+            Citation(
                 question=question,
-                content_item=item,
                 cid=cit.cid,
                 position=position,
                 source_type=cit.source_type or "file",
+                content_item=item,
                 source_path=source_path,
                 url=(cit.url or (item.source_url if item else "") or "")[:2000],
                 title=(cit.title or (item.title if item else "") or "")[:300],
