@@ -43,10 +43,29 @@ def sentence_values(sentence: str) -> list[str]:
     return list(dict.fromkeys(value for value in found if value))
 
 
+def _word_char(char: str) -> bool:
+    """What ``\\w`` matches (one character, or none at the text's end)."""
+    return char.isalnum() or char == "_"
+
+
 def _in(value: str, quote: str) -> bool:
-    if NUMBER_RE.fullmatch(value):
-        return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", quote) is not None
-    return value in quote
+    """The value in the quote; a number on its own there (not inside another word or
+    number: ``(?<![\\w.])VALUE(?![\\w]|\\.\\d)``, looked for without compiling a pattern
+    per value: each quote's numbers were new patterns to the ``re`` module's cache)."""
+    if not NUMBER_RE.fullmatch(value):
+        return value in quote
+    at = quote.find(value)
+    while at != -1:
+        end = at + len(value)
+        before, after = quote[at - 1 : at] if at else "", quote[end : end + 1]
+        if (
+            not (before == "." or _word_char(before))
+            and not _word_char(after)
+            and not (after == "." and quote[end + 1 : end + 2].isdecimal())
+        ):
+            return True
+        at = quote.find(value, at + 1)
+    return False
 
 
 def states_values(sentence: str, quote: str) -> list[str]:

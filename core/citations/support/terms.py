@@ -267,12 +267,13 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
         if token in ("one",) and i + 1 < len(tokens) and tokens[i + 1] in UNITS:  # "one week" is a count
             raw = "1"
         split = _NUMBER_WITH_WORD_RE.fullmatch(token)
-        end = run_bounds(tokens, i)[1]  # a list of numbers: each is said of the word after the list
-        after = tokens[end + 1] if end + 1 < len(tokens) else ""
         if split and not raw and not token.startswith(("0x", "0o")):
             raw, after = split[1], split[2]
-        if raw is None:
-            continue
+        elif raw is None:
+            continue  # a word: no list of numbers to bound (most of a sentence's tokens)
+        else:
+            end = run_bounds(tokens, i)[1]  # a list of numbers: each is said of the word after the list
+            after = tokens[end + 1] if end + 1 < len(tokens) else ""
         if token in NUMBER_WORDS and tokens[i - 2 : i] == ["of", "the"] and i + 1 == len(tokens):
             # "the shorter of the two": the two things just named, not a count to find. Not mutated: that
             # number word is the last token, so nothing is left: break is continue

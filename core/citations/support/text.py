@@ -134,12 +134,14 @@ class Span:
         "unsupported", "invalid")? Short terms are left alone ("less" in "unless")."""
         if len(term) < 5 or term in self.word_set or term not in self.flat:
             return False
-        for m in re.finditer(re.escape(term), self.flat):
-            start = m.start()
+        at = self.flat.find(term)  # each place it is, as ``re.finditer`` of the escaped term had them
+        while at != -1:
+            start = at
             while start and self.flat[start - 1].isalnum():
                 start -= 1
-            if self.flat[start : m.start()] not in NEGATING_PREFIXES:
+            if self.flat[start:at] not in NEGATING_PREFIXES:
                 return False
+            at = self.flat.find(term, at + len(term))
         return True
 
     def _has(self, alternative: str) -> bool:
