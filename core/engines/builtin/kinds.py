@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .passages import DECLARED, LITERAL, Passage
+from .passages import DECLARED, DEF_LINE, LITERAL, Passage, parameter_defaults, signature_of
 from .query import light_stem, words
 from .question import Question
 
@@ -104,19 +104,6 @@ LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\
 # real default the documentation explains.
 UNSET_PARAMETER = re.compile(r"\s*\w+\s*(?::[^=\n]+)?=\s*None\s*,\s*(?:#.*)?$")
 NAME_SET = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=\n]+)?=")
-# A parameter given a default on a one-line ``def`` (``def timesince(d, now=None, depth=2):``):
-# its name and its literal (``None`` leaves it unset: see ``UNSET_PARAMETER``).
-DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
-PARAMETER_DEFAULT = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*(?::[^=,()\n]+)?=\s*(" + LITERAL + r")\s*(?=[,)])")
-
-
-def parameter_defaults(line: str) -> list[str]:
-    """The parameters a one-line ``def`` gives a literal default other than ``None``."""
-    if not DEF_LINE.match(line):
-        return []
-    return [m.group(1) for m in PARAMETER_DEFAULT.finditer(line) if m.group(2).strip() != "None"]
-
-
 CAUSE = re.compile(
     r"\b(because|since(?!\s*[,.;:)]|\s*$)|so that|in order to|reason|reasons|due to|as it|as they|otherwise|this means|"
     r"which means|to avoid|to prevent|to keep|to make|so it|so you|so we|safety|for performance|"
@@ -153,7 +140,18 @@ def in_call(text: str, pos: int) -> bool:
         return not _SIGNATURE.search(line)
 
 
-def states_literal(passage: Passage, body: str, text: str) -> bool:
+def asks_parameter(names: list[str], q: Question) -> bool:
+    """Whether one of the parameters ``names`` is what ``q`` asks about: most of its name's
+    words are the question's (``max_buffer_size`` for "the default max_buffer_size of …")."""
+    terms = {light_stem(t) for t in q.terms}
+    for name in names:
+        parts = [light_stem(w) for w in name.lower().split("_") if w]
+        if parts and 2 * sum(w in terms for w in parts) >= len(parts):
+            return True
+    return False
+
+
+def states_literal(passage: Passage, body: str, text: str, q: Question) -> bool:
     """A code passage that sets a name to a literal where it is defined (a
     setting, a signature's parameter), not left ``None`` nor passed in a call."""
     if not passage.code or UNSET_PARAMETER.match(body):
@@ -162,6 +160,8 @@ def states_literal(passage: Passage, body: str, text: str) -> bool:
         return True
     if "\n" not in body and parameter_defaults(body):
         return True
+    if "\n" in body and DEF_LINE.match(body) and asks_parameter(parameter_defaults(signature_of(body)), q):
+        return True  # a signature written over several lines gives the parameter asked about a literal
     return any(not in_call(text, passage.start + m.start()) for m in LITERAL_SET.finditer(body))
 
 
@@ -186,7 +186,7 @@ def kind_fit(
         # which values, files or signals: the passage that lists them, not the one naming the setting
         # (a passage listing none may still answer: "only Redis and RabbitMQ are feature complete")
         bonus = 0.2 if ENUMERATION.search(body) else 0.0
-        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text, q)):
             bonus += 0.1
         return True, bonus
     if q.kind == "amount":
@@ -202,12 +202,12 @@ def kind_fit(
             bonus = 0.15 if ok else -0.15
             if ok and q.wants == "duration" and TIME_UNIT.search(body):
                 bonus += 0.1
-        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+        if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text, q)):
             bonus += 0.2
         elif q.default and MENTIONS_DEFAULT.search(body):
             bonus += 0.1
         return ok, bonus
-    if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text)):
+    if q.default and (STATES_DEFAULT.search(body) or states_literal(passage, body, text, q)):
         return True, 0.15
     if q.default and MENTIONS_DEFAULT.search(body):
         return True, 0.075

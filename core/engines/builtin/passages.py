@@ -71,6 +71,44 @@ LITERAL = (
 # A name set to a literal, in a source file: ``CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52``,
 # or a parameter's default in a signature: ``ping_interval: float | None = 20,``.
 _SETTING = re.compile(r"\s*[A-Za-z_][\w.]*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$")
+# A parameter given a default in a ``def`` (``def timesince(d, now=None, depth=2):``):
+# its name and its literal (``None`` leaves it unset: see ``kinds.UNSET_PARAMETER``).
+DEF_LINE = re.compile(r"\s*(?:async\s+)?def\s+\w+\s*\(")
+PARAMETER_DEFAULT = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*(?::[^=,()\n]+)?=\s*(" + LITERAL + r")\s*(?=[,)])")
+_COMMENT = re.compile(r"\s*#[^\"'\n]*$")
+
+
+def parameter_defaults(line: str) -> list[str]:
+    """The parameters a ``def`` on one line gives a literal default other than ``None``."""
+    if not DEF_LINE.match(line):
+        return []
+    return [m.group(1) for m in PARAMETER_DEFAULT.finditer(line) if m.group(2).strip() != "None"]
+
+
+def signature_of(body: str) -> str:
+    """``body`` on one line when it is one line, or a whole ``def`` signature written over
+    several (``def __new__(\\n    cls, max_buffer_size: float = 0\\n) -> tuple[…]:``, its
+    comments left out); "" for anything else."""
+    if "\n" not in body:
+        return body
+    if not DEF_LINE.match(body):
+        return ""
+    flat = " ".join(_COMMENT.sub("", line).strip() for line in body.split("\n"))
+    return flat if flat.endswith(":") and flat.count("(") == flat.count(")") else ""
+
+
+def _signature_end(text: str, spans: list[tuple[int, int]], part: list[int], k: int) -> int:
+    """The index in ``part`` of the line that closes the ``def`` opening at ``part[k]``
+    (its parentheses balanced, ending in ":"), or -1."""
+    depth = 0
+    for j in range(k, len(part)):
+        line = _COMMENT.sub("", text[spans[part[j]][0] : spans[part[j]][1]]).rstrip()
+        depth += line.count("(") - line.count(")")
+        if depth <= 0:
+            return j if line.endswith(":") else -1
+    return -1
+
+
 # A setting declared with its default as a constructor's first argument, also
 # inside a call: celery's ``prefetch_multiplier=Option(4, type='int'),``.
 DECLARED = re.compile(
@@ -89,6 +127,19 @@ def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], langu
     owner = spans[part[0]] if first.startswith("#") else (0, 0)
     for k, row in enumerate(part):
         line = text[spans[row][0] : spans[row][1]]
+        if DEF_LINE.match(line):
+            # a signature with its body after it and no docstring between (which would have
+            # cut it off): the signature alone states its parameters' defaults
+            # (a parameter alone on its line, ``expire_after: timedelta = timedelta(days=8),``,
+            # is a passage of its own below: the signature is for those sharing a line)
+            end = _signature_end(text, spans, part, k)
+            if 0 <= end < len(part) - 1 and any(
+                parameter_defaults("def f(" + _COMMENT.sub("", text[spans[r][0] : spans[r][1]]).strip() + ")")
+                and not _SETTING.match(text[spans[r][0] : spans[r][1]])
+                for r in part[k : end + 1]
+            ):
+                found.append(Passage(spans[row][0], spans[part[end]][1], True, language))
+            continue
         if not (_SETTING.match(line) or DECLARED.match(line)):
             continue
         top = k

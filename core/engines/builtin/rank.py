@@ -210,7 +210,7 @@ def rank_passages(
         # when the name is what is asked about (not ``min_leaves_retries = 0``)
         stated = (
             {"default", "defaults"}
-            if q.default and coverage >= STATED_COVERAGE and states_literal(passage, body, text)
+            if q.default and coverage >= STATED_COVERAGE and states_literal(passage, body, text, q)
             else ()
         )
         # in code, the word "default" (a dict key, ``DATABASES['default']``) states no

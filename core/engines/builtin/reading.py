@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from .claims import MAX_SCAN_CHARS, _excerpt_span
-from .kinds import DEF_LINE, NAME_SET, STATES_DEFAULT, parameter_defaults
+from .kinds import NAME_SET, STATES_DEFAULT
 from .outline import HEADING, Outline, table_header
-from .passages import Passage, passages_of
+from .passages import DEF_LINE, Passage, parameter_defaults, passages_of, signature_of
 from .query import light_stem, related_words, words
 from .question import Question
 from .search import Hit
@@ -284,7 +284,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                         antecedent = Tokens(antecedent | tok(where.start, passage.start))
                         label = label or where.term
                 inner = False
-        elif "\n" not in body:
+        elif "\n" not in body or signature_of(body):
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
             # what the chunk's prose says about that name is what it is about
             name = NAME_SET.match(body)
@@ -298,7 +298,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 # and what its docstring says of a parameter it gives a default (``depth=2``:
                 # "`depth` is an optional integer to control the number of adjacent time
                 # units returned") is what the line states the default of
-                defaulted = parameter_defaults(body)
+                defaulted = parameter_defaults(signature_of(body))
                 about = [
                     p
                     for p in found[n + 1 :]

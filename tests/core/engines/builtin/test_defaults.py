@@ -98,3 +98,39 @@ def test_a_question_asking_two_things_is_answered_part_by_part(tmp_path):
         c["source_file"].endswith("celery/app/task.py") and "max_retries = 3" in c["excerpt"]
         for c in citations
     )
+
+
+def test_a_default_in_a_signature_over_several_lines_with_its_body_after_it_leads(tmp_path):
+    """anyio's ``create_memory_object_stream.__new__`` writes ``cls, max_buffer_size:
+    float = 0, item_type: object = None`` on one line of a signature over three,
+    with no docstring between it and the body: the signature alone is the passage
+    that states the default, not the fourteen lines it opens nor the ``:param``
+    line that says what the parameter is."""
+    root = sandbox(tmp_path, installed("anyio/_core/_streams.py"))
+    quick, citations = ask(
+        root, "What is the default max_buffer_size of anyio's create_memory_object_stream?"
+    )
+    assert "max_buffer_size: float = 0" in quick
+    cited = citations[0]
+    assert cited["source_file"].endswith("anyio/_core/_streams.py")
+    assert cited["location"]["line_end"] - cited["location"]["line_start"] <= 3
+    assert "if max_buffer_size" not in quick.split("\n\n")[0]
+
+
+def test_a_signature_states_a_default_only_of_the_parameter_asked_about():
+    """A signature over several lines giving literals to other parameters
+    (``timeout=None, propagate=True, interval=0.5``) states no default of a
+    parameter the question does not name."""
+    from core.engines.builtin.kinds import states_literal
+    from core.engines.builtin.passages import Passage
+    from core.engines.builtin.question import analyze
+
+    text = (
+        "def join(self, timeout=None, propagate=True, interval=0.5,\n         callback=None, no_ack=True):\n"
+    )
+    body = text.rstrip("\n")
+    passage = Passage(0, len(body), True, "python")
+    assert states_literal(passage, body, text, analyze("What is the default interval of celery's join?"))
+    assert not states_literal(
+        passage, body, text, analyze("How long does celery wait before retrying a task by default?")
+    )
