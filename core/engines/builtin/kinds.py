@@ -81,7 +81,8 @@ NAME = re.compile(
 # a value, …" say it too.
 STATES_DEFAULT = Screened(
     re.compile(
-        r"\bdefaults? (?:to|is|are|value is|values are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
+        # (wrapped anywhere too: "(defaults\n        to ``utf-8``)" in a docstring)
+        r"\bdefaults?\s+(?:to|is|are|value\s+is|values\s+are|of)\b|\(default(?::[^)]*)?\)|\bby default\b|"
         r"\b(?:the\s+)?default\s+(?:[\w-]+\s+){0,4}(?:is|are)\b|\bdefaults?:\s*\S|"
         # a manual wraps its lines anywhere: "If\n           not specified, 0 will be assumed"
         r"\bif\s+(?:you\s+)?(?:do\s+not|don't|not|none\s+is|nothing\s+is)\s+(?:\w+\s+){0,2}?"
@@ -97,7 +98,7 @@ STATES_DEFAULT = Screened(
     ),
 )
 # "… the same as the default value": a mention of a default, weaker than a statement of one.
-MENTIONS_DEFAULT = Screened(re.compile(r"\bdefault value\b", re.I), ("default value",))
+MENTIONS_DEFAULT = Screened(re.compile(r"\bdefault\s+value\b", re.I), ("default",))
 # In code, a name set to a literal states its default: ``max_retries = 3``.
 LITERAL_SET = re.compile(r"^\s*[A-Za-z_]\w*\s*(?::[^=\n]+)?=\s*" + LITERAL + r"\s*,?\s*(?:#.*)?$", re.M)
 # ``exc_type: type[ImportError] | None = None,``: a parameter left unset, whose

@@ -134,3 +134,15 @@ def test_a_signature_states_a_default_only_of_the_parameter_asked_about():
     assert not states_literal(
         passage, body, text, analyze("How long does celery wait before retrying a task by default?")
     )
+
+
+def test_a_default_stated_across_a_wrapped_line_is_stated(tmp_path):
+    """anyio's ``TextReceiveStream`` docstring wraps "(defaults\\n        to ``utf-8``)":
+    the encoding's entry states its default as much as the next entry's unwrapped
+    "(defaults to ``strict``)" states the error handler's."""
+    from core.engines.builtin.kinds import STATES_DEFAULT
+
+    assert STATES_DEFAULT.search("to strings (defaults\n        to ``utf-8``)")
+    root = sandbox(tmp_path, installed("anyio/streams/text.py"))
+    quick, _ = ask(root, "What encoding does anyio's TextReceiveStream use by default?")
+    assert quick.split("\n\n")[0].count("utf-8") and "strict" not in quick.split("\n\n")[0]
