@@ -192,9 +192,25 @@ def _all_of(groups: list[list[str]]) -> str:
 ALL_TERMS = 16
 ALL_BUT_ONE = 6
 PER_FILE = 5
+# A question about a default is answered by text that says "default": the
+# all-terms searches again with this group required find it among many.
+DEFAULT_GROUP = ["default", "defaults"]
 # Lines of the chunk before a candidate read as its context: the parameter a
 # docstring line at the chunk's start describes, the sentence it follows.
 BEFORE_LINES = 12
+
+
+def _all_terms_searches(groups: int, default: bool) -> list[tuple[frozenset[int], int]]:
+    """The all-terms searches of ``candidates`` for ``groups`` key-term groups: which
+    groups each requires (``groups`` stands for "default") and how many chunks it
+    keeps. Every key term; with three or more, all but one of them, each; asked
+    for a default, each of those again with it. Fewer groups first."""
+    every = frozenset(range(groups))
+    plain = [(every, ALL_TERMS)] if groups >= 2 else []
+    if groups >= 3:
+        plain += [(every - {i}, ALL_BUT_ONE) for i in range(groups)]
+    extra = [(needed | {groups}, n) for needed, n in plain] if default else []
+    return sorted(plain + extra, key=lambda search: len(search[0]))
 
 
 def _any_of(q: Question) -> str:
@@ -316,17 +332,20 @@ def candidates(
                 (expression, *scope_params, n),
             ).fetchall()
 
-        # A question about a default is answered by text that says "default":
-        # the same searches again with that word required find it among many.
-        extras = [[], [["default", "defaults"]]] if q.default else [[]]
-        for extra in extras:
-            if len(groups) >= 2:
-                for rowid, _ in rowids(_all_of(groups + extra), ALL_TERMS):
-                    wanted[rowid] = None
-            if len(groups) >= 3:
-                for i in range(len(groups)):
-                    for rowid, _ in rowids(_all_of(groups[:i] + groups[i + 1 :] + extra), ALL_BUT_ONE):
-                        wanted[rowid] = None
+        # A search that found fewer chunks than it asked for found every chunk
+        # its expression matches; a later one requiring all of its groups and
+        # more can only find some of those, already wanted, and is not run
+        # (most all-terms searches find nothing at all). So the searches requiring
+        # fewer groups go first; which are run never changes what is wanted.
+        exhausted: list[frozenset[int]] = []
+        for needed, n in _all_terms_searches(len(groups), q.default):
+            if any(found <= needed for found in exhausted):
+                continue
+            rows = rowids(_all_of([(*groups, DEFAULT_GROUP)[i] for i in sorted(needed)]), n)
+            for rowid, _ in rows:
+                wanted[rowid] = None
+            if len(rows) < n:
+                exhausted.append(needed)
         # The chunks every key term is in are candidates whatever the OR search
         # finds: they are fetched (and read, by ``prepare``) while it runs.
         early = _chunks(conn, list(wanted), follow_lines) if prepare and wanted else {}

@@ -233,3 +233,54 @@ def test_a_common_word_that_names_an_indexed_file_is_a_key_term(tmp_path):
     state = tmp_path / "plain-state"
     build_index(root, state=state)
     assert "find" not in named_words(root, analyze(question), state).key
+
+
+def test_all_terms_searches_skipped_as_exhausted_leave_the_same_candidates(tmp_path):
+    """An all-terms search is not run when one requiring fewer of its groups found
+    every chunk it matches (fewer than it asked for): the chunks the all-terms
+    searches give are the same as running every one of them."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = learned_words(
+        root, analyze("What is the default socket timeout of a redis-py connection pool pipeline?"), state
+    )
+    groups = search_module._groups(q)
+    assert q.default and len(groups) >= 3
+    every: set[int] = set()
+    conn = sqlite3.connect(search_module.index_path(root, state))
+    for needed, n in search_module._all_terms_searches(len(groups), q.default):
+        expression = search_module._all_of(
+            [(*groups, search_module.DEFAULT_GROUP)[i] for i in sorted(needed)]
+        )
+        every |= {
+            row[0]
+            for row in conn.execute(
+                "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
+                (expression, n),
+            )
+        }
+    expected = {
+        (path, line_start)
+        for path, line_start in conn.execute(
+            "SELECT f.path, c.line_start FROM chunks c JOIN files f ON f.id = c.file_id "
+            f"WHERE c.id IN ({','.join('?' * len(every))})",
+            sorted(every),
+        )
+    }
+    conn.close()
+    only_all_terms = candidates(root, q, 40, state=state, ranked=list)
+    assert expected
+    assert {(h.path, h.line_start) for h in only_all_terms} == expected
+
+
+def test_all_terms_searches_requiring_fewer_groups_go_first():
+    """Each search comes after every search that requires a subset of its groups
+    (the one it may be skipped for), and a default's searches require group 4 of 4."""
+    searches = search_module._all_terms_searches(4, True)
+    assert len(searches) == 10
+    for k, (needed, _) in enumerate(searches):
+        assert not any(earlier > needed for earlier, _ in searches[:k])
+        assert not any(later < needed for later, _ in searches[k + 1 :])
+    assert sum(1 for needed, _ in searches if 4 in needed) == 5
+    assert search_module._all_terms_searches(2, False) == [(frozenset({0, 1}), search_module.ALL_TERMS)]
