@@ -174,10 +174,7 @@ def light_stem(word: str) -> str:
 def word_list(text: str) -> list[str]:
     """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
     "HttpOnly" -> "http", "only")."""
-    words = []
-    for raw in _RAW_WORD_RE.findall(text):
-        words.extend(_word_forms(raw))
-    return words
+    return [form for raw in _RAW_WORD_RE.findall(text) for form in _word_forms(raw)]
 
 
 _RAW_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*")
