@@ -174,10 +174,7 @@ def light_stem(word: str) -> str:
 def word_list(text: str) -> list[str]:
     """Lower-cased words; an identifier also yields its parts ("max_age" -> "max", "age";
     "HttpOnly" -> "http", "only")."""
-    words = []
-    for raw in _RAW_WORD_RE.findall(text):
-        words.extend(_word_forms(raw))
-    return words
+    return [form for raw in _RAW_WORD_RE.findall(text) for form in _word_forms(raw)]
 
 
 _RAW_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['_][A-Za-z0-9]+)*")
@@ -263,6 +260,8 @@ def claim_numbers(text: str) -> list[tuple[str, str, str, set[str], set[str]]]:
     tokens = TOKEN_RE.findall(PRODUCT_RE.sub(" ", low))  # pragma: no mutate: lower-cased: no 'XX'
     found = []
     for i, token in enumerate(tokens):
+        if not token[0].isdecimal() and token not in NUMBER_WORDS and token not in ("one",):
+            continue  # a word (most of a sentence's tokens): every number pattern opens with \d
         raw = NUMBER_WORDS.get(token) or (token if NUMBER_RE.fullmatch(token) else None)
         if token in ("one",) and i + 1 < len(tokens) and tokens[i + 1] in UNITS:  # "one week" is a count
             raw = "1"

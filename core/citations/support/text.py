@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from core.citations.support.terms import (
     ASSIGN_RE,
@@ -85,7 +85,7 @@ class Span:
         self.flat = flat_text(raw)
         self.words = word_list(raw)
         self.word_set = set(self.words)
-        self.stems = {light_stem(w) for w in self.words}
+        self.stems = set(map(light_stem, self.word_set))  # each distinct word stemmed once
         self.prefixes = {s[:6] for s in self.stems if len(s) >= 6}
         self._code_names: set[str] | None = None
 
@@ -320,17 +320,6 @@ class CitedText(Span):
 
     def __init__(self, cited: str) -> None:
         super().__init__(cited)
-        self.numbers = numbers_in(cited)
-        self.assigned: dict[str, str] = {}
-        for m in _ANNOTATED_RE.finditer(cited):  # a signature's "hide_input: bool = False"
-            self.assigned.setdefault(m[1].lower(), as_number(m[2].strip("\"'").lower()))
-        for m in ASSIGN_RE.finditer(cited):
-            value = m[2]
-            product = PRODUCT_RE.match(cited, m.start(2))
-            if product and "*" in product[0]:  # CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52
-                value = str(eval_product(product[0]))
-            if value in ("True", "False", "None") or value[0] in "\"'0123456789":
-                self.assigned.setdefault(m[1].lower(), as_number(value.strip("\"'").lower()))
         self.segments = segments(cited)
         self._number_pairs: list[tuple[str, list[str], str]] | None = None
         self.windows: list[Span] = []
@@ -346,6 +335,28 @@ class CitedText(Span):
             self.windows.append(Span.joined([headings[first.heading], *near]))
         defined = re.search(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)\s*(\([^)]*\)?)?", cited, re.M)
         self.defines = (defined[1].lower(), (defined[2] or "").lower()) if defined else None
+
+    # Read when a rule first asks (most sentences give no number and no default, and
+    # their rules never do): the numbers it states and the values it assigns.
+    @cached_property
+    def numbers(self) -> set[str]:
+        return numbers_in(self.raw)
+
+    @cached_property
+    def assigned(self) -> dict[str, str]:
+        """The values the text assigns, by lower-cased name: a signature's annotated
+        default, then ``NAME = value`` for a boolean, None, quoted or numeric value."""
+        assigned: dict[str, str] = {}
+        for m in _ANNOTATED_RE.finditer(self.raw):  # a signature's "hide_input: bool = False"
+            assigned.setdefault(m[1].lower(), as_number(m[2].strip("\"'").lower()))
+        for m in ASSIGN_RE.finditer(self.raw):
+            value = m[2]
+            product = PRODUCT_RE.match(self.raw, m.start(2))
+            if product and "*" in product[0]:  # CSRF_COOKIE_AGE = 60 * 60 * 24 * 7 * 52
+                value = str(eval_product(product[0]))
+            if value in ("True", "False", "None") or value[0] in "\"'0123456789":
+                assigned.setdefault(m[1].lower(), as_number(value.strip("\"'").lower()))
+        return assigned
 
     def _with_class(self, segment: Segment) -> str:
         """A heading as read with its statements: ``def __init__``'s parameters are its

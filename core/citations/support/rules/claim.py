@@ -53,6 +53,9 @@ class Claim:
     scored: list[tuple[int, int]] = field(default_factory=list)
     subjects: set[str] = field(default_factory=set)
     default_agrees: bool = False  # a default the sentence states agrees with the lines: polarity is settled
+    # How many of its terms and names each statement of the text holds (``found``), counted once
+    # for the rules that weigh statements again (the evidence, its top statements).
+    held: dict[Span, int] = field(default_factory=dict, repr=False)
 
     @classmethod
     def read(cls, clause: str, text: CitedText) -> Claim:
@@ -81,16 +84,19 @@ class Claim:
         claim.missing += [n for n in sorted(claim.names) if not text.has_name(n)]
         count = claim.count
         claim.share = 1 - len(claim.missing) / count if count else 0.0
-        segments = text.segments
-        claim.scored = sorted(
-            ((found(s, claim.terms, claim.names), i) for i, s in enumerate(segments)), reverse=True
-        )
+        claim.held = {s: found(s, claim.terms, claim.names) for s in text.segments}
+        claim.scored = sorted(((claim.held[s], i) for i, s in enumerate(text.segments)), reverse=True)
         # "ifeq" where the text writes ``ifeq`` (a value such as ``False`` is no subject).
         code_names = text.code_names()
         claim.subjects = claim.names | {
             w for w in claim.terms if w in code_names and w not in ("true", "false", "none")
         }
         return claim
+
+    def found_in(self, span: Span) -> int:
+        """``found(span, self.terms, self.names)``, counted once for each statement of the text."""
+        held = self.held.get(span)  # a statement is its own key
+        return found(span, self.terms, self.names) if held is None else held
 
     @property
     def count(self) -> int:

@@ -25,10 +25,15 @@ def evidence(claim: Claim) -> list[Segment]:
         near = [
             s for s in segments if first.unit <= s.unit < first.unit + WINDOW and s.heading == first.heading
         ]
-        holding = [s for s in near if found(s, claim.terms, claim.names)]
+        holding = [s for s in near if claim.found_in(s)]
         if not holding:
             continue
-        score = found(Span.joined(holding), claim.terms, claim.names)
+        # One statement alone is read as itself (its joined span has its very words).
+        score = (
+            claim.found_in(holding[0])
+            if len(holding) == 1
+            else found(Span.joined(holding), claim.terms, claim.names)
+        )
         if score > best_score or (score == best_score and len(holding) < len(best)):
             best, best_score = holding, score
     return best
@@ -36,7 +41,7 @@ def evidence(claim: Claim) -> list[Segment]:
 
 def top(claim: Claim, lines: list[Segment]) -> list[Segment]:
     """The evidence statements holding the most of the claim's terms."""
-    scores = [found(seg, claim.terms, claim.names) for seg in lines]
+    scores = [claim.found_in(seg) for seg in lines]
     # Not mutated: one score per line (zip lengths agree), and no scores means nothing to run over
     # pragma: no mutate start
     return [seg for seg, n in zip(lines, scores, strict=True) if n == max(scores) and n] if scores else []

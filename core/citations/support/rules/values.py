@@ -167,6 +167,8 @@ def numbers(claim: Claim) -> Verdict:
     """Each number of the sentence, where it is bound: a parameter the text assigns
     (``on_each_side=3`` for "two pages on each side"), another number before the same
     words or unit, or a number the text does not hold."""
+    if not claim.numbers:  # nothing to bind (the text's assignments need not be read)
+        return None
     text = claim.text
     bound = set()  # numbers the text assigns to a name the sentence uses around them
     matches = []

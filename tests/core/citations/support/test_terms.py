@@ -202,6 +202,17 @@ def test_the_numbers_of_a_claim_with_their_words_and_forms() -> None:
     ]
 
 
+def test_a_number_in_other_decimal_digits_is_a_number_and_words_are_not():
+    """Words are passed over before any number pattern is tried; a number written in
+    another script's decimal digits ("٣") is still one, "x²" is not, "one minute" is."""
+    found = claim_numbers("Retries ٣ times, then waits x² seconds or one minute")
+    assert [(value, before, after, forms) for value, before, after, forms, _ in found] == [
+        ("3", "retries", "times", {"3"}),
+        ("1", "seconds", "minute", {"1", "60", "60000"}),
+    ]
+    assert claim_numbers("Only words here, none of them counts") == []
+
+
 # The support judge's word and number helpers (``terms``) on real sentences:
 # the numbers a sentence gives with the words around them.
 
