@@ -173,50 +173,33 @@ def scan_whole(
     scan = FileScan(digest, index, binary, "utf-8", answers)
     if binary:
         return scan
-    # Each excerpt prepared once (every one is, for the window or the
-    # search), then looked up in a list rather than through the property.
-    needles = [r.needle for r in requests]
-    # A missed window's text, normalised once: for the in-place test and,
-    # if found nowhere else, for the fuzzy comparison.
-    missed: dict[int, Window] = {}
+    texts: dict[int, tuple[str, int]] = {}
     size = len(body)
     # Rising line order, so each stretch of the file is counted once.
-    windows = [
-        (i, max(1, r.cited[0]), r.cited[1])
-        for i, r in enumerate(requests)
-        if r.cited is not None and needles[i]
-    ]
-    windows.sort(key=_FIRST_LINE)
-    for i, lo, hi in windows:
+    for i, lo, hi in cited_windows(requests):
         start = index.start_of(lo)
         if start >= size:
             # Not mutated: windows come sorted by first line: once one starts past the end, every later one
             # does
             continue  # the window starts past the end of the file  # pragma: no mutate
         window = body[start : index.end_after(start, hi - lo)]
-        needle = needles[i]
+        needle = requests[i].needle
         if verbatim_in(needle, window):
             answers[i].in_place = True
             continue
-        # The window's joined text is ``normalize_text`` of its text, which
-        # ``in_window`` tests: the same containment.
-        missed[i] = lines = Window.from_text(decode(window)[0], lo)
-        # Not mutated: only whether matches finds anything is read, and it finds the first either way
-        answers[i].in_place = bool(matches(lines.joined, needle.pieces, first_only=True))  # pragma: no mutate
-    pending = [i for i, needle in enumerate(needles) if needle and not answers[i].in_place]
+        text, _ = decode(window)
+        texts[i] = (text, lo)
+        answers[i].in_place = in_window(needle, text)
+    pending = [i for i, r in enumerate(requests) if r.needle and not answers[i].in_place]
     if not pending:
         return scan
+    needles = [requests[i].needle for i in pending]
     # Every copy of a cited excerpt, to relocate it to the nearest and count the others.
     first_only = [requests[i].cited is None for i in pending]
     # pragma: no mutate start (search_any computes body.isascii() itself when given None)
-    found, scan.encoding = search_any(
-        body, index, 1, [needles[i] for i in pending], first_only, body.isascii()
-    )
+    found, scan.encoding = search_any(body, index, 1, needles, first_only, body.isascii())
     # pragma: no mutate end
     for i, occurrences in zip(pending, found, strict=True):  # pragma: no mutate: one set per needle
         answers[i].occurrences.update(occurrences)
-    # Only an excerpt found nowhere is compared fuzzily with its cited lines.
-    for i, lines in missed.items():
-        if not answers[i].in_place and not answers[i].occurrences:
-            answers[i].fuzzy = lines.best_fuzzy(needles[i])
+    compare_fuzzily(requests, answers, texts)
     return scan
