@@ -78,11 +78,14 @@ PARAMETER_DEFAULT = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*(?::[^=,()\n]+)?=\s*(" 
 _COMMENT = re.compile(r"\s*#[^\"'\n]*$")
 
 
+def _literal_defaults(parameters: str) -> list[str]:
+    """The parameters in ``parameters`` given a literal default other than ``None``."""
+    return [m.group(1) for m in PARAMETER_DEFAULT.finditer(parameters) if m.group(2).strip() != "None"]
+
+
 def parameter_defaults(line: str) -> list[str]:
     """The parameters a ``def`` on one line gives a literal default other than ``None``."""
-    if not DEF_LINE.match(line):
-        return []
-    return [m.group(1) for m in PARAMETER_DEFAULT.finditer(line) if m.group(2).strip() != "None"]
+    return _literal_defaults(line) if DEF_LINE.match(line) else []
 
 
 def signature_of(body: str) -> str:
@@ -133,10 +136,9 @@ def _settings_in(text: str, spans: list[tuple[int, int]], part: list[int], langu
             # (a parameter alone on its line, ``expire_after: timedelta = timedelta(days=8),``,
             # is a passage of its own below: the signature is for those sharing a line)
             end = _signature_end(text, spans, part, k)
+            rows = [text[spans[r][0] : spans[r][1]] for r in part[k : end + 1]]
             if 0 <= end < len(part) - 1 and any(
-                parameter_defaults("def f(" + _COMMENT.sub("", text[spans[r][0] : spans[r][1]]).strip() + ")")
-                and not _SETTING.match(text[spans[r][0] : spans[r][1]])
-                for r in part[k : end + 1]
+                _literal_defaults("(" + _COMMENT.sub("", r) + ")") and not _SETTING.match(r) for r in rows
             ):
                 found.append(Passage(spans[row][0], spans[part[end]][1], True, language))
             continue
