@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .claims import Claim
 from .query import fold, light_stem
+
+if TYPE_CHECKING:  # claims reads the index's hits, which find entries by ``entry_line``
+    from .claims import Claim
 
 # A command-line option as a question or a manual writes it: "--retry", "-xdev", "--max-time=SECONDS".
 _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w.]*(?:-[\w.]+)*")
@@ -28,6 +31,18 @@ _OPTION_ARGUMENT = re.compile(r"[<\[=|]|[A-Z][A-Z_]*,?$|,$")
 def options_in(text: str) -> frozenset[str]:
     """The command-line options ``text`` names."""
     return frozenset(_OPTION.findall(text))
+
+
+def entry_line(option: str) -> re.Pattern[str]:
+    """A line opening the definition-list entry of ``option``, as written (case
+    counts: less's ``-L`` is not its ``-l``): the option among the options, their
+    arguments and "or" that open the line ("-L or --no-lessopen", "-m, --max-time
+    <seconds>", "--partial-dir=DIR")."""
+    return re.compile(
+        r"(?m)^[ \t]*(?:(?:--?[\w.][\w.-]*(?:[=\[][^\s,]*)?|or|<[^>\n]*>|[A-Z][A-Z_]*),?[ \t]+){0,6}?"
+        + re.escape(option)
+        + r"(?![\w-])"
+    )
 
 
 def entry_options(claim: Claim) -> frozenset[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .index import index_path, reading
+from .options import entry_line, option_asked
 from .query import MAX_TERMS, STOPWORDS, fts_query, light_stem, question_terms, words
 from .question import Question
 from .vocab import learn
@@ -346,6 +347,10 @@ def candidates(
                 wanted[rowid] = None
             if len(rows) < n:
                 exhausted.append(needed)
+        # the entry of an option the question asks about, however few of its words it
+        # repeats: "Can the -L option of less be set …?" and ``-L`` is no search term
+        for rowid in _asked_entries(conn, q, scope, scope_params):
+            wanted[rowid] = None
         # The chunks every key term is in are candidates whatever the OR search
         # finds: they are fetched (and read, by ``prepare``) while it runs.
         early = _chunks(conn, list(wanted), follow_lines) if prepare and wanted else {}
@@ -370,6 +375,41 @@ def candidates(
     found = {**early, **rest}
     order = sorted(found, key=lambda i: (round(scores.get(i, last), 9), found[i].path, found[i].line_start))
     return [replace(found[i], score=-scores.get(i, last)) for i in order]
+
+
+# At most this many chunks are added for each option a question asks about (a
+# manual and its copies), and this many matching chunks are looked through for them.
+ENTRY_CHUNKS = 2
+ENTRY_ROWS = 200
+
+
+def _asked_entries(conn, q: Question, scope: str, scope_params: list[str]) -> list[int]:
+    """The chunks opening the definition-list entry of a command-line option the
+    question asks about ("the -L option", "What does --partial do?"): found by the
+    option's words and its spelling as written, case included (``options.entry_line``).
+    A file's first such line is the entry; a later one is a table of what supports it
+    (find's "-newer Supported.") or another option's form ("-zn or --window=n or -n")."""
+    written, _ = option_asked(q.text, keys_anywhere=False)
+    found: list[int] = []
+    for option in sorted(o for o in written if o.startswith("-")):
+        tokens = words(option)
+        if not tokens:
+            continue
+        line = entry_line(option)
+        rows = conn.execute(
+            f"""
+            SELECT m.rowid, m.text, c.file_id FROM (SELECT rowid, text FROM chunks_fts
+              WHERE chunks_fts MATCH ?{scope} AND instr(text, ?) > 0 ORDER BY rowid LIMIT ?) AS m
+            JOIN chunks c ON c.id = m.rowid ORDER BY m.rowid
+            """,  # noqa: S608 - only placeholders
+            ('"' + " ".join(tokens) + '"', *scope_params, option, ENTRY_ROWS),
+        ).fetchall()
+        files: dict[int, int] = {}
+        for rowid, text, file_id in rows:
+            if file_id not in files and line.search(text):
+                files[file_id] = rowid
+        found += list(files.values())[:ENTRY_CHUNKS]
+    return found
 
 
 def _chunks(conn, ids: list[int], follow_lines: int) -> dict[int, Hit]:

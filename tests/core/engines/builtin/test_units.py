@@ -17,10 +17,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_ranking import CID, SITE, ask, cited_lines
 
-from bench.quality.builtin_engine import render_manual
+from bench.quality.builtin_engine import pager_corpus, render_manual
 from core.engines.builtin.chunking import chunk_lines
+from core.engines.builtin.options import entry_line
 from core.engines.builtin.outline import Outline
+from core.engines.builtin.question import analyze
 from core.engines.builtin.reading import chunk_reading
+from core.engines.builtin.search import candidates
 from core.engines.builtin.tokens import tokens_of
 from core.sandbox import write_instructions, write_manifest
 
@@ -211,3 +214,36 @@ def test_a_manual_entrys_opening_quotes_its_whole_short_first_paragraph():
     )
     read = chunk_reading("cid/decorators.py", docstring, None, "")
     assert not any(":param name:" in p.body and ":param cls:" in p.body for p in read.passages)
+
+
+def test_an_option_the_question_names_brings_its_entry(tmp_path):
+    """The option "-L" is no search term (one letter) and its entry says little else of the
+    question, so no search by its words finds it: the option as written does."""
+    if shutil.which("man") is None or not Path("/usr/share/doc/less/NEWS.gz").is_file():
+        pytest.skip("needs man and Debian's less (make documents installs it)")
+    root = tmp_path / "sandbox"
+    (root / CID).mkdir(parents=True)
+    (tmp_path / "source").mkdir()
+    for name, path in pager_corpus(tmp_path / "source"):  # less(1), lesskey(1) and less's NEWS
+        (root / CID / name).write_bytes(path.read_bytes())
+    items = {CID: {"title": "A pager", "source_url": "", "kind": "archive", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    quick, citations = ask(root, "Can the -L option of less be set from within less?")
+    assert quick.startswith("-L or --no-lessopen")
+    assert "This option can be set from within" in cited_lines(root, citations[0]).replace("\n", " ")
+    # within a folder the entry is looked up there too (the scope's condition on the chunks)
+    q = analyze("Can the -L option of less be set from within less?")
+    scoped = candidates(root, q, 30, folders=(f"{CID}/",))
+    assert any(h.path.endswith("less.1.txt") and "-L or --no-lessopen" in h.text for h in scoped)
+    assert candidates(root, q, 30, folders=(f"{CID}/elsewhere/",)) == []
+
+
+def test_an_entry_line_is_the_option_as_written_opening_a_line():
+    line = entry_line("-L")
+    assert line.search("       -L or --no-lessopen")
+    assert line.search("-a, -L, --all")
+    assert not line.search("  -l or --long-prompt")  # another option: case counts
+    assert not line.search("  If -L is given, the preprocessor is not run.")
+    assert entry_line("--max-time").search("       -m, --max-time <seconds>")
+    assert not entry_line("--max").search("       -m, --max-time <seconds>")
