@@ -56,10 +56,12 @@ _COUNT = re.compile(
 )
 _YEAR_ASKED = re.compile(r"\b(which|what) year\b|\bwhen was\b", re.I)
 # A default asked for in so many words, or as what holds when nothing is given: "… when
-# its argument is omitted?", "… if -f is not given?", "… when UMASK is not specified?"
+# its argument is omitted?", "… if -f is not given?", "… when UMASK is not specified?",
+# "… when no suffix is given?"
 _DEFAULT = re.compile(
     r"\bdefault(s|ed)?\b|\b(?:when|if)\s+(?:[\w.'’-]+\s+){1,4}?(?:is|are)\s+"
-    r"(?:omitted|not\s+(?:given|specified|set|provided|passed|supplied))\b",
+    r"(?:omitted|not\s+(?:given|specified|set|provided|passed|supplied))\b|"
+    r"\b(?:when|if)\s+no\s+(?:[\w.'’-]+\s+){1,3}?(?:is|are)\s+(?:given|specified|set|provided|passed|supplied|used)\b",
     re.I,
 )
 

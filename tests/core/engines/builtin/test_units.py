@@ -247,3 +247,16 @@ def test_an_entry_line_is_the_option_as_written_opening_a_line():
     assert not line.search("  If -L is given, the preprocessor is not run.")
     assert entry_line("--max-time").search("       -m, --max-time <seconds>")
     assert not entry_line("--max").search("       -m, --max-time <seconds>")
+
+
+def test_what_holds_when_no_value_is_given_is_the_default(tmp_path):
+    """ "… when no suffix is given?" asks for the default as "… if -f is not given?"
+    does: the list row saying "(this is the default if no suffix is used)" leads
+    over the entry's opening, which lists the suffixes."""
+    assert analyze("What unit does find's -size use when no suffix is given?").default
+    assert analyze("Which file does less read if no name is specified?").default
+    assert not analyze("How do I make find print nothing when no file matches?").default
+    root = manuals(tmp_path, "curl.1", "find.1")
+    quick, citations = ask(root, "What unit does find's -size use when no suffix is given?")
+    assert "512-byte blocks" in quick
+    assert "this is the default if no suffix is" in cited_lines(root, citations[0])
