@@ -78,6 +78,9 @@ class PassageReading:
     # under ``LogLevel``): the entry's term and first paragraph, and its term
     entry: frozenset[str] = frozenset()
     entry_term: str = ""
+    # in a docstring, the name of the ``def``/``class`` its entry hangs from, shown in place
+    # of a term (``TemporaryFile`` above ":param mode: … Defaults to "w+b".")
+    owner_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +117,9 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
         # asked for a default: the sentence of an entry stating one answers for its
         # entry as the entry's opening does (``Storage=`` … "Defaults to "auto" …",
         # ``PASS_MIN_DAYS`` … "If not specified, 0 will be assumed"), about its term
-        default_stated = bool(p.entry_term) and q.default and STATES_DEFAULT.search(p.body) is not None
+        # (a docstring's ``:param mode: … Defaults to "w+b".``, for the ``def``/``class`` it documents)
+        named = p.entry_term or p.owner_name
+        default_stated = bool(named) and q.default and STATES_DEFAULT.search(p.body) is not None
         read.append(
             (
                 p.passage,
@@ -130,12 +135,11 @@ def read_chunk(q: Question, hit: Hit, joined_terms: set[str] | None = None) -> l
                 # a list of values is about its entry's term and first paragraph; a default, its term
                 Tokens(p.antecedent | p.entry)
                 if p.entry and values_asked
-                else Tokens(p.antecedent | tokens_of(p.entry_term))
+                else Tokens(p.antecedent | tokens_of(named))
                 if default_stated
                 else p.antecedent,
                 # shown with its entry's term, unless it holds the term itself
-                p.label
-                or (p.entry_term if (values_asked or default_stated) and p.entry_term not in p.body else ""),
+                p.label or (named if (values_asked or default_stated) and named not in p.body else ""),
                 p.defines or (p.entry_term if default_stated or (values_asked and p.entry) else ""),
                 p.entry_term,  # the entry it sits in (``rank``: a term the question writes in words)
             )
@@ -203,7 +207,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
         # the sentences just before: what "This defaults to 80" or a parameter's
         # "The default value is 2" is about
         antecedent: frozenset[str] = frozenset()
-        label = defines = entry_term = ""
+        label = defines = entry_term = owner_name = ""
         entry: frozenset[str] = frozenset()
         if not passage.code:
             earlier = [p for p in found[max(0, n - 2) : n] if not p.code and passage.start - p.end < 300]
@@ -237,8 +241,9 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 antecedent = Tokens(antecedent | tokens_of(header))
                 if _ELLIPTIC.match(body) or ANAPHORA.match(body):
                     # the definition-list entry's term goes with it: "ServerAliveCountMax"
-                    # above "The default value is 3."
-                    label = _term_of(header)
+                    # above "The default value is 3." (a docstring's: the name its ``def`` defines)
+                    named = _named_label(header)
+                    label = _term_of(header) if named is None else named
             # what it sits in: the definition-list entries (a later paragraph of
             # ``--parallel-max <num>``'s entry, "The default is 50.", is about
             # what its term and first paragraph say) and a manual's headings
@@ -272,17 +277,18 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     # in ``-size n[cwbkMG]``'s) is about the entry
                     context.append(outline.definition(where, tok, tokens_of))
                 elif passage.start > where.start:
-                    entry, entry_term = outline.definition(where, tok, tokens_of), where.term
+                    entry, entry_term = outline.definition(where, tok, tokens_of), _code_free(outline, where)
+                    owner_name = "" if entry_term else _entry_label(outline, where)
                     if passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
                         # a later paragraph of its own entry says what it says of the term
                         antecedent = Tokens(antecedent | entry)
-                        label = label or where.term
+                        label = label or _entry_label(outline, where)
                     elif where.start >= 0 and _ELLIPTIC.match(body):
                         # "The default is 1." in the entry's first paragraph is about its term and
                         # the sentences before it (not the whole paragraph: an argument list's
                         # entries run on without a blank line, each about its own name)
                         antecedent = Tokens(antecedent | tok(where.start, passage.start))
-                        label = label or where.term
+                        label = label or _entry_label(outline, where)
                 inner = False
         elif "\n" not in body or signature_of(body):
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
@@ -326,6 +332,7 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 defines,
                 entry,
                 entry_term,
+                owner_name,
             )
         )
     return ChunkReading(text, newlines, path_tokens, frozenset(words(heading or "")), tuple(read))
@@ -419,6 +426,30 @@ def _mentions(text: str, name: str, start: int, end: int) -> bool:
             return True
         at = text.find(name, at + 1, end)
     return False
+
+
+def _code_free(outline: Outline, entry) -> str:
+    """``entry``'s term, unless its line is a ``def``/``class`` line above a docstring
+    (the outline reads ``def __init__(self, **kwargs):`` as an entry "def")."""
+    return "" if _OWNER.match(outline.lines[entry.row]) else entry.term
+
+
+def _named_label(line: str) -> str | None:
+    """What a docstring's sentence is shown with when ``line``, the line it hangs
+    from, is its ``def``/``class`` line: the name (``stateful_step_count()``,
+    ``TemporaryFile``), nothing for a special method's (``__init__``); None when
+    ``line`` is no such line."""
+    named = _OWNER.match(line)
+    if named is None:
+        return None
+    name = named["name"]
+    return "" if name.startswith("__") else name + ("()" if named["kind"] == "def" else "")
+
+
+def _entry_label(outline: Outline, entry) -> str:
+    """The term a later sentence of ``entry`` is shown with (see ``_named_label``)."""
+    named = _named_label(outline.lines[entry.row])
+    return entry.term if named is None else named
 
 
 def _term_of(header: str) -> str:

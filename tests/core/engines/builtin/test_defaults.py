@@ -16,6 +16,7 @@ from test_ranking import SITE, ask, installed, sandbox
 
 from core.engines.builtin.chunking import chunk_lines
 from core.engines.builtin.passages import passages_of
+from core.engines.builtin.reading import _named_label
 
 
 def test_a_default_only_a_signature_states_leads(tmp_path):
@@ -146,3 +147,17 @@ def test_a_default_stated_across_a_wrapped_line_is_stated(tmp_path):
     root = sandbox(tmp_path, installed("anyio/streams/text.py"))
     quick, _ = ask(root, "What encoding does anyio's TextReceiveStream use by default?")
     assert quick.split("\n\n")[0].count("utf-8") and "strict" not in quick.split("\n\n")[0]
+
+
+def test_a_docstrings_sentence_is_shown_with_the_name_its_def_or_class_defines(tmp_path):
+    """A sentence under a ``def`` or ``class`` line is shown with the name it
+    defines: not the outline's "def" nor a signature cut at its first ": "
+    (``def makepyfile(self, *args``), and nothing for ``__init__``."""
+    root = sandbox(tmp_path, installed("hypothesis/_settings.py", "anyio/_core/_tempfile.py"))
+    quick, _ = ask(root, "What is the default deadline for a single Hypothesis test case?")
+    assert quick.startswith("`deadline()` — The default deadline is 200 milliseconds.")
+    quick, _ = ask(root, "In which mode does anyio's TemporaryFile open its file by default?")
+    assert '`TemporaryFile` — :param mode: The mode in which the file is opened. Defaults to "w+b".' in quick
+    assert _named_label("    def __init__(self, **kwargs):") == ""  # a special method's: no name
+    assert _named_label("    async def wait(self) -> None:") == "wait()"
+    assert _named_label("       ServerAliveCountMax") is None  # a manual's term stays the term
