@@ -79,6 +79,10 @@ _RESTATING_SECTION = re.compile(
     r"(?:table\s+of\s+)?contents)\s*:?\s*$",
     re.I,
 )
+# A reST directive line with no sentence after its argument (".. attribute:: day_of_week",
+# ".. versionadded:: 5.7.0") heads the text under it, as a heading does: it restates what
+# that text is about and says nothing itself.
+_DIRECTIVE_HEADING = re.compile(r"\.\.[ \t]+[\w:-]+::(?:[ \t]+\S+)?[ \t]*")
 # "In which version was --file-size added?", "Which release removed …?"
 _ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)s?\b", re.I)
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
@@ -267,6 +271,8 @@ def rank_passages(
         if _BOILERPLATE.search(body):
             score -= 0.25
         if hit.heading and restating[hit.heading]:
+            score -= RESTATES_QUESTION
+        if not passage.code and _DIRECTIVE_HEADING.fullmatch(body.strip()):
             score -= RESTATES_QUESTION
         if not passage.code and body.rstrip().endswith("?"):
             # a question line (a FAQ's, a heading's) restates what is asked: the

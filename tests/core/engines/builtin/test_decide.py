@@ -13,6 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_answer import CID, ask, make_sandbox
+from test_ranking import ask as ask_quick
+from test_ranking import installed, sandbox
 
 from core.engines.builtin.answer import confidence_of
 from core.engines.builtin.claims import Claim
@@ -828,3 +830,13 @@ def test_a_number_nearly_as_strong_leads_a_how_many_when_it_misses_only_the_user
     # about as much about the question: the number leads whatever it misses
     number = _ranked("task.py", 0.914, 0.95, ("asyncresult",), True)
     assert lead_with_number(q, [best, number])[0] is number
+
+
+def test_a_bare_directive_line_heads_its_text_and_is_not_the_answer(tmp_path):
+    """ ".. attribute:: day_of_week" in celery's crontab docstring names what the
+    lines under it are about, as a heading does: it restates the question and says
+    nothing, so it does not lead (it did, at MEDIUM)."""
+    root = sandbox(tmp_path, installed("celery/schedules.py"))
+    quick, citations = ask_quick(root, "Does day_of_week='*/2' in a Celery crontab mean every other day?")
+    assert citations
+    assert ".. attribute::" not in quick.split("[c1]")[0]
