@@ -175,8 +175,17 @@ def _code_runs(text: str, spans: list[tuple[int, int]], rows: list[int], languag
     return out
 
 
+# A sentence stating a default, and the next one stating the default that holds instead
+# under a condition: "The default is ``False``. If running on CI, the default is ``True``
+# instead." One without the other misstates the default; they are quoted together.
+_STATES_A_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+_QUALIFIED_DEFAULT = re.compile(
+    r"(?:if|when|unless|on|under|with|without|for)\b[^.;]{1,80},\s+(?:the\s+|its\s+)?default\b", re.I
+)
+
+
 def _prose(text: str, start: int, end: int, owner: tuple[int, int] = (0, 0)) -> list[Passage]:
-    found = []
+    found: list[Passage] = []
     for ustart, uend in _units(text[start:end]):
         ustart += start
         uend += start
@@ -193,7 +202,17 @@ def _prose(text: str, start: int, end: int, owner: tuple[int, int] = (0, 0)) -> 
             e = send
             while e > s and text[e - 1].isspace():
                 e -= 1
-            if e > s:
+            if e <= s:
+                continue
+            last = found[-1] if found else None
+            if (
+                last is not None
+                and last.unit == unit
+                and _QUALIFIED_DEFAULT.match(text, s, e)
+                and _STATES_A_DEFAULT.search(text, last.start, last.end)
+            ):
+                found[-1] = Passage(last.start, e, False, "", unit, owner)
+            else:
                 found.append(Passage(s, e, False, "", unit, owner))
     return found
 

@@ -161,3 +161,24 @@ def test_a_docstrings_sentence_is_shown_with_the_name_its_def_or_class_defines(t
     assert _named_label("    def __init__(self, **kwargs):") == ""  # a special method's: no name
     assert _named_label("    async def wait(self) -> None:") == "wait()"
     assert _named_label("       ServerAliveCountMax") is None  # a manual's term stays the term
+
+
+def test_a_default_and_the_default_that_holds_instead_are_quoted_together(tmp_path):
+    """ "The default is ``False``. If running on CI, the default is ``True`` instead.":
+    the first sentence alone misstates the default on CI, so both are one passage;
+    a sentence after a default that states none stays a passage of its own."""
+    doc = '''def derandomize(self):
+    """Whether to use a fixed seed.
+
+    The default is ``False``. If running on CI, the default is ``True`` instead.
+    The default is 3. See the profiles for more.
+    """
+'''
+    bodies = [doc[p.start : p.end] for p in passages_of("pkg/settings.py", doc) if not p.code]
+    assert "The default is ``False``. If running on CI, the default is ``True`` instead." in bodies
+    assert "The default is 3." in bodies and "See the profiles for more." in bodies
+    root = sandbox(tmp_path, installed("hypothesis/_settings.py"))
+    quick, _ = ask(root, "Does Hypothesis test the same examples on every run by default?")
+    assert (
+        "The default is ``False``. If running on CI, the default is ``True`` instead." in quick.split("\n")[0]
+    )
