@@ -214,15 +214,38 @@ def _all_terms_searches(groups: int, default: bool) -> list[tuple[frozenset[int]
     return sorted(plain + extra, key=lambda search: len(search[0]))
 
 
-def _any_of(q: Question) -> str:
-    """The OR search's expression: the question's terms, their documentation
+def _alternatives(q: Question) -> list[str]:
+    """The OR search's words: the question's terms, their documentation
     synonyms and joined identifiers (learned abbreviations stay out of it:
     extra OR terms there pushed the best chunk out)."""
     alternatives = list(q.terms)
     for term in q.terms:
         alternatives += sorted(q.expansions.get(term, ()))
     alternatives += q.joined
-    return _quoted(alternatives)
+    return list(dict.fromkeys(alternatives))
+
+
+def _any_of(q: Question) -> str:
+    """The OR search's expression (``_alternatives``)."""
+    return _quoted(_alternatives(q))
+
+
+def _held(conn, alternatives: list[str]) -> list[str]:
+    """The ``alternatives`` some indexed text holds, in order. A word no chunk
+    holds adds exactly 0.0 to every chunk's BM25 (FTS5 sums each phrase's IDF
+    times its frequency, 0 there) and matches nothing, so an OR search without
+    it finds the same chunks with the same scores, bit for bit; but FTS5 still
+    looks for every phrase in every chunk it scores. Of the ~19 words of a
+    question's OR search on real text, ~11 are absent (synonyms, joined
+    identifiers), and leaving them out makes the search ~0.89x the CPU. Each
+    word is looked up over the whole index (absent there, absent in any folder)."""
+    # one statement, a subquery a word: ~0.15 ms for ~19 words at 100 MB, half a loop's
+    probes = ", ".join(["(SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1)"] * len(alternatives))
+    held = conn.execute(
+        f"SELECT {probes}",  # only placeholders
+        [_quoted([word]) for word in alternatives],
+    ).fetchone()
+    return [word for word, found in zip(alternatives, held, strict=True) if found]
 
 
 # An OR search over more chunks than this is run as two searches at once, over
@@ -263,14 +286,16 @@ def start_ranked(
     rows: (chunk id, file id, BM25) of the ``3 * limit`` best chunks, best
     first (equal scores by chunk id). It does not read ``q.learned``, so it can
     start before the corpus's abbreviations are looked up."""
-    match = _any_of(q)
+    alternatives = _alternatives(q)
     path = index_path(root, state)
-    if not match or not path.exists():
+    if not alternatives or not path.exists():
         return list
     with reading(path) as conn:
         low, high = conn.execute(ID_BOUNDS).fetchone()
-    if low is None:
-        return list
+        held = _held(conn, alternatives) if low is not None else []
+    if not held:
+        return list  # no chunk holds any of the words: the search would find none
+    match = _quoted(held)
     n = limit * 3
     if high - low < SPLIT_CHUNKS:
         halves = [(low, high)]

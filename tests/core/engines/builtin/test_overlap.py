@@ -284,3 +284,52 @@ def test_all_terms_searches_requiring_fewer_groups_go_first():
         assert not any(later < needed for later, _ in searches[k + 1 :])
     assert sum(1 for needed, _ in searches if 4 in needed) == 5
     assert search_module._all_terms_searches(2, False) == [(frozenset({0, 1}), search_module.ALL_TERMS)]
+
+
+def test_the_or_search_leaves_out_words_no_chunk_holds_and_finds_the_same_rows(tmp_path, monkeypatch):
+    """A synonym or joined identifier no indexed text holds adds 0.0 to every
+    chunk's BM25: the OR search runs without it and finds the same chunks with
+    the same scores, bit for bit, as the search with every word (also within
+    folders); with no word held, no search runs and nothing is found."""
+    root = sandbox(tmp_path / "box", installed("redis", "redis-8.1.0.dist-info/METADATA"))
+    item = next(p for p in root.iterdir() if p.is_dir())
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    path = search_module.index_path(root, state)
+    sent: list[str] = []
+    real_part = search_module._ranked_part
+
+    def part(path, match, scope, low, high, n):
+        sent.append(match)
+        return real_part(path, match, scope, low, high, n)
+
+    monkeypatch.setattr(search_module, "_ranked_part", part)
+    conn = sqlite3.connect(path)
+    low, high = conn.execute(search_module.ID_BOUNDS).fetchone()
+    left_out = 0
+    for question in (
+        "How do I configure the maximum connections of a redis-py connection pool?",
+        "What is the default socket timeout of a connection?",
+        "How does a redis-py pipeline use MULTI and EXEC in a transaction?",
+    ):
+        q = analyze(question)
+        words = [w.strip('"') for w in search_module._any_of(q).split(" OR ")]  # plain words here
+        held = [
+            w
+            for w in words
+            if conn.execute(
+                "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1", (search_module._quoted([w]),)
+            ).fetchone()
+        ]
+        left_out += len(words) - len(held)
+        for scope in ((), (f"{item.name}/redis/asyncio",)):
+            sent.clear()
+            rows = start_ranked(root, q, 40, state=state, folders=scope)()
+            every_word = real_part(path, search_module._any_of(q), scope, low, high, 120)
+            assert rows == every_word and rows
+            assert sent == [search_module._quoted(held)]
+    conn.close()
+    assert left_out > 0  # the questions' synonyms or joined identifiers include words no file holds
+    sent.clear()
+    assert start_ranked(root, analyze("Where is zyxwvut qwertzuiop?"), 40, state=state)() == []
+    assert sent == []
