@@ -40,7 +40,8 @@ _HOWTO = re.compile(
 _WHY = re.compile(r"^\s*(why|what is the reason|for what reason)\b", re.I)
 _AMOUNT = re.compile(
     r"\b(how (many|much|long|far|often|big|large|small)|what (is|are) the (default|maximum|minimum|max|min|size|limit"
-    r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit|year)|default|defaults to"
+    r"|timeout|port|number|delay|interval|width)|(which|what) (port|version|size|timeout|limit|year)"
+    r"|(which|what) (?:[\w-]+ )?(length|width)|default|defaults to"
     r"|at most|at least|limit)\b|^\s*when\b",
     re.I,
 )
@@ -50,7 +51,7 @@ _DURATION = re.compile(
     r"\bhow (long|often|soon)\b|\b(lifetime|ttl|timeout|delay|interval|period|deadline|expir\w*|age)\b", re.I
 )
 _COUNT = re.compile(
-    r"\bhow (many|much|big|large|small|far)\b|\b(number|maximum|minimum|max|min|size|limit|port|width|"
+    r"\bhow (many|much|big|large|small|far)\b|\b(number|maximum|minimum|max|min|size|limit|port|width|length|"
     r"largest|smallest|most|least)\b",
     re.I,
 )

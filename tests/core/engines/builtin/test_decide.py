@@ -840,3 +840,17 @@ def test_a_bare_directive_line_heads_its_text_and_is_not_the_answer(tmp_path):
     quick, citations = ask_quick(root, "Does day_of_week='*/2' in a Celery crontab mean every other day?")
     assert citations
     assert ".. attribute::" not in quick.split("[c1]")[0]
+
+
+def test_at_what_length_asks_for_an_amount(tmp_path):
+    """ "At what line length does … wrap?" asks for a number as "What is the maximum
+    length …?" does: the entry stating "Defaults to ``False`` and ``80``" leads over a
+    sentence about line breaks that repeats more of the question's words."""
+    assert analyze("At what line length does pager wrap paragraphs?").kind == "amount"
+    assert analyze("Which column width does pager use?").wants == "count"
+    assert analyze("What does pager do with long lines?").kind != "amount"
+    root = sandbox(tmp_path, installed("markdownify-1.2.3.dist-info", "markdownify", "markdown"))
+    quick, _ = ask_quick(
+        root, "At what line length does markdownify break paragraphs when wrapping is turned on?"
+    )
+    assert "``80``" in quick.split("\n\n")[0]
