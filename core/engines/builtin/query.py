@@ -78,12 +78,20 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# After these, a "y" ending goes as it goes from the word itself: "retrying" and
+# "retry" both read "retr" (as "retries" and "retried" do).
+_THEN_Y = frozenset({"ings", "ing", "ed", "ers", "er"})
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def light_stem(word: str) -> str:
     """Strip one common suffix, keeping at least three characters."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            stem = word[: -len(suffix)]
+            if suffix in _THEN_Y and stem.endswith("y") and len(stem) >= 4:
+                return stem[:-1]
+            return stem
     return word
 
 

@@ -98,6 +98,15 @@ def test_a_plural_in_ies_meets_its_singular():
     assert matcher(tokens_of("The session cookie is signed with the SECRET_KEY.")) == 1.0
 
 
+def test_a_word_in_ying_meets_the_word_in_y():
+    """ "retrying" in a question matches "a retry of the task": both lose their "y"
+    as "retries" and "retried" do (it read "retry" against the text's "retr")."""
+    assert {light_stem(w) for w in ("retrying", "retry", "retries", "retried")} == {"retr"}
+    assert light_stem("copying") == light_stem("copy") and light_stem("saying") == "say"
+    matcher = Matcher("retrying", analyze("How long does Celery wait before retrying a task?"))
+    assert matcher(tokens_of("Default time in seconds before a retry of the task should be executed.")) == 1.0
+
+
 def test_a_two_letter_word_is_a_key_term_unless_part_of_a_hyphenated_name():
     """'IP' says what the question is about; the 'py' of redis-py does not."""
     assert "ip" in analyze("How many connections per IP address does the server allow?").key
