@@ -54,6 +54,8 @@ class Claim:
     seen_coverage: float = 0.0
     # the term of the definition-list entry an elliptic sentence ("The default is 3.") belongs to
     term: str = ""
+    # the definition-list entry of the option, key or term the question names
+    asked_entry: bool = False
     source: Hit | None = field(default=None, compare=False, repr=False)  # the chunk it was read from
 
 

@@ -98,10 +98,15 @@ def answers(q: Question, picked: list[Claim], absent: list[str]) -> bool:
         if len(absent) > MAX_ABSENT or 2 * len(absent) >= len(q.key) or set(absent) & names_in(q.text):
             return False
         coverage = lead.seen_coverage
-        if coverage < ABSENT_COVERAGE or not lead.answers_kind:
-            return False
+        if (coverage < ABSENT_COVERAGE and not lead.asked_entry) or not lead.answers_kind:
+            return False  # (the entry asked about: below)
     if lead.off_project:
         return False  # a fact about another project is not the answer about the one asked about
+    if lead.asked_entry and lead.answers_kind:
+        # the entry of the option or directive the question names is what was asked,
+        # however few of the user's other words it repeats ("In which units can
+        # logrotate's size directive be given?": the manual never says "units")
+        return True
     if q.wants in ("count", "duration", "year") and not lead.answers_kind:
         return False  # "how many/how long/which year" and the lead states no number
     if q.measured and q.measured in lead.missing:

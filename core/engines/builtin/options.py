@@ -132,12 +132,37 @@ def option_asked(question: str, *, keys_anywhere: bool = True) -> tuple[frozense
     )
 
 
+def term_line(name: str, *, ignore_case: bool = False) -> re.Pattern[str]:
+    """A line that is a configuration manual's term for ``name``, the key or directive
+    alone or with its argument ("size size", "Storage=", "allow_anonymous [ true | false ]"),
+    its description indented further on the next line."""
+    return re.compile(
+        r"(?m)^([ \t]*)" + re.escape(name) + r"(?:[ \t=][^\n]{0,40})?\n\1[ \t]+\S",
+        re.I if ignore_case else 0,
+    )
+
+
+def named_term(question: str) -> str:
+    """The one word a question names an option or directive by, when it writes no
+    option or key: "logrotate's size directive" → "size" ("" for none, or several words)."""
+    if options_in(question) or _KEY_WRITTEN.search(question):
+        return ""
+    found = _NAMED_AS.search(question)
+    if not found or not re.fullmatch(r"[A-Za-z][\w]*", found.group(1)):
+        return ""
+    return found.group(1)
+
+
 def is_asked_entry(defines: str, written: frozenset[str], named: frozenset[str]) -> bool:
     """Whether the definition-list entry of ``defines`` (its term: "-m, --max-time
     <seconds>") is the option asked about: one of the options written, or the one
     whose name is the words named, all of them and no more (not a sibling:
     ``--retry-delay`` for "the retry option")."""
     own = options_in(defines) or {key for key in (defined_key(defines),) if key}
+    if not own and named and not written:
+        # a plain word's entry ("size size", logrotate's directive and its argument):
+        # the word named ("logrotate's size directive")
+        own = {defines.split()[0]} if defines.split() and defines.split()[0].isalpha() else set()
     if not own:
         return False
     if written:

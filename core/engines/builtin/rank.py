@@ -309,11 +309,12 @@ def rank_passages(
                 on_project,
                 round(got / seen_total, 4),
                 label,
+                entry_bonus > 0.5,  # the entry asked about (``options.ASKED_ENTRY``)
             )
         )
     # Claims (excerpt, exact lines, code) are made only for the best passages: the rest are never shown.
     scored.sort(key=lambda item: item[0])
-    for _, args, aspects, on_project, seen, label in scored[:MAX_RANKED]:
+    for _, args, aspects, on_project, seen, label, asked_entry in scored[:MAX_RANKED]:
         claims.append(
             _claim(
                 *args,
@@ -321,6 +322,7 @@ def rank_passages(
                 off_project=some_named and not on_project,
                 seen_coverage=min(1.0, seen),
                 term=label,
+                asked_entry=asked_entry,
             )
         )
     claims.sort(key=lambda c: (-c.score, c.path, c.line_start))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .index import index_path, reading
-from .options import entry_line, option_asked
+from .options import entry_line, named_term, option_asked, term_line
 from .query import MAX_TERMS, STOPWORDS, fts_query, light_stem, question_terms, words
 from .question import Question
 from .vocab import learn
@@ -415,19 +415,25 @@ def _asked_entries(conn, q: Question, scope: str, scope_params: list[str]) -> li
     A file's first such line is the entry; a later one is a table of what supports it
     (find's "-newer Supported.") or another option's form ("-zn or --window=n or -n")."""
     written, _ = option_asked(q.text, keys_anywhere=False)
+    asked = [(o, o, entry_line(o)) for o in sorted(written) if o.startswith("-")]
+    asked += [
+        (k.rstrip("="), k.rstrip("="), term_line(k.rstrip("="))) for k in sorted(written) if k[0] != "-"
+    ]
+    named = named_term(q.text)
+    if named:  # "logrotate's size directive": the term "size size" (case aside: no instr)
+        asked.append((named, "", term_line(named, ignore_case=True)))
     found: list[int] = []
-    for option in sorted(o for o in written if o.startswith("-")):
-        tokens = words(option)
+    for name, spelt, line in asked:
+        tokens = words(name)
         if not tokens:
             continue
-        line = entry_line(option)
         rows = conn.execute(
             f"""
             SELECT m.rowid, m.text, c.file_id FROM (SELECT rowid, text FROM chunks_fts
               WHERE chunks_fts MATCH ?{scope} AND instr(text, ?) > 0 ORDER BY rowid LIMIT ?) AS m
             JOIN chunks c ON c.id = m.rowid ORDER BY m.rowid
             """,  # noqa: S608 - only placeholders
-            ('"' + " ".join(tokens) + '"', *scope_params, option, ENTRY_ROWS),
+            ('"' + " ".join(tokens) + '"', *scope_params, spelt, ENTRY_ROWS),
         ).fetchall()
         files: dict[int, int] = {}
         for rowid, text, file_id in rows:

@@ -19,7 +19,7 @@ from test_ranking import CID, SITE, ask, cited_lines
 
 from bench.quality.builtin_engine import pager_corpus, render_manual
 from core.engines.builtin.chunking import chunk_lines
-from core.engines.builtin.options import entry_line
+from core.engines.builtin.options import entry_line, named_term, term_line
 from core.engines.builtin.outline import Outline
 from core.engines.builtin.question import analyze
 from core.engines.builtin.reading import chunk_reading
@@ -31,6 +31,7 @@ PAGES = {
     "curl.1": "/usr/share/man/man1/curl.1.gz",
     "find.1": "/usr/share/man/man1/find.1.gz",
     "less.1": "/usr/share/man/man1/less.1.gz",
+    "logrotate.8": "/usr/share/man/man8/logrotate.8.gz",
 }
 
 
@@ -260,3 +261,19 @@ def test_what_holds_when_no_value_is_given_is_the_default(tmp_path):
     quick, citations = ask(root, "What unit does find's -size use when no suffix is given?")
     assert "512-byte blocks" in quick
     assert "this is the default if no suffix is" in cited_lines(root, citations[0])
+
+
+def test_a_directive_the_question_names_in_words_is_answered_from_its_entry(tmp_path):
+    """ "logrotate's size directive": the entry "size size" is looked up and answers,
+    though the manual never says "units" (a word of the user's found nowhere)."""
+    root = manuals(tmp_path, "logrotate.8", "curl.1")
+    quick, citations = ask(root, "In which units can logrotate's size directive be given?")
+    assert "megabytes" in quick.split("\n\n")[0]
+    assert citations[0]["source_file"].endswith("logrotate.8.txt")
+    assert named_term("In which units can logrotate's size directive be given?") == "size"
+    assert named_term("What does curl's retry delay option do?") == ""  # several words
+    assert named_term("What does the --retry option do?") == ""  # an option written: its own lookup
+    line = term_line("size", ignore_case=True)
+    assert line.search("       size size\n              Log files are rotated only if")
+    assert not line.search("              100M and size 100G are all valid.\n              This")
+    assert term_line("Storage").search("       Storage=\n           Controls where to store")
