@@ -277,18 +277,23 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                     # in ``-size n[cwbkMG]``'s) is about the entry
                     context.append(outline.definition(where, tok, tokens_of))
                 elif passage.start > where.start:
-                    entry, entry_term = outline.definition(where, tok, tokens_of), _code_free(outline, where)
-                    owner_name = "" if entry_term else _entry_label(outline, where)
+                    entry = outline.definition(where, tok, tokens_of)
+                    # a docstring hangs from its ``def``/``class`` line, which the outline reads
+                    # as an entry "def": no term, shown with the name the line defines
+                    code_name = _named_label(outline.lines[where.row])
+                    entry_term = where.term if code_name is None else ""
+                    shown = where.term if code_name is None else code_name
+                    owner_name = code_name or ""
                     if passage.start > where.end and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
                         # a later paragraph of its own entry says what it says of the term
                         antecedent = Tokens(antecedent | entry)
-                        label = label or _entry_label(outline, where)
+                        label = label or shown
                     elif where.start >= 0 and _ELLIPTIC.match(body):
                         # "The default is 1." in the entry's first paragraph is about its term and
                         # the sentences before it (not the whole paragraph: an argument list's
                         # entries run on without a blank line, each about its own name)
                         antecedent = Tokens(antecedent | tok(where.start, passage.start))
-                        label = label or _entry_label(outline, where)
+                        label = label or shown
                 inner = False
         elif "\n" not in body or signature_of(body):
             # a parameter's default in a signature (``ping_interval: float | None = 20,``):
@@ -428,12 +433,6 @@ def _mentions(text: str, name: str, start: int, end: int) -> bool:
     return False
 
 
-def _code_free(outline: Outline, entry) -> str:
-    """``entry``'s term, unless its line is a ``def``/``class`` line above a docstring
-    (the outline reads ``def __init__(self, **kwargs):`` as an entry "def")."""
-    return "" if _OWNER.match(outline.lines[entry.row]) else entry.term
-
-
 def _named_label(line: str) -> str | None:
     """What a docstring's sentence is shown with when ``line``, the line it hangs
     from, is its ``def``/``class`` line: the name (``stateful_step_count()``,
@@ -444,12 +443,6 @@ def _named_label(line: str) -> str | None:
         return None
     name = named["name"]
     return "" if name.startswith("__") else name + ("()" if named["kind"] == "def" else "")
-
-
-def _entry_label(outline: Outline, entry) -> str:
-    """The term a later sentence of ``entry`` is shown with (see ``_named_label``)."""
-    named = _named_label(outline.lines[entry.row])
-    return entry.term if named is None else named
 
 
 def _term_of(header: str) -> str:
