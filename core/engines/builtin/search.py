@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 
 from .index import index_path, reading
@@ -188,6 +189,26 @@ def _all_of(groups: list[list[str]]) -> str:
     return " AND ".join(f"({_quoted(group)})" for group in groups)
 
 
+def _adjacent(q: Question) -> list[tuple[int, int]]:
+    """The pairs of key terms (their indexes in ``q.key``) the question writes
+    side by side: "time zone", "User-Agent", which the content may write as one
+    name (``TIME_ZONE``, ``user_agent``) among many texts that hold both words apart."""
+    index = {term: i for i, term in enumerate(q.key)}
+    written = words(q.text)
+    return [(index[a], index[b]) for a, b in pairwise(written) if a in index and b in index and a != b]
+
+
+def _phrased(groups: list[list[str]], needed: list[int], pairs: list[tuple[int, int]]) -> str:
+    """``_all_of`` the ``needed`` groups, a pair of adjacent key terms that both are
+    needed asked for as the phrase the question writes (each term's other words dropped)."""
+    parts, done = [], set()
+    for a, b in pairs:
+        if a in needed and b in needed and a not in done and b not in done:
+            parts.append(f'"{groups[a][0]} {groups[b][0]}"')
+            done |= {a, b}
+    return " AND ".join([*parts, *(f"({_quoted(groups[i])})" for i in needed if i not in done)])
+
+
 # Per query: chunks that hold every key term (or a word for it); chunks that
 # miss one key term; chunks of any one file among the ranked OR results.
 ALL_TERMS = 16
@@ -364,14 +385,21 @@ def candidates(
         # (most all-terms searches find nothing at all). So the searches requiring
         # fewer groups go first; which are run never changes what is wanted.
         exhausted: list[frozenset[int]] = []
+        pairs = _adjacent(q)
+        every = (*groups, DEFAULT_GROUP)
         for needed, n in _all_terms_searches(len(groups), q.default):
             if any(found <= needed for found in exhausted):
                 continue
-            rows = rowids(_all_of([(*groups, DEFAULT_GROUP)[i] for i in sorted(needed)]), n)
+            rows = rowids(_all_of([every[i] for i in sorted(needed)]), n)
             for rowid, _ in rows:
                 wanted[rowid] = None
             if len(rows) < n:
                 exhausted.append(needed)
+            elif any(a in needed and b in needed for a, b in pairs):
+                # more chunks hold these words than were kept: those writing two of them
+                # as the question does ("time zone": ``TIME_ZONE``) are looked for among them
+                for rowid, _ in rowids(_phrased(list(every), sorted(needed), pairs), n):
+                    wanted[rowid] = None
         # the entry of an option the question asks about, however few of its words it
         # repeats: "Can the -L option of less be set …?" and ``-L`` is no search term
         for rowid in _asked_entries(conn, q, scope, scope_params):

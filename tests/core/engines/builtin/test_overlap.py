@@ -249,17 +249,21 @@ def test_all_terms_searches_skipped_as_exhausted_leave_the_same_candidates(tmp_p
     assert q.default and len(groups) >= 3
     every: set[int] = set()
     conn = sqlite3.connect(search_module.index_path(root, state))
+    pairs = search_module._adjacent(q)
+    all_groups = [*groups, search_module.DEFAULT_GROUP]
+    phrased = 0
     for needed, n in search_module._all_terms_searches(len(groups), q.default):
-        expression = search_module._all_of(
-            [(*groups, search_module.DEFAULT_GROUP)[i] for i in sorted(needed)]
-        )
-        every |= {
-            row[0]
-            for row in conn.execute(
-                "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?",
-                (expression, n),
-            )
-        }
+        expression = search_module._all_of([all_groups[i] for i in sorted(needed)])
+        query = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts) LIMIT ?"
+        rows = {row[0] for row in conn.execute(query, (expression, n))}
+        every |= rows
+        if len(rows) == n and any(a in needed and b in needed for a, b in pairs):
+            # a search that kept as many as it asked for is run again with adjacent words as a phrase
+            every |= {
+                row[0]
+                for row in conn.execute(query, (search_module._phrased(all_groups, sorted(needed), pairs), n))
+            }
+            phrased += 1
     expected = {
         (path, line_start)
         for path, line_start in conn.execute(
@@ -271,6 +275,7 @@ def test_all_terms_searches_skipped_as_exhausted_leave_the_same_candidates(tmp_p
     conn.close()
     only_all_terms = candidates(root, q, 40, state=state, ranked=list)
     assert expected
+    assert phrased  # "socket timeout", "connection pool": looked for as written
     assert {(h.path, h.line_start) for h in only_all_terms} == expected
 
 
@@ -333,3 +338,27 @@ def test_the_or_search_leaves_out_words_no_chunk_holds_and_finds_the_same_rows(t
     sent.clear()
     assert start_ranked(root, analyze("Where is zyxwvut qwertzuiop?"), 40, state=state)() == []
     assert sent == []
+
+
+def test_two_words_the_question_writes_together_are_looked_for_as_one_name(tmp_path, monkeypatch):
+    """When more chunks hold every key term than the all-terms search keeps, the
+    chunks writing two adjacent words of the question together (``TIME_ZONE`` for
+    "time zone") are looked for among them: the settings line is a candidate
+    though many notes hold "time", "zone" and "default" apart, denser than it."""
+    notes = {f"notes/meeting-{n:02d}.md": f"Zone {n} of the app: time by default.\n" for n in range(24)}
+    others = "".join(f"OPTION_{n} = {n}  # another setting of the service\n" for n in range(30))
+    settings = f"# Settings of the app.\n{others}TIME_ZONE = 'Europe/Oslo'  # the default\n"
+    root = _texts(tmp_path, {**notes, "app/settings.py": settings})
+    state = tmp_path / "state"
+    build_index(root, state=state)
+    q = learned_words(
+        root, named_words(root, analyze("What time zone does the app use by default?"), state), state
+    )
+    assert search_module.ALL_TERMS < len(notes)
+
+    def paths() -> set[str]:
+        return {h.path.split("/", 1)[1] for h in candidates(root, q, 40, state=state, ranked=list)}
+
+    assert "app/settings.py" in paths()
+    monkeypatch.setattr(search_module, "_adjacent", lambda q: [])
+    assert "app/settings.py" not in paths()
