@@ -88,6 +88,10 @@ _ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|re
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
+# "In which version was the --file-size option added?": release notes naming the option
+# as written ("Add the --file-size option.") over a note holding its words apart
+# ("Add --with-secure option … a secure version of less")
+NAMES_WRITTEN_OPTION = 0.15
 
 
 def rank_passages(
@@ -172,6 +176,12 @@ def rank_passages(
     # what the question asks of a manual's entries
     asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"), key=tuple(q.key))
     asks_version = _ASKS_VERSION.search(q.text) is not None
+    # the options a version question writes, each as a pattern of the option as written
+    version_of = (
+        [re.compile(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])") for o in asked.written]
+        if asks_version
+        else []
+    )
     for levels, (
         hit,
         rank,
@@ -246,6 +256,8 @@ def rank_passages(
             # than the entry's opening, which defines the term
             entry_answers, entry_bonus = True, ASKED_ENTRY - LATER_PARAGRAPH
         kind_ok = kind_ok or entry_answers
+        if version_of and any(o.search(body) for o in version_of):
+            entry_bonus += NAMES_WRITTEN_OPTION
         if (
             q.kind == "why"
             and hit.heading

@@ -388,3 +388,48 @@ def test_the_subject_outweighs_the_verb_a_person_words_differently(tmp_path, mon
     assert "expires 15 minutes" in lead()
     monkeypatch.setattr(rank, "VERB_WEIGHT", 1.0)
     assert "expires 15 minutes" not in lead()  # the verb weighed as the subject: the refresh token's line
+
+
+# -- release notes -------------------------------------------------------------------
+
+NEWS = """\
+                      NEWS about fetchy
+
+\tMajor changes between "fetchy" versions 3.1 and 3.2
+
+* Add --with-proxy option to configure, to build a version of fetchy that limits the size of its requests.
+
+* Fix a crash when the input size is zero.
+
+\tMajor changes between "fetchy" versions 3.0 and 3.1
+
+* Read a netrc file for passwords.
+
+* Retry a transfer that stalls.
+
+* Show a progress bar on a terminal.
+
+* Keep the modification time of a downloaded file.
+
+* Add the --max-size option.
+
+* Read large files faster.
+"""
+
+
+def _notes(tmp_path: Path) -> Path:
+    root = tmp_path / "box"
+    (root / CID).mkdir(parents=True)
+    (root / CID / "NEWS").write_text(NEWS, encoding="utf-8")
+    items = {CID: {"title": "fetchy", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    return root
+
+
+def test_release_notes_naming_the_option_as_written_answer_which_version_added_it(tmp_path):
+    """ "Add the --max-size option." answers which version added ``--max-size``, not
+    a note holding the question's other words ("option", "version", "size") apart."""
+    quick, citations = ask(_notes(tmp_path), "In which fetchy version was the --max-size option added?")
+    assert "Add the --max-size option." in quick
+    assert citations[0]["location"]["line_start"] == 19
