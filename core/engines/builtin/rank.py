@@ -28,6 +28,7 @@ from .projects import mentions_project, named_paths, names_of, project_of
 from .query import light_stem
 from .question import Question
 from .reading import read_chunk
+from .releases import ASKS_VERSION
 from .search import Hit
 from .tokens import Matcher, Terms, joined_in
 
@@ -83,8 +84,6 @@ _RESTATING_SECTION = re.compile(
 # ".. versionadded:: 5.7.0") heads the text under it, as a heading does: it restates what
 # that text is about and says nothing itself.
 _DIRECTIVE_HEADING = re.compile(r"\.\.[ \t]+[\w:-]+::(?:[ \t]+\S+)?[ \t]*")
-# "In which version was --file-size added?", "Which release removed …?"
-_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)s?\b", re.I)
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
@@ -175,7 +174,7 @@ def rank_passages(
     generic = [t for t in q.terms if t not in key_terms]
     # what the question asks of a manual's entries
     asked = AskedOptions.of(q.text, keys_anywhere=q.kind in ("amount", "fact"), key=tuple(q.key))
-    asks_version = _ASKS_VERSION.search(q.text) is not None
+    asks_version = ASKS_VERSION.search(q.text) is not None
     # the options a version question writes, each as a pattern of the option as written
     version_of = (
         [re.compile(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])") for o in asked.written]

@@ -30,6 +30,7 @@ from .protocol_stream import protocol_steps
 from .question import Question, analyze, parts_of
 from .rank import rank_passages
 from .reading import read_chunk
+from .releases import with_release
 from .search import (
     SEARCHES,
     Hit,
@@ -249,7 +250,8 @@ def _answer(root: Path, question: str, q: Question, state: Path, folders: tuple[
     parts = parts_of(question)
     if len(parts) == 1:
         picked, ok, absent = _retrieve(root, q, state, folders)
-        return (picked, [], absent) if ok else ([], picked[:3], absent)
+        # "which version added …?": the lead with the heading of its release
+        return (with_release(root, question, picked, state), [], absent) if ok else ([], picked[:3], absent)
     results = [_retrieve(root, analyze(part), state, folders) for part in parts]
     answered = [picked for picked, ok, _ in results if ok]
     if not answered:

@@ -18,13 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 
 import pytest
 
-from core.engines.builtin import run_builtin
+from core.engines.builtin import build_index, run_builtin
 from core.engines.builtin.claims import Claim, _excerpt_span
 from core.engines.builtin.decide import answers
 from core.engines.builtin.passages import passages_of
 from core.engines.builtin.projects import project_named
 from core.engines.builtin.query import inflections, light_stem, words
 from core.engines.builtin.question import analyze
+from core.engines.builtin.releases import release_heading, with_release
 from core.engines.builtin.tokens import Matcher, tokens_of
 from core.sandbox import write_instructions, write_manifest
 
@@ -433,3 +434,44 @@ def test_release_notes_naming_the_option_as_written_answer_which_version_added_i
     quick, citations = ask(_notes(tmp_path), "In which fetchy version was the --max-size option added?")
     assert "Add the --max-size option." in quick
     assert citations[0]["location"]["line_start"] == 19
+    # the release it is under is what was asked: shown with the lead, as an entry's term is
+    assert quick.startswith(
+        '`Major changes between "fetchy" versions 3.0 and 3.1` — Add the --max-size option.'
+    )
+
+
+def test_a_question_about_a_change_is_shown_its_release_and_others_are_not(tmp_path):
+    """Only "which version added/removed/changed …?" shows the lead's release heading:
+    "Which Python versions does fetchy require?" asks for versions, not a release."""
+    root = _notes(tmp_path)
+    build_index(root, state=tmp_path / "state")
+    lead = Claim(
+        f"{CID}/NEWS", None, 19, 19, "Add the --max-size option.", "Add the --max-size option.", 0.7, 1.0
+    )
+    shown = with_release(
+        root, "Which fetchy release removed the --max-size option?", [lead], tmp_path / "state"
+    )
+    assert shown[0].term == 'Major changes between "fetchy" versions 3.0 and 3.1'
+    assert with_release(root, "Which Python versions does fetchy require?", [lead], tmp_path / "state") == [
+        lead
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading"),
+    [
+        ("5.7.0 (2024-01-02)\n------------------\n\n- Add the ``retry`` flag.\n", "5.7.0 (2024-01-02)"),
+        ("## v2.1 - 2025-03-01\n\n* Add the --max-size option.\n", "v2.1 - 2025-03-01"),
+        (
+            "apt (2.9.5) unstable; urgency=medium\n\n  * Add the --max-size option.\n",
+            "apt (2.9.5) unstable; urgency=medium",
+        ),
+        # a list item or a sentence naming a version is no heading
+        ("* Build version 3.1 with proxies.\n\n* Add the --max-size option.\n", ""),
+        ("Since version 3.1 the tool reads netrc.\n\n* Add the --max-size option.\n", ""),
+        ("Notes\n\n* Add the --max-size option.\n", ""),
+    ],
+)
+def test_the_release_heading_above_a_note(text, heading):
+    last = text.rstrip("\n").count("\n") + 1
+    assert release_heading(text, 1, last) == heading
