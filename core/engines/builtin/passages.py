@@ -247,8 +247,12 @@ _CODE_LINE = re.compile(
 )
 
 
-# reST markup a line of code hardly ever holds: ``literal``, :role:`target`, ":param x:"
-_DOC_MARK = re.compile(r"``|:\w+:`|^:\w+")
+# reST markup a line of code hardly ever holds: ``literal``, :role:`target`, ":param x:";
+# a docstring's own shapes: a doctest (">>> import ssl", "... })"), a Google-style
+# argument ("ssl (bool/dict): Use SSL …") or section ("Keyword Arguments:"), an underline
+_DOC_MARK = re.compile(
+    r"``|:\w+:`|^:\w+|^(?:>>>|\.\.\.)(?: |$)|^\w+ \([^()]*\):(?: |$)|^[A-Z]\w*(?: \w+)?:$|^-{3,}$"
+)
 
 
 def _prose_like(text: str, spans: list[tuple[int, int]]) -> bool:

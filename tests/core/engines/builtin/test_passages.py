@@ -94,3 +94,32 @@ def test_a_source_chunk_without_a_docstring_is_read_as_code_runs():
     assert [(p.code, javascript[p.start : p.end]) for p in source_passages(javascript, "javascript")] == [
         (True, javascript.rstrip("\n"))
     ]
+
+
+# The middle of a class docstring in Google style, as a chunk of a long one starts:
+# no triple quote, and most lines hold brackets or end in ":" as code does.
+GOOGLE_MIDDLE = """\
+        >>> import ssl
+        >>> Connection('amqp://', ssl={
+        ...     'cert_reqs': ssl.CERT_REQUIRED,
+        ... })
+
+    Keyword Arguments:
+    -----------------
+        ssl (bool/dict): Use SSL to connect to the server.
+            Default is ``False``.
+        transport (Transport): Default transport if not specified in the URL.
+        connect_timeout (float): Timeout in seconds for connecting to the
+            server. May not be supported by the specified transport.
+        heartbeat (float): Heartbeat interval in int/float seconds.
+"""
+
+
+def test_a_chunk_starting_inside_a_google_style_docstring_reads_its_arguments_as_prose():
+    """Doctest lines, a section with its underline and "name (type): …" arguments are
+    a docstring's shapes, not code: the chunk's sentences are prose to quote."""
+    found = source_passages(GOOGLE_MIDDLE, "python")
+    prose = [GOOGLE_MIDDLE[p.start : p.end] for p in found if not p.code]
+    assert "Default is ``False``." in " ".join(prose)
+    code = "if ready:\n    connect(host, port)\nelse:\n    retry(delay=1)\nlog.info('x')\nreturn conn\n"
+    assert all(p.code for p in source_passages(code, "python"))
