@@ -51,6 +51,8 @@ _ELLIPTIC = re.compile(
     r"^(?:if|when|unless)\s+(?:not\s+)?(?:set|unset|given|specified|enabled|disabled|omitted|present|empty)\b",
     re.I,
 )
+# A docstring's argument opening its line: "css_class (str): …", "max_retries: …".
+_ARGUMENT = re.compile(r"[ \t]*(\w*_\w*|\w+ \([^()\n]*\)):[ \t]")
 _CLASS_LINE = re.compile(r"^[ \t]*class [A-Za-z_]\w*", re.M)
 # A docstring's owner line naming what it describes, and what comes between that line
 # and the docstring's first sentence (its opening quotes).
@@ -236,6 +238,14 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
                 # ``EndOfStream``): shown with that name, quoted from that line
                 label = named["name"] + ("()" if named["kind"] == "def" else "")
                 passage = replace(passage, quote_from=named.start("line"))
+            if not starts_line and (_ELLIPTIC.match(body) or ANAPHORA.match(body)):
+                # "css_class (str): An alias to … Default: 'codehilite'.": a later sentence on the
+                # line of a docstring's argument is about that argument, not the section it is in
+                opens = text.rfind("\n", 0, passage.start) + 1
+                argument = _ARGUMENT.match(text, opens, passage.start)
+                if argument:
+                    antecedent = Tokens(antecedent | tok(opens, passage.start))
+                    label = argument.group(1)
             if header:
                 # "delivery_mode (enum): …" above its indented "The default value is 2."
                 antecedent = Tokens(antecedent | tokens_of(header))

@@ -475,3 +475,30 @@ def test_a_question_about_a_change_is_shown_its_release_and_others_are_not(tmp_p
 def test_the_release_heading_above_a_note(text, heading):
     last = text.rstrip("\n").count("\n") + 1
     assert release_heading(text, 1, last) == heading
+
+
+KEYWORDS = '''\
+class Highlighter:
+    """
+    Highlight source code.
+
+    Keyword arguments:
+        lang (str): String name of the lexer to use. Default: `None`.
+        formatter (str): The name of a formatter used for the blocks. Default: `html`.
+        css_class (str): The class put on the wrapping div. Default: 'highlight'.
+        lang_prefix (str): Prefix prepended to the language. Default: "language-".
+    """
+'''
+
+
+def test_a_default_on_the_line_of_its_argument_is_shown_with_that_argument(tmp_path):
+    """ "Default: 'highlight'." after "css_class (str): …" on one line is the default of
+    ``css_class``, not of the section "Keyword arguments" it sits in; a quoted name is a name."""
+    root = tmp_path / "box"
+    (root / CID).mkdir(parents=True)
+    (root / CID / "highlighter.py").write_text(KEYWORDS, encoding="utf-8")
+    items = {CID: {"title": "hl", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    quick, _ = ask(root, "Which CSS class does the Highlighter put on the wrapping div by default?")
+    assert quick.startswith("`css_class (str)` — Default: 'highlight'.")
