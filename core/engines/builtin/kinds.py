@@ -72,6 +72,11 @@ TIME_UNIT = re.compile(
     re.I,
 )
 QUOTED = re.compile(r"'[^'\n]+'|\"[^\"\n]+\"")
+# …and in prose, the quoted value a default is: "Default: 'codehilite'.", "defaults to "w+b""
+# (a name has a letter: "(default: '*')" is a pattern)
+DEFAULT_QUOTED = re.compile(
+    r"\bdefaults?(?::|\s+(?:is|to|value\s+is))\s*(?:'[^'\n]*[a-z][^'\n]*'|\"[^\"\n]*[a-z][^\"\n]*\")", re.I
+)
 # …and a file's path names one: "The default state file is /var/lib/logrotate/status."
 NAME = re.compile(
     r"``[^`]+``|:\w+:`[^`]+`|`[^`]+`|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z]{2,}\b|\d|(?<![\w/])~?/[\w.-]+/[\w./-]*\w"
@@ -193,7 +198,11 @@ def kind_fit(
     if q.kind == "amount":
         if q.wants == "name":
             # in code a quoted string names a value too: ``default_queue=Option('celery')``
-            ok = bool(NAME.search(body) or NUMBER.search(body) or (passage.code and QUOTED.search(body)))
+            ok = bool(
+                NAME.search(body)
+                or NUMBER.search(body)
+                or (QUOTED.search(body) if passage.code else DEFAULT_QUOTED.search(body))
+            )
             bonus = 0.1 if ok else -0.1
         elif q.wants == "year":
             ok = bool(YEAR.search(body))

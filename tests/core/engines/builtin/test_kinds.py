@@ -10,6 +10,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[4]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -184,3 +186,19 @@ def test_a_question_asking_what_can_be_done_is_answered_by_what_may_be():
     assert (
         kind_fit(analyze("Does pluggy call hooks with keyword arguments?"), prose, says, None, says)[1] == 0.0
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "names"),
+    [
+        ("Default: 'highlight'.", True),
+        ('The mode defaults to "w+b".', True),
+        ("Shows cached values matching the glob pattern (default: '*').", False),  # a pattern, no name
+        ("Set the class of the 'wrapper' div.", False),  # quoted, but no default it is
+    ],
+)
+def test_a_quoted_default_in_prose_names_the_value_asked_for(body, names):
+    q = analyze("Which CSS class does the highlighter use by default?")
+    assert q.kind == "amount" and q.wants == "name"
+    ok, _ = kind_fit(q, Passage(0, len(body), False, "", (0, len(body))), body, None, body)
+    assert ok is names
