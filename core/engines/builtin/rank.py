@@ -87,6 +87,10 @@ _DIRECTIVE_HEADING = re.compile(r"\.\.[ \t]+[\w:-]+::(?:[ \t]+\S+)?[ \t]*")
 # A section named for a cause ("Root cause", "Why", "Rationale") states the reason a "why" asks for.
 _CAUSE_SECTION = re.compile(r"\b(?:causes?|reasons?|why|rationale|background|motivation)\b", re.I)
 WHY_SECTION = 0.3
+# "-I or --IGNORE-CASE Like -i, but …", "--MOUSE Like --mouse, except …": an entry that is
+# a variant of another option restates that one's words; the option it varies states them
+_VARIANT_ENTRY = re.compile(r"(?s)^\S.{0,80}?\bLike\s+--?[\w-]+,?\s+(?:but|except)\b")
+VARIANT = 0.1
 # "In which version was the --file-size option added?": release notes naming the option
 # as written ("Add the --file-size option.") over a note holding its words apart
 # ("Add --with-secure option … a secure version of less")
@@ -281,6 +285,8 @@ def rank_passages(
                 score += DEFINED_NAME * (share - 0.5)
         if _BOILERPLATE.search(body):
             score -= 0.25
+        if defines and not passage.code and _VARIANT_ENTRY.match(body):
+            score -= VARIANT
         if hit.heading and restating[hit.heading]:
             score -= RESTATES_QUESTION
         if not passage.code and _DIRECTIVE_HEADING.fullmatch(body.strip()):

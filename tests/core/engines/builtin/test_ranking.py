@@ -502,3 +502,47 @@ def test_a_default_on_the_line_of_its_argument_is_shown_with_that_argument(tmp_p
     write_instructions(root, items)
     quick, _ = ask(root, "Which CSS class does the Highlighter put on the wrapping div by default?")
     assert quick.startswith("`css_class (str)` — Default: 'highlight'.")
+
+
+PAGER = """\
+OPTIONS
+       -i or --ignore-case
+              Causes searches to ignore case; that is, uppercase and lowercase
+              are considered identical.  This option is ignored if any
+              uppercase letters appear in the search pattern: then that
+              search does not ignore case.
+
+       -I or --IGNORE-CASE
+              Like -i, but searches ignore case even if the pattern contains
+              uppercase letters.
+
+       --mouse
+              Enables mouse input: scrolling the mouse wheel down moves
+              forward in the file, scrolling the mouse wheel up moves backwards
+              in the file, and clicking the mouse sets the "#" mark to the line
+              where the mouse is clicked.
+
+       --MOUSE
+              Like --mouse, except the direction scrolled on mouse wheel
+              movement is reversed.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        ("Which pager option makes searches ignore case unless the pattern has uppercase letters?", "-i or"),
+        ("How can I scroll with my mouse wheel in the pager?", "--mouse Enables"),
+    ],
+)
+def test_the_option_a_variant_is_like_leads_over_the_variant(tmp_path, question, lead):
+    """ "Like --mouse, except …" restates the option it varies and adds a difference:
+    the option's own entry, which states what was asked, leads."""
+    root = tmp_path / "box"
+    (root / CID).mkdir(parents=True)
+    (root / CID / "pager.1.txt").write_text(PAGER, encoding="utf-8")
+    items = {CID: {"title": "pager", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    quick, _ = ask(root, question)
+    assert quick.startswith(lead)
