@@ -25,7 +25,7 @@ from .kinds import Screened, defined_name_share, identifier_share, kind_fit, sta
 from .options import ASKED_ENTRY, AskedOptions, defines_setting
 from .passages import LITERAL, language_of
 from .projects import mentions_project, named_paths, names_of, project_of
-from .query import light_stem
+from .query import STOPWORDS, light_stem, words
 from .question import Question
 from .reading import read_chunk
 from .releases import ASKS_VERSION
@@ -387,6 +387,13 @@ def _claim(
         code = _dedent(body)
     else:
         sentence = " ".join(text[start:end].split())
+        if restates(q, sentence) and end < passage.unit[1] <= start + RESTATING_UNIT:
+            # "Note that an account expiration differs from a password expiration." says
+            # only what was asked: the rest of its paragraph is how they differ
+            end = passage.unit[1]
+            while text[end - 1].isspace():
+                end -= 1
+            sentence = " ".join(text[start:end].split())
         if q.kind == "howto" and follow is not None:
             bridge, block = follow
             sentence = " ".join(text[start:bridge].split())
@@ -413,6 +420,22 @@ def _claim(
         source=hit,
         **ranked,
     )
+
+
+# A sentence restating the question is quoted with the rest of its paragraph up to this long.
+RESTATING_UNIT = 500
+
+
+def restates(q: Question, sentence: str) -> bool:
+    """Whether ``sentence`` holds at most one content word the question does not
+    ("Note that an account expiration differs from a password expiration." for "How
+    does an account expiration differ from a password expiration?"); a yes/no
+    question's restatement ("Exchanges are durable by default.") is its answer."""
+    if q.kind == "yesno":
+        return False
+    asked = {light_stem(w) for w in words(q.text)}
+    new = {light_stem(w) for w in words(sentence) if w not in STOPWORDS} - asked
+    return len(new) <= 1 and len(asked & {light_stem(w) for w in words(sentence)}) >= 3
 
 
 def _dedent(code: str) -> str:

@@ -25,6 +25,7 @@ from core.engines.builtin.passages import passages_of
 from core.engines.builtin.projects import project_named
 from core.engines.builtin.query import inflections, light_stem, words
 from core.engines.builtin.question import analyze
+from core.engines.builtin.rank import restates
 from core.engines.builtin.releases import release_heading, with_release
 from core.engines.builtin.tokens import Matcher, tokens_of
 from core.sandbox import write_instructions, write_manifest
@@ -546,3 +547,38 @@ def test_the_option_a_variant_is_like_leads_over_the_variant(tmp_path, question,
     write_instructions(root, items)
     quick, _ = ask(root, question)
     assert quick.startswith(lead)
+
+
+SHADOW = """\
+FIELDS
+       lock date
+           The date the account was locked, in days since Jan 1, 1970.
+
+           Note that a locked account differs from an expired account. A
+           locked account keeps its files but cannot log in; an expired
+           account is also removed from every group at the next audit.
+
+           An empty field means that the account was never locked.
+"""
+
+
+def test_a_sentence_restating_the_question_is_quoted_with_the_rest_of_its_paragraph(tmp_path):
+    """ "Note that a locked account differs from an expired account." holds every word
+    of "How does a locked account differ from an expired account?" and says nothing
+    more: the rest of its paragraph, which says how, is quoted with it."""
+    root = tmp_path / "box"
+    (root / CID).mkdir(parents=True)
+    (root / CID / "shadow.5.txt").write_text(SHADOW, encoding="utf-8")
+    items = {CID: {"title": "shadow", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    quick, citations = ask(root, "How does a locked account differ from an expired account?")
+    assert quick.startswith(
+        "Note that a locked account differs from an expired account. A locked account keeps"
+    )
+    assert "removed from every group at the next audit." in quick
+    assert (citations[0]["location"]["line_start"], citations[0]["location"]["line_end"]) == (5, 7)
+    # a yes/no question's restatement is its answer, quoted alone
+    assert not restates(
+        analyze("Are locked accounts removed by default?"), "Locked accounts are removed by default."
+    )
