@@ -300,7 +300,12 @@ def rank_passages(
         if not passage.code and len(body) > LONG_SENTENCE:
             score -= 0.1
         # a passage of another project that names the one asked about is about it too
-        on_project = some_named and (hit.path in named or mentions_project(tokens, named_names))
+        # (code of another project calling the one asked about, ``@click.option``, says nothing
+        # of how that one behaves; it may still be how to do what a how-to asks)
+        on_project = some_named and (
+            hit.path in named
+            or ((not passage.code or q.kind == "howto") and mentions_project(tokens, named_names))
+        )
         if some_named:
             score += 0.08 if on_project else -0.08
         in_docs = in_docs_of[hit.path]

@@ -582,3 +582,40 @@ def test_a_sentence_restating_the_question_is_quoted_with_the_rest_of_its_paragr
     assert not restates(
         analyze("Are locked accounts removed by default?"), "Locked accounts are removed by default."
     )
+
+
+def test_code_of_another_project_calling_the_one_asked_about_says_nothing_of_its_defaults(tmp_path):
+    """ "How many seconds does widget wait before a prompt times out?" is not answered
+    from another project's ``@widget.option('--timeout', default=1.0)``: that code uses
+    widget, it does not say how widget behaves (and widget's own files never say)."""
+    root = tmp_path / "box"
+    files = {
+        "widget/termui.py": (
+            "def prompt(text, default=None, hide_input=False):\n"
+            '    """Prompts a user for input. This is a convenience function that can\n'
+            '    be used to prompt a user for input later."""\n'
+            "    return input(text)\n"
+        ),
+        "monitor/bin/control.py": (
+            "@widget.command()\n"
+            "@widget.option('-t', '--timeout', type=float, default=1.0,\n"
+            "               help='Timeout in seconds waiting for a reply to the prompt')\n"
+            "def inspect(timeout):\n"
+            "    return wait(timeout)\n"
+        ),
+    }
+    for name, text in files.items():
+        (root / CID / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / CID / name).write_text(text, encoding="utf-8")
+    items = {CID: {"title": "packages", "source_url": "", "kind": "archive", "added_at": "2026-01-01"}}
+    write_manifest(root, items)
+    write_instructions(root, items)
+    lines = [
+        json.loads(line)
+        for line in run_builtin(
+            root, "How many seconds does widget wait before a prompt times out by default?", session_id="s-1"
+        )
+    ]
+    result = lines[-1]["result"]
+    assert "No Definitive Answer Found" in result
+    assert "default=1.0" not in result.split("Searches performed")[0]
