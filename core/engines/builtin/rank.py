@@ -14,6 +14,7 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -438,9 +439,16 @@ def restates(q: Question, sentence: str) -> bool:
     question's restatement ("Exchanges are durable by default.") is its answer."""
     if q.kind == "yesno":
         return False
-    asked = {light_stem(w) for w in words(q.text)}
-    new = {light_stem(w) for w in words(sentence) if w not in STOPWORDS} - asked
-    return len(new) <= 1 and len(asked & {light_stem(w) for w in words(sentence)}) >= 3
+    asked = _asked_stems(q.text)
+    if len(sentence) > 12 * len(asked) + 40:
+        return False  # too long to hold only the question's words (and a few short ones)
+    said = {light_stem(w) for w in words(sentence) if w not in STOPWORDS}
+    return len(said - asked) <= 1 and len(said & asked) >= 3
+
+
+@functools.lru_cache(maxsize=256)
+def _asked_stems(question: str) -> frozenset[str]:
+    return frozenset(light_stem(w) for w in words(question))
 
 
 def _dedent(code: str) -> str:
