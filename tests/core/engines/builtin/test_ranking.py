@@ -419,14 +419,19 @@ NEWS = """\
 """
 
 
-def _notes(tmp_path: Path) -> Path:
+def one_file(tmp_path: Path, name: str, text: str) -> Path:
+    """A sandbox of one pasted content item holding the file ``name``."""
     root = tmp_path / "box"
     (root / CID).mkdir(parents=True)
-    (root / CID / "NEWS").write_text(NEWS, encoding="utf-8")
-    items = {CID: {"title": "fetchy", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
+    (root / CID / name).write_text(text, encoding="utf-8")
+    items = {CID: {"title": "notes", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
     write_manifest(root, items)
     write_instructions(root, items)
     return root
+
+
+def _notes(tmp_path: Path) -> Path:
+    return one_file(tmp_path, "NEWS", NEWS)
 
 
 def test_release_notes_naming_the_option_as_written_answer_which_version_added_it(tmp_path):
@@ -495,12 +500,7 @@ class Highlighter:
 def test_a_default_on_the_line_of_its_argument_is_shown_with_that_argument(tmp_path):
     """ "Default: 'highlight'." after "css_class (str): …" on one line is the default of
     ``css_class``, not of the section "Keyword arguments" it sits in; a quoted name is a name."""
-    root = tmp_path / "box"
-    (root / CID).mkdir(parents=True)
-    (root / CID / "highlighter.py").write_text(KEYWORDS, encoding="utf-8")
-    items = {CID: {"title": "hl", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
-    write_manifest(root, items)
-    write_instructions(root, items)
+    root = one_file(tmp_path, "highlighter.py", KEYWORDS)
     quick, _ = ask(root, "Which CSS class does the Highlighter put on the wrapping div by default?")
     assert quick.startswith("`css_class (str)` — Default: 'highlight'.")
 
@@ -539,12 +539,7 @@ OPTIONS
 def test_the_option_a_variant_is_like_leads_over_the_variant(tmp_path, question, lead):
     """ "Like --mouse, except …" restates the option it varies and adds a difference:
     the option's own entry, which states what was asked, leads."""
-    root = tmp_path / "box"
-    (root / CID).mkdir(parents=True)
-    (root / CID / "pager.1.txt").write_text(PAGER, encoding="utf-8")
-    items = {CID: {"title": "pager", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
-    write_manifest(root, items)
-    write_instructions(root, items)
+    root = one_file(tmp_path, "pager.1.txt", PAGER)
     quick, _ = ask(root, question)
     assert quick.startswith(lead)
 
@@ -566,12 +561,7 @@ def test_a_sentence_restating_the_question_is_quoted_with_the_rest_of_its_paragr
     """ "Note that a locked account differs from an expired account." holds every word
     of "How does a locked account differ from an expired account?" and says nothing
     more: the rest of its paragraph, which says how, is quoted with it."""
-    root = tmp_path / "box"
-    (root / CID).mkdir(parents=True)
-    (root / CID / "shadow.5.txt").write_text(SHADOW, encoding="utf-8")
-    items = {CID: {"title": "shadow", "source_url": "", "kind": "paste", "added_at": "2026-01-01"}}
-    write_manifest(root, items)
-    write_instructions(root, items)
+    root = one_file(tmp_path, "shadow.5.txt", SHADOW)
     quick, citations = ask(root, "How does a locked account differ from an expired account?")
     assert quick.startswith(
         "Note that a locked account differs from an expired account. A locked account keeps"
