@@ -28,7 +28,8 @@ MAX_SCAN_CHARS = 50_000
 _FENCE = re.compile(r" {0,3}(```|~~~)")
 _HEADING = re.compile(r" {0,3}#{1,6}[ \t]")
 _BLOCK_START = re.compile(r" {0,3}(?:[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)")
-_LEADER = re.compile(r"(?:[-*+][ \t]+|[>|][ \t]*|\d{1,3}[.)][ \t]+)+")
+# (">" of ">= 6.0.0" in a table row is an operator, not a quote marker)
+_LEADER = re.compile(r"(?:[-*+][ \t]+|\|[ \t]*|>(?!=)[ \t]*|\d{1,3}[.)][ \t]+)+")
 _RELATED_STEMS = {stem: frozenset(light_stem(w) for w in group) for stem, group in RELATED.items()}
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*\s+(?=[\"'(\[*_`]?[A-Z0-9])")
 

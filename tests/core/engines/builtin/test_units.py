@@ -21,6 +21,7 @@ from bench.quality.builtin_engine import pager_corpus, render_manual
 from core.engines.builtin.chunking import chunk_lines
 from core.engines.builtin.options import entry_line, named_term, term_line
 from core.engines.builtin.outline import Outline
+from core.engines.builtin.passages import passages_of
 from core.engines.builtin.question import analyze
 from core.engines.builtin.reading import chunk_reading
 from core.engines.builtin.search import candidates
@@ -277,3 +278,18 @@ def test_a_directive_the_question_names_in_words_is_answered_from_its_entry(tmp_
     assert line.search("       size size\n              Log files are rotated only if")
     assert not line.search("              100M and size 100G are all valid.\n              This")
     assert term_line("Storage").search("       Storage=\n           Controls where to store")
+
+
+def test_a_table_row_opening_with_an_operator_keeps_it():
+    """ "| >= 6.0.0 | Version 7.2 to current |": the row's ">=" is a comparison, not the
+    ">" of a Markdown quote, and is quoted as the file has it."""
+    text = (
+        "| Library version | Supported redis versions |\n"
+        "|-----------------|-------------------|\n"
+        "| >= 5.0.0 | Version 5.0 to 7.4 |\n"
+        "| >= 6.0.0 | Version 7.2 to current |\n"
+    )
+    shown = [" ".join(text[p.start : p.end].split()) for p in passages_of("README.md", text)]
+    assert ">= 6.0.0 | Version 7.2 to current |" in shown
+    quoted = "> A quoted note.\n"
+    assert [quoted[p.start : p.end] for p in passages_of("README.md", quoted)] == ["A quoted note."]
