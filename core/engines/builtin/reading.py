@@ -260,6 +260,10 @@ def chunk_reading(path: str, text: str, heading: str | None, before: str) -> Chu
             header_row = table_header(text, passage.start)
             if header_row is not None:
                 context.append(tok(*header_row))  # a table's row is read with its header
+                # …and shown with it: "Library version | Supported redis versions" above
+                # "| >= 6.0.0 | Version 7.2 to current |"
+                cells = [c.strip() for c in text[header_row[0] : header_row[1]].strip().strip("|").split("|")]
+                label = label or " | ".join(c for c in cells if c)
             own = outline.entry(row) if starts_line else None
             defines = own.term if own is not None else ""
             if (

@@ -293,3 +293,15 @@ def test_a_table_row_opening_with_an_operator_keeps_it():
     assert ">= 6.0.0 | Version 7.2 to current |" in shown
     quoted = "> A quoted note.\n"
     assert [quoted[p.start : p.end] for p in passages_of("README.md", quoted)] == ["A quoted note."]
+
+
+def test_a_table_row_is_shown_with_its_header():
+    """A row says what its cells are only under its header: it is shown with it."""
+    text = (
+        "| Library version | Supported redis versions |\n"
+        "|-----------------|-------------------|\n"
+        "| >= 6.0.0 | Version 7.2 to current |\n"
+    )
+    reading = chunk_reading("README.md", text, None, "")
+    rows = [p for p in reading.passages if ">= 6.0.0" in text[p.passage.start : p.passage.end]]
+    assert [p.label for p in rows] == ["Library version | Supported redis versions"]
