@@ -26,18 +26,12 @@ class Needle:
     worked out when first read: an excerpt found verbatim in its cited
     lines (most of them) never needs them (see ``make_needle``)."""
 
-    __slots__ = ("_pieces", "_words", "excerpt", "later", "raw", "raw_length", "verbatim")
+    __slots__ = ("_pieces", "_words", "excerpt", "raw", "raw_length", "verbatim")
 
     # Not mutated: the one caller, make_needle, always passes the excerpt
     # pragma: no mutate start
     def __init__(
-        self,
-        pieces: list[str] | None,
-        raw: str,
-        raw_length: int,
-        verbatim: bytes | None,
-        excerpt: str = "",
-        later: tuple[str, ...] = (),
+        self, pieces: list[str] | None, raw: str, raw_length: int, verbatim: bytes | None, excerpt: str = ""
     ) -> None:
         # pragma: no mutate end
         self.excerpt = excerpt  # as cited: all the rest is made from it
@@ -45,7 +39,6 @@ class Needle:
         # until read for a one-piece excerpt known to leave something.
         self._pieces = pieces
         self.raw = raw  # the first fragment as written
-        self.later = later  # the other fragments as written, for an excerpt elided with "..."
         self.raw_length = raw_length
         # The excerpt's own bytes when finding them in an ASCII stretch of
         # whole lines proves the normalised excerpt is there (see ``_verbatim``).
@@ -70,15 +63,6 @@ class Needle:
         if self._words is None:
             self._words = _words(self.raw)
         return self._words[0]
-
-    @property
-    def words_of_every_piece(self) -> list[str]:
-        """``words`` of every piece, the first's first: an occurrence of an
-        excerpt elided with "..." holds each piece, so each piece's words."""
-        if not self.later:
-            return self.words
-        later = (word for raw in self.later for word in _words(raw)[0])
-        return list(dict.fromkeys([*self.words, *later]))
 
     @property
     def all_words(self) -> list[str]:
@@ -184,4 +168,4 @@ def make_needle(excerpt: str | None) -> Needle | None:
     if not raw_pieces:
         return None
     pieces = [norm for _, norm in split if norm]
-    return Needle(pieces, raw_pieces[0], len(text), verbatim, excerpt, tuple(raw_pieces[1:]))
+    return Needle(pieces, raw_pieces[0], len(text), verbatim, excerpt)

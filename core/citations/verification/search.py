@@ -16,10 +16,9 @@ normalised as text. Where a character spells a word only once normalised
 excerpt raw: the lines around each such character are searched too, and
 the whole text is normalised only when they are everywhere. When an anchor word
 is everywhere, the whole buffer is normalised once and shared by every
-excerpt. An excerpt elided with "..." is anchored on a word of any of
-its pieces, and the lines around each hit reach the whole length an
-occurrence may have (its pieces and ``MAX_GAP`` between each two) on
-both sides. The first occurrence of an excerpt cited without lines is bounded
+excerpt. An excerpt elided with "..." is always searched in the
+normalised whole: its pieces may be too far apart for the lines around a
+word to hold them. The first occurrence of an excerpt cited without lines is bounded
 by its verbatim text (a plain ``find``, before any lower-casing): one that
 comes earlier must end before that one does, so only the lines up to it
 are searched, and a word with no hit before it leaves only
@@ -33,7 +32,7 @@ from bisect import bisect_left
 
 from core.citations.verification.lines import LineIndex
 from core.citations.verification.needle import Needle
-from core.citations.verification.normalize import MAX_GAP, has_context_marks
+from core.citations.verification.normalize import has_context_marks
 from core.citations.verification.reach import widened
 from core.citations.verification.spelling import hiding_places
 from core.citations.verification.unjoined import Unjoined
@@ -213,11 +212,7 @@ def search_any(
     # Not mutated: needles, flags and verbatim always have the same length
     for needle, first, found_at in zip(needles, flags, verbatim, strict=True):  # pragma: no mutate
         # Not mutated: speed only: no word looked for, so more is normalised: the same occurrences
-        pieces = needle.pieces
-        # An excerpt elided with "..." is anchored on any piece's word: each
-        # piece is in every occurrence (the first piece's may all be common).
-        which = needle.words if len(pieces) == 1 else needle.words_of_every_piece
-        needle_words = _encoded(which) if anchors else []  # pragma: no mutate
+        needle_words = _encoded(needle.words) if anchors else []  # pragma: no mutate
         limit, anchor, after, known, raw_after = len(hay), None, 0, None, 0
         if found_at is not None:
             # Any occurrence coming first starts no later in the normalised
@@ -237,6 +232,12 @@ def search_any(
             # Not mutated: an anchor absent before the verbatim text has no hit before it: finding from 0 is
             # the same
             after, raw_after = (0, 0) if anchor is None else (before, at)  # pragma: no mutate
+        if len(needle.pieces) > 1:  # pragma: no mutate: speed only: normalised whole
+            # Pieces elided with "..." may lie up to MAX_GAP normalised
+            # characters apart (any number of raw bytes, whitespace being
+            # collapsed): no span around a word is sure to reach them all.
+            results.append(everything(needle, limit))  # pragma: no mutate: its limit is the whole text
+            continue
         end = words_in.kept_before(limit)
         if anchor is None:  # pragma: no mutate: speed only: the rarest word's spans hold it
             # Not mutated: speed only: no anchor, so the whole text is normalised (the same occurrences)
@@ -253,12 +254,7 @@ def search_any(
         # is set for speed: the excerpt's length, not twice it, normalised ~7% less of the stretches
         # searched on real text). Not mutated: speed only: spans reach further around each hit, holding
         # the same occurrences
-        # An elided excerpt's occurrence spans its pieces and up to MAX_GAP
-        # normalised characters between each two: all of that, on each side
-        # of any hit (a hit may be in any piece).
-        span = sum(map(len, pieces)) + (len(pieces) - 1) * MAX_GAP
-        reach_of = needle.raw_length if len(pieces) == 1 else max(needle.raw_length, span)
-        around = reach_of + 100  # pragma: no mutate
+        around = needle.raw_length + 100  # pragma: no mutate
         hits = iter(known) if known is not None else _hits(words_in.text, anchor, (after, end))
         # Not mutated: speed only: an empty anchor (absent) finds nothing
         spans = words_in.spans(hits if anchor else (), around, MAX_HITS - len(spots))  # pragma: no mutate
@@ -267,7 +263,7 @@ def search_any(
         if spans:
             # Not mutated: speed only: wider or no spans, the same occurrences; need - 2 is still enough
             # pragma: no mutate start
-            spans = widened(hay, spans, span + 1, around, newline, words_in.size)
+            spans = widened(hay, spans, len(needle.pieces[0]) + 1, around, newline, words_in.size)
             # pragma: no mutate end
         if spans is not None:
             # Every word must be near the hit; a C-speed find per word
